@@ -1,0 +1,180 @@
+//! Parameter inventory of a model: counts (total and active per token) and storage bytes
+//! with each tensor in its format.
+
+use crate::config::ModelConfig;
+use crate::format::Format;
+use crate::units::Bytes;
+
+use super::{Scenario, expected_distinct_experts};
+
+/// Parameter counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamCounts {
+    /// Every parameter (the MTP module of DeepSeek-V3, shipped separately, excluded).
+    pub total: f64,
+    /// Parameters one token uses: all but the routed experts it does not choose. Counts
+    /// the embedding and LM head, as Mixtral's published 12.9 B active does.
+    pub active: f64,
+}
+
+/// How a group of tensors is stored.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// In the weights format.
+    Quantised,
+    /// In the activation format (norms, biases, routers).
+    Plain,
+    /// Embedding table and LM head.
+    Embedding,
+    /// Routed experts: quantised, and only top_k / experts of them active.
+    Routed,
+}
+
+/// One group of identical tensors: `instances` tensors of `elements` each.
+struct Group {
+    elements: f64,
+    instances: f64,
+    kind: Kind,
+}
+
+fn inventory(c: &ModelConfig) -> Vec<Group> {
+    let mut g = Vec::with_capacity(24);
+    let mut add = |elements: f64, instances: f64, kind: Kind| {
+        if elements > 0.0 && instances > 0.0 {
+            g.push(Group {
+                elements,
+                instances,
+                kind,
+            });
+        }
+    };
+    let (h, l, v) = (c.hidden as f64, c.layers as f64, c.vocab as f64);
+    add(v * h, 1.0, Kind::Embedding);
+    if !c.tie_embeddings {
+        add(v * h, 1.0, Kind::Embedding);
+    }
+    add(h, 1.0, Kind::Plain); // final norm
+    add(h, 2.0 * l, Kind::Plain); // attention and MLP norms
+    match &c.mla {
+        Some(m) => {
+            let heads = c.heads as f64;
+            let (nope, rope, vd) = (
+                m.qk_nope_dim as f64,
+                m.qk_rope_dim as f64,
+                m.v_head_dim as f64,
+            );
+            let latent = m.kv_lora_rank as f64;
+            match m.q_lora_rank {
+                Some(r) => {
+                    let r = r as f64;
+                    add(h * r, l, Kind::Quantised);
+                    add(r, l, Kind::Plain);
+                    add(r * heads * (nope + rope), l, Kind::Quantised);
+                }
+                None => add(h * heads * (nope + rope), l, Kind::Quantised),
+            }
+            add(h * (latent + rope), l, Kind::Quantised);
+            add(latent, l, Kind::Plain);
+            add(latent * heads * (nope + vd), l, Kind::Quantised);
+            add(heads * vd * h, l, Kind::Quantised);
+        }
+        None => {
+            let q = (c.heads * c.head_dim) as f64;
+            let kv = (c.kv_heads * c.head_dim) as f64;
+            add(h * q, l, Kind::Quantised);
+            add(h * kv, 2.0 * l, Kind::Quantised);
+            add(q * h, l, Kind::Quantised);
+            if c.qkv_bias {
+                add(q, l, Kind::Plain);
+                add(kv, 2.0 * l, Kind::Plain);
+            }
+            if c.qk_norm {
+                add(c.head_dim as f64, 2.0 * l, Kind::Plain);
+            }
+        }
+    }
+    let dense_layers = c.moe.as_ref().map_or(l, |m| m.dense_layers as f64);
+    add(
+        h * c.intermediate as f64,
+        3.0 * dense_layers,
+        Kind::Quantised,
+    );
+    if let Some(m) = &c.moe {
+        let moe_layers = l - dense_layers;
+        let (e, ie) = (m.experts as f64, m.expert_intermediate as f64);
+        add(e * h, moe_layers, Kind::Plain); // router
+        if m.shared_experts > 0 {
+            add(e, moe_layers, Kind::Plain); // DeepSeek's e_score_correction_bias
+            add(
+                h * ie * m.shared_experts as f64,
+                3.0 * moe_layers,
+                Kind::Quantised,
+            );
+        }
+        add(h * ie, 3.0 * e * moe_layers, Kind::Routed);
+    }
+    g
+}
+
+fn active_fraction(c: &ModelConfig) -> f64 {
+    c.moe
+        .as_ref()
+        .map_or(1.0, |m| m.top_k as f64 / m.experts as f64)
+}
+
+/// Total and active parameter counts.
+pub fn count(c: &ModelConfig) -> ParamCounts {
+    let routed_active = active_fraction(c);
+    let mut counts = ParamCounts {
+        total: 0.0,
+        active: 0.0,
+    };
+    for g in inventory(c) {
+        let n = g.elements * g.instances;
+        counts.total += n;
+        counts.active += if g.kind == Kind::Routed {
+            n * routed_active
+        } else {
+            n
+        };
+    }
+    counts
+}
+
+fn format_of(kind: Kind, s: &Scenario) -> Format {
+    match kind {
+        Kind::Quantised | Kind::Routed => s.precision.weights,
+        Kind::Embedding if s.quantize_embeddings => s.precision.weights,
+        Kind::Embedding | Kind::Plain => s.precision.activations,
+    }
+}
+
+/// Storage of every weight, each tensor in its format.
+pub fn weight_bytes(c: &ModelConfig, s: &Scenario) -> Bytes {
+    inventory(c)
+        .iter()
+        .map(|g| format_of(g.kind, s).tensor_bytes(g.elements) * g.instances)
+        .sum()
+}
+
+/// Weight bytes one decode step of `batch` sequences reads: everything but the routed
+/// experts that no token of the batch chose, and the embedding table, of which only
+/// `batch` rows are gathered.
+pub fn decode_weight_read_bytes(c: &ModelConfig, s: &Scenario, total: Bytes, batch: f64) -> Bytes {
+    let mut unread = Bytes::ZERO;
+    for g in inventory(c) {
+        let bytes = format_of(g.kind, s).tensor_bytes(g.elements) * g.instances;
+        if g.kind == Kind::Routed {
+            let m = c
+                .moe
+                .as_ref()
+                .map_or((1.0, 1.0), |m| (m.experts as f64, m.top_k as f64));
+            let touched = expected_distinct_experts(m.0, m.1, batch) / m.0;
+            unread += bytes * (1.0 - touched);
+        }
+    }
+    // The input embedding is a gather of `batch` rows, not a read of the table.
+    let table = format_of(Kind::Embedding, s).tensor_bytes((c.vocab * c.hidden) as f64);
+    let gathered = format_of(Kind::Embedding, s).tensor_bytes(batch * c.hidden as f64);
+    total - unread - table + gathered
+}

@@ -1,0 +1,233 @@
+//! Tests for whole-model analysis: published parameter counts, KV cache, MoE and MLA.
+
+use super::*;
+use crate::hardware::registry;
+use crate::presets;
+
+fn scenario(phase: Phase, batch: u64, seq: u64, weights: Format, kv: Format) -> Scenario {
+    Scenario {
+        phase,
+        batch,
+        seq,
+        precision: Precision {
+            activations: Format::Bf16,
+            weights,
+            kv,
+            output: Format::Bf16,
+        },
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    }
+}
+
+fn run(preset: &str, hw: &str, s: &Scenario) -> ModelAnalysis {
+    analyze(
+        &presets::get(preset).unwrap(),
+        &registry::get(hw).unwrap(),
+        s,
+        &Efficiency::IDEAL,
+    )
+    .unwrap()
+}
+
+#[track_caller]
+fn check_params(preset: &str, total_b: f64, active_b: f64, tolerance: f64) {
+    let p = params::count(&presets::get(preset).unwrap());
+    let (total, active) = (p.total / 1e9, p.active / 1e9);
+    assert!(
+        (total / total_b - 1.0).abs() < tolerance,
+        "{preset}: {total:.3} B total, published {total_b}"
+    );
+    assert!(
+        (active / active_b - 1.0).abs() < tolerance,
+        "{preset}: {active:.3} B active, published {active_b}"
+    );
+}
+
+#[test]
+fn parameter_counts_match_the_published_ones() {
+    // Model cards (REFERENCE.md): within 0.5 % of the published rounding.
+    check_params("llama-3-8b", 8.03, 8.03, 0.005);
+    check_params("llama-3-70b", 70.6, 70.6, 0.005);
+    check_params("llama-2-70b", 69.0, 69.0, 0.005);
+    check_params("mixtral-8x7b", 46.7, 12.9, 0.005);
+    check_params("qwen2.5-7b", 7.61, 7.61, 0.005);
+    // DeepSeek-V3: 671 B; "37 B activated" is a round figure: we count 37.5 B.
+    check_params("deepseek-v3", 671.0, 37.0, 0.02);
+}
+
+#[test]
+fn exact_parameter_count_of_llama_3_8b() {
+    // 32 x (4 x 4096^2 attention with GQA: 2 x 4096^2 + 2 x 4096 x 1024; 3 x 4096 x 14336
+    // MLP; two norms) + 2 x 128256 x 4096 + 4096.
+    let per_layer =
+        2.0 * 4096f64.powi(2) + 2.0 * 4096.0 * 1024.0 + 3.0 * 4096.0 * 14336.0 + 2.0 * 4096.0;
+    let expected = 32.0 * per_layer + 2.0 * 128256.0 * 4096.0 + 4096.0;
+    assert_eq!(
+        params::count(&presets::get("llama-3-8b").unwrap()).total,
+        expected
+    );
+    assert_eq!(expected, 8_030_261_248.0);
+}
+
+#[test]
+fn deepseek_kv_cache_holds_the_latent_not_full_heads() {
+    let a = run(
+        "deepseek-v3",
+        "b200",
+        &scenario(Phase::Decode, 1, 4096, Format::Fp8E4m3, Format::Bf16),
+    );
+    assert_eq!(a.kv_bytes_per_token.get(), 61.0 * (512.0 + 64.0) * 2.0);
+    assert_eq!(a.kv_cache_bytes.get(), 4096.0 * 61.0 * 576.0 * 2.0);
+    let names: Vec<&str> = a.ops.iter().map(|o| o.name).collect();
+    for name in [
+        "q_a_proj",
+        "kv_a_proj",
+        "q_absorb",
+        "attention",
+        "v_absorb",
+        "router",
+        "experts.down_proj",
+        "shared_expert.up_proj",
+        "gate_proj",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    assert!(!names.contains(&"kv_b_proj"));
+    let dense = a.ops.iter().find(|o| o.name == "gate_proj").unwrap();
+    assert_eq!(dense.count, 3.0);
+    let routed = a
+        .ops
+        .iter()
+        .find(|o| o.name == "experts.gate_proj")
+        .unwrap();
+    assert_eq!(routed.count, 58.0);
+    // Batch 1 touches exactly top_k = 8 experts.
+    assert!(
+        matches!(routed.op, Op::BatchedGemm { batch, m, .. } if (batch - 8.0).abs() < 1e-9 && (m - 1.0).abs() < 1e-9)
+    );
+    // Prefill uses the expanded form.
+    let p = run(
+        "deepseek-v3",
+        "b200",
+        &scenario(Phase::Prefill, 1, 1024, Format::Fp8E4m3, Format::Bf16),
+    );
+    assert!(p.ops.iter().any(|o| o.name == "kv_b_proj"));
+    assert!(!p.ops.iter().any(|o| o.name == "q_absorb"));
+}
+
+#[test]
+fn distinct_experts_grow_with_the_batch() {
+    assert!((expected_distinct_experts(256.0, 8.0, 1.0) - 8.0).abs() < 1e-9);
+    assert!(expected_distinct_experts(256.0, 8.0, 4096.0) > 255.99);
+    let two = expected_distinct_experts(8.0, 2.0, 2.0);
+    assert!((two - 8.0 * (1.0 - 0.75f64.powi(2))).abs() < 1e-12);
+}
+
+#[test]
+fn llama_decode_is_memory_bound_and_weight_dominated() {
+    let s = scenario(Phase::Decode, 1, 4096, Format::Bf16, Format::Bf16);
+    let a = run("llama-3-8b", "h100-sxm", &s);
+    for o in &a.ops {
+        assert_eq!(o.bound(), Bound::Memory, "{}", o.name);
+    }
+    // Time is bytes over bandwidth, and the bytes are mostly the 16 GB of weights.
+    assert!((a.time.get() - a.work.bytes.get() / 3.35e12).abs() / a.time.get() < 1e-9);
+    assert!((a.weight_bytes.get() - 2.0 * 8_030_261_248.0).abs() < 1.0);
+    let shares: f64 = a.ops.iter().map(|o| o.share).sum();
+    assert!((shares - 1.0).abs() < 1e-9);
+    assert!((a.tokens_per_s - 1.0 / a.time.get()).abs() < 1e-9);
+    // KV per token: 32 layers x 2 x 8 heads x 128 x 2 bytes.
+    assert_eq!(a.kv_bytes_per_token.get(), 131_072.0);
+    // Crossover: weight bytes read per step (all but the embedding table) over KV per token.
+    let expected = (a.weight_bytes.get() - 128256.0 * 4096.0 * 2.0 + 4096.0 * 2.0) / 131_072.0;
+    assert!((a.kv_crossover_tokens - expected).abs() < 1e-6);
+}
+
+#[test]
+fn fewer_weight_bits_make_decode_faster_and_smaller() {
+    let mut last = f64::INFINITY;
+    for w in [Format::Bf16, Format::Fp8E4m3, Format::NvFp4, Format::Int4] {
+        let a = run(
+            "llama-3-8b",
+            "gb10",
+            &scenario(Phase::Decode, 1, 4096, w, Format::Bf16),
+        );
+        assert!(a.time.get() <= last, "{w}");
+        last = a.time.get();
+    }
+}
+
+#[test]
+fn memory_fit_against_capacity() {
+    let fp16 = run(
+        "llama-3-70b",
+        "h100-sxm",
+        &scenario(Phase::Decode, 1, 8192, Format::Bf16, Format::Bf16),
+    );
+    assert!(!fp16.memory.fits);
+    let fp4 = run(
+        "llama-3-70b",
+        "h100-sxm",
+        &scenario(Phase::Decode, 1, 8192, Format::NvFp4, Format::Fp8E4m3),
+    );
+    assert!(fp4.memory.fits);
+    assert_eq!(fp4.memory.required, fp4.weight_bytes + fp4.kv_cache_bytes);
+}
+
+#[test]
+fn prefill_is_compute_bound_in_the_big_gemms() {
+    let a = run(
+        "llama-3-8b",
+        "h100-sxm",
+        &scenario(Phase::Prefill, 1, 4096, Format::Bf16, Format::Bf16),
+    );
+    let q = a.ops.iter().find(|o| o.name == "q_proj").unwrap();
+    assert_eq!(q.bound(), Bound::Compute);
+    assert!((a.tokens_per_s - 4096.0 / a.time.get()).abs() < 1e-6);
+    let lm = a.ops.iter().find(|o| o.name == "lm_head").unwrap();
+    assert!(matches!(lm.op, Op::Gemm { m, .. } if m == 1.0));
+}
+
+#[test]
+fn unfused_attention_lists_three_kernels() {
+    let mut s = scenario(Phase::Prefill, 1, 2048, Format::Bf16, Format::Bf16);
+    s.attention = AttentionKernel::Unfused;
+    let a = run("qwen2.5-7b", "a100-sxm", &s);
+    let names: Vec<&str> = a.ops.iter().map(|o| o.name).collect();
+    assert!(
+        names.contains(&"attn_scores")
+            && names.contains(&"attn_softmax")
+            && names.contains(&"attn_context")
+    );
+    assert!(!names.contains(&"attention"));
+}
+
+#[test]
+fn bad_scenarios_are_errors_naming_the_field() {
+    let config = presets::get("llama-3-8b").unwrap();
+    let hw = registry::get("h100-sxm").unwrap();
+    let cases = [
+        (0, 10, "field `batch`: must be at least 1"),
+        (1, 0, "field `seq`: must be at least 1"),
+        (u64::MAX, 2, "field `seq`: batch x seq"),
+        (1 << 30, 1 << 20, "exceeds 1099511627776 tokens"),
+    ];
+    for (batch, seq, message) in cases {
+        let s = scenario(Phase::Decode, batch, seq, Format::Bf16, Format::Bf16);
+        let err = analyze(&config, &hw, &s, &Efficiency::IDEAL)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(message), "{err}");
+    }
+}
+
+#[test]
+fn quantized_embeddings_shrink_the_weights() {
+    let mut s = scenario(Phase::Decode, 1, 1, Format::Int4, Format::Bf16);
+    let plain = run("llama-3-8b", "gb10", &s).weight_bytes;
+    s.quantize_embeddings = true;
+    let quantized = run("llama-3-8b", "gb10", &s).weight_bytes;
+    let table = 128256.0 * 4096.0;
+    assert!((plain.get() - quantized.get() - 2.0 * table * (2.0 - 0.5)).abs() < 16.0);
+}

@@ -1,0 +1,293 @@
+//! Transformer architecture from a Hugging Face `config.json`.
+//!
+//! Fields are read one by one from the parsed JSON so that every error names the field at
+//! fault, and every size is bounded so that no input can overflow or exhaust anything
+//! downstream. Nothing here panics on any input.
+
+use serde_json::{Map, Value};
+
+use crate::error::ModelError;
+
+/// `model_type` values understood.
+pub const SUPPORTED_FAMILIES: [&str; 7] = [
+    "llama",
+    "mistral",
+    "qwen2",
+    "qwen3",
+    "mixtral",
+    "deepseek_v3",
+    "deepseek_v2",
+];
+
+/// Architecture family, from `model_type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Llama 2/3 and kin.
+    Llama,
+    /// Mistral (dense).
+    Mistral,
+    /// Qwen2 / Qwen2.5 (QKV bias).
+    Qwen2,
+    /// Qwen3 (per-head QK norm).
+    Qwen3,
+    /// Mixtral (sparse MoE).
+    Mixtral,
+    /// DeepSeek-V2/V3/R1 (MLA, shared experts, leading dense layers).
+    DeepSeek,
+}
+
+/// Mixture-of-experts layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moe {
+    /// Routed experts per MoE layer.
+    pub experts: u64,
+    /// Experts chosen per token.
+    pub top_k: u64,
+    /// Intermediate size of one routed expert.
+    pub expert_intermediate: u64,
+    /// Shared (always-on) experts per MoE layer.
+    pub shared_experts: u64,
+    /// Leading layers that use a dense MLP instead (DeepSeek's `first_k_dense_replace`).
+    pub dense_layers: u64,
+}
+
+/// Multi-head latent attention (DeepSeek).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mla {
+    /// Query down-projection rank (`None`: queries are projected directly).
+    pub q_lora_rank: Option<u64>,
+    /// Rank of the compressed key/value latent that the KV cache holds.
+    pub kv_lora_rank: u64,
+    /// Per-head query/key channels without rotary embedding.
+    pub qk_nope_dim: u64,
+    /// Per-head (and shared key) rotary channels.
+    pub qk_rope_dim: u64,
+    /// Per-head value channels.
+    pub v_head_dim: u64,
+}
+
+/// A decoder-only transformer's architecture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelConfig {
+    /// Display name.
+    pub name: String,
+    /// Family.
+    pub family: Family,
+    /// Model width (d_model).
+    pub hidden: u64,
+    /// Decoder layers.
+    pub layers: u64,
+    /// Vocabulary size.
+    pub vocab: u64,
+    /// Query heads.
+    pub heads: u64,
+    /// Key/value heads.
+    pub kv_heads: u64,
+    /// Channels per head.
+    pub head_dim: u64,
+    /// Dense MLP intermediate size.
+    pub intermediate: u64,
+    /// Input embedding and LM head share one matrix.
+    pub tie_embeddings: bool,
+    /// Q, K and V projections carry biases (Qwen2).
+    pub qkv_bias: bool,
+    /// Per-head RMSNorm on queries and keys (Qwen3).
+    pub qk_norm: bool,
+    /// Mixture of experts, if sparse.
+    pub moe: Option<Moe>,
+    /// Multi-head latent attention, if used.
+    pub mla: Option<Mla>,
+}
+
+/// Upper bounds that keep every product finite and every allocation small.
+const MAX_DIM: u64 = 1 << 20;
+const MAX_LAYERS: u64 = 4096;
+const MAX_VOCAB: u64 = 1 << 24;
+const MAX_EXPERTS: u64 = 1 << 16;
+
+struct Fields<'a> {
+    map: &'a Map<String, Value>,
+}
+
+impl Fields<'_> {
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn optional_int(&self, key: &str, min: u64, max: u64) -> Result<Option<u64>, ModelError> {
+        let Some(value) = self.get(key) else {
+            return Ok(None);
+        };
+        let n = value
+            .as_u64()
+            .or_else(|| {
+                value
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1e18)
+                    .map(|f| f as u64)
+            })
+            .ok_or_else(|| {
+                ModelError::invalid(key, format!("expected a whole number, got {value}"))
+            })?;
+        if n < min || n > max {
+            return Err(ModelError::invalid(
+                key,
+                format!("{n} is outside {min}..={max}"),
+            ));
+        }
+        Ok(Some(n))
+    }
+
+    fn int(&self, key: &str, min: u64, max: u64) -> Result<u64, ModelError> {
+        self.optional_int(key, min, max)?
+            .ok_or_else(|| ModelError::MissingField(key.into()))
+    }
+
+    fn flag(&self, key: &str) -> Result<Option<bool>, ModelError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(ModelError::invalid(
+                key,
+                format!("expected true or false, got {other}"),
+            )),
+        }
+    }
+}
+
+impl ModelConfig {
+    /// Parses `config.json` text.
+    pub fn from_json(text: &str) -> Result<ModelConfig, ModelError> {
+        let value: Value = serde_json::from_str(text).map_err(|e| ModelError::Syntax {
+            what: "config.json",
+            message: e.to_string(),
+        })?;
+        ModelConfig::from_value(&value)
+    }
+
+    /// Builds the architecture from already-parsed JSON.
+    pub fn from_value(value: &Value) -> Result<ModelConfig, ModelError> {
+        let map = value.as_object().ok_or_else(|| {
+            ModelError::invalid("config", "expected a JSON object at the top level")
+        })?;
+        let f = Fields { map };
+        let model_type = match f.get("model_type") {
+            None => return Err(ModelError::MissingField("model_type".into())),
+            Some(Value::String(s)) => s.as_str(),
+            Some(other) => {
+                return Err(ModelError::invalid(
+                    "model_type",
+                    format!("expected a string, got {other}"),
+                ));
+            }
+        };
+        let family = match model_type {
+            "llama" => Family::Llama,
+            "mistral" => Family::Mistral,
+            "qwen2" => Family::Qwen2,
+            "qwen3" => Family::Qwen3,
+            "mixtral" => Family::Mixtral,
+            "deepseek_v3" | "deepseek_v2" => Family::DeepSeek,
+            other => return Err(ModelError::UnknownFamily(other.chars().take(64).collect())),
+        };
+        let name = map
+            .get("_name_or_path")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map_or_else(|| model_type.to_string(), |s| s.chars().take(128).collect());
+
+        let hidden = f.int("hidden_size", 1, MAX_DIM)?;
+        let layers = f.int("num_hidden_layers", 1, MAX_LAYERS)?;
+        let vocab = f.int("vocab_size", 1, MAX_VOCAB)?;
+        let heads = f.int("num_attention_heads", 1, MAX_DIM)?;
+        let kv_heads = f
+            .optional_int("num_key_value_heads", 1, MAX_DIM)?
+            .unwrap_or(heads);
+        if heads % kv_heads != 0 {
+            return Err(ModelError::invalid(
+                "num_key_value_heads",
+                format!("{kv_heads} does not divide num_attention_heads ({heads})"),
+            ));
+        }
+        let head_dim = match f.optional_int("head_dim", 1, MAX_DIM)? {
+            Some(d) => d,
+            None => {
+                if hidden % heads != 0 {
+                    return Err(ModelError::invalid(
+                        "head_dim",
+                        format!(
+                            "absent, and hidden_size ({hidden}) is not a multiple of num_attention_heads ({heads})"
+                        ),
+                    ));
+                }
+                hidden / heads
+            }
+        };
+        let intermediate = f.int("intermediate_size", 1, MAX_DIM)?;
+        let tie_embeddings = f.flag("tie_word_embeddings")?.unwrap_or(false);
+        let qkv_bias = f.flag("attention_bias")?.unwrap_or(family == Family::Qwen2);
+
+        let moe = match family {
+            Family::Mixtral => {
+                let experts = f.int("num_local_experts", 1, MAX_EXPERTS)?;
+                let top_k = f.int("num_experts_per_tok", 1, experts)?;
+                Some(Moe {
+                    experts,
+                    top_k,
+                    expert_intermediate: intermediate,
+                    shared_experts: 0,
+                    dense_layers: 0,
+                })
+            }
+            Family::DeepSeek => match f.optional_int("n_routed_experts", 1, MAX_EXPERTS)? {
+                None => None,
+                Some(experts) => Some(Moe {
+                    experts,
+                    top_k: f.int("num_experts_per_tok", 1, experts)?,
+                    expert_intermediate: f.int("moe_intermediate_size", 1, MAX_DIM)?,
+                    shared_experts: f
+                        .optional_int("n_shared_experts", 0, MAX_EXPERTS)?
+                        .unwrap_or(0),
+                    dense_layers: f
+                        .optional_int("first_k_dense_replace", 0, layers)?
+                        .unwrap_or(0),
+                }),
+            },
+            _ => None,
+        };
+        if let Some(freq) = f.optional_int("moe_layer_freq", 1, MAX_LAYERS)? {
+            if freq != 1 {
+                return Err(ModelError::invalid(
+                    "moe_layer_freq",
+                    format!("only 1 is supported, got {freq}"),
+                ));
+            }
+        }
+        let mla = match family {
+            Family::DeepSeek => Some(Mla {
+                q_lora_rank: f.optional_int("q_lora_rank", 1, MAX_DIM)?,
+                kv_lora_rank: f.int("kv_lora_rank", 1, MAX_DIM)?,
+                qk_nope_dim: f.int("qk_nope_head_dim", 0, MAX_DIM)?,
+                qk_rope_dim: f.int("qk_rope_head_dim", 0, MAX_DIM)?,
+                v_head_dim: f.int("v_head_dim", 1, MAX_DIM)?,
+            }),
+            _ => None,
+        };
+        Ok(ModelConfig {
+            name,
+            family,
+            hidden,
+            layers,
+            vocab,
+            heads,
+            kv_heads,
+            head_dim,
+            intermediate,
+            tie_embeddings,
+            qkv_bias,
+            qk_norm: family == Family::Qwen3,
+            moe,
+            mla,
+        })
+    }
+}

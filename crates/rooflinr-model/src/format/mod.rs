@@ -1,0 +1,647 @@
+//! Number formats: exact storage cost per element, including block scales, and the
+//! tensor-core operation type each format computes as.
+//!
+//! Where the seeds disagree with the specifications, the specifications win:
+//! - NVFP4 is 4-bit E2M1 values, one E4M3 scale per 16 values and one FP32 scale per
+//!   tensor: 4.5 bits per element plus 32 bits amortised over the whole tensor. The seeds'
+//!   0.5625 bytes is right for the block part; their 0.566 ("4.531 bits") amortised the
+//!   tensor scale over 1024 elements, which no implementation does.
+//! - TF32 is a tensor-core math mode, not a storage format: its operands live in memory
+//!   as FP32 (32 bits). Seed 002's "2.375 bytes" counts its significant bits instead.
+//! - NF4 as bitsandbytes stores it keeps an FP32 absmax per block of 64 (4.5 bits), or,
+//!   with double quantisation, an 8-bit absmax per 64 plus an FP32 per 256 blocks
+//!   (4.127 bits). Seed 001's "16-bit absmax, 4.25 bits" matches neither.
+//! - Quantised formats (FP8, INT8, INT4, INT2) carry the FP32 per-tensor scale every
+//!   inference recipe needs (e.g. `torch._scaled_mm`), amortised over the tensor.
+//! - Block scales pad: a tensor of n elements with blocks of b stores ceil(n / b) scales.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::ModelError;
+use crate::units::Bytes;
+
+/// The tensor-core (or vector-unit) operation type a computation runs as; peak rates in
+/// the hardware registry are keyed by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Math {
+    /// IEEE double precision.
+    Fp64,
+    /// IEEE single precision on the vector units (not tensor cores).
+    Fp32,
+    /// TensorFloat-32 tensor-core mode over FP32 operands.
+    Tf32,
+    /// FP16 tensor-core math (FP32 accumulate).
+    Fp16,
+    /// BF16 tensor-core math (FP32 accumulate).
+    Bf16,
+    /// FP8 (E4M3 or E5M2) tensor-core math.
+    Fp8,
+    /// FP6 tensor-core math (Blackwell).
+    Fp6,
+    /// FP4 E2M1 tensor-core math (Blackwell).
+    Fp4,
+    /// INT8 tensor-core math (INT32 accumulate).
+    Int8,
+    /// INT4 tensor-core math (Turing and Ampere only).
+    Int4,
+}
+
+impl Math {
+    /// Every operation type, widest first.
+    pub const ALL: [Math; 10] = [
+        Math::Fp64,
+        Math::Fp32,
+        Math::Tf32,
+        Math::Fp16,
+        Math::Bf16,
+        Math::Fp8,
+        Math::Int8,
+        Math::Fp6,
+        Math::Fp4,
+        Math::Int4,
+    ];
+
+    /// Lower-case name used in files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Math::Fp64 => "fp64",
+            Math::Fp32 => "fp32",
+            Math::Tf32 => "tf32",
+            Math::Fp16 => "fp16",
+            Math::Bf16 => "bf16",
+            Math::Fp8 => "fp8",
+            Math::Fp6 => "fp6",
+            Math::Fp4 => "fp4",
+            Math::Int8 => "int8",
+            Math::Int4 => "int4",
+        }
+    }
+
+    /// Parses a lower-case name (`fp16`, `int8`, ...).
+    pub fn from_name(name: &str) -> Option<Math> {
+        Math::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Operand width in bits, used to pick the wider side of a mixed-format product.
+    pub fn width(self) -> u32 {
+        match self {
+            Math::Fp64 => 64,
+            Math::Fp32 | Math::Tf32 => 32,
+            Math::Fp16 | Math::Bf16 => 16,
+            Math::Fp8 | Math::Int8 => 8,
+            Math::Fp6 => 6,
+            Math::Fp4 | Math::Int4 => 4,
+        }
+    }
+
+    /// What a chip without this operation type converts the operands to.
+    ///
+    /// Narrow formats are dequantised to FP16 (the common W4A16 / FP8-on-Ampere path);
+    /// INT4 products run as INT8 where INT8 exists; everything ends at FP32.
+    pub fn fallback(self) -> Option<Math> {
+        match self {
+            Math::Fp64 | Math::Fp32 => None,
+            Math::Tf32 | Math::Fp16 | Math::Bf16 => Some(Math::Fp32),
+            Math::Fp8 | Math::Fp6 | Math::Fp4 | Math::Int8 => Some(Math::Fp16),
+            Math::Int4 => Some(Math::Int8),
+        }
+    }
+}
+
+impl fmt::Display for Math {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a scale factor is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScaleType {
+    /// IEEE single precision.
+    Fp32,
+    /// IEEE half precision.
+    Fp16,
+    /// bfloat16.
+    Bf16,
+    /// FP8 E4M3 (signed; NVFP4 uses only its non-negative half).
+    E4m3,
+    /// Unsigned FP8 with 4 exponent and 3 mantissa bits (NVFP4's block scale).
+    Ue4m3,
+    /// 8-bit power of two, the OCP MX shared scale.
+    E8m0,
+}
+
+impl ScaleType {
+    /// Storage bits of one scale.
+    pub fn bits(self) -> u32 {
+        match self {
+            ScaleType::Fp32 => 32,
+            ScaleType::Fp16 | ScaleType::Bf16 => 16,
+            ScaleType::E4m3 | ScaleType::Ue4m3 | ScaleType::E8m0 => 8,
+        }
+    }
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScaleType::Fp32 => "fp32",
+            ScaleType::Fp16 => "fp16",
+            ScaleType::Bf16 => "bf16",
+            ScaleType::E4m3 => "e4m3",
+            ScaleType::Ue4m3 => "ue4m3",
+            ScaleType::E8m0 => "e8m0",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<ScaleType> {
+        [
+            ScaleType::Fp32,
+            ScaleType::Fp16,
+            ScaleType::Bf16,
+            ScaleType::E4m3,
+            ScaleType::Ue4m3,
+            ScaleType::E8m0,
+        ]
+        .into_iter()
+        .find(|s| s.name() == name)
+    }
+}
+
+/// How a group-quantised integer format stores its zero point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ZeroPoint {
+    /// Symmetric: no zero point.
+    None,
+    /// An integer of the element's width per group (AWQ and GPTQ pack `qzeros` this way).
+    Packed,
+    /// A floating-point zero per group (HQQ-style).
+    Float(ScaleType),
+}
+
+/// An integer format quantised in groups along the reduction dimension, each group with
+/// its own scale (and optionally zero point): INT4 with an FP16 scale per 128 weights is
+/// how AWQ and GPTQ checkpoints store weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GroupedInt {
+    /// Bits per element, 2 to 8.
+    pub bits: u8,
+    /// Elements sharing one scale.
+    pub group: u32,
+    /// Type of the per-group scale.
+    pub scale: ScaleType,
+    /// Zero-point storage.
+    pub zero: ZeroPoint,
+}
+
+impl GroupedInt {
+    /// INT4, FP16 scale per 128 values, packed 4-bit zero point: AWQ/GPTQ's default layout.
+    pub const AWQ_INT4: GroupedInt = GroupedInt {
+        bits: 4,
+        group: 128,
+        scale: ScaleType::Fp16,
+        zero: ZeroPoint::Packed,
+    };
+
+    fn per_group_bits(self) -> u32 {
+        let zero = match self.zero {
+            ZeroPoint::None => 0,
+            ZeroPoint::Packed => u32::from(self.bits),
+            ZeroPoint::Float(t) => t.bits(),
+        };
+        self.scale.bits() + zero
+    }
+}
+
+/// A number format as stored in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// IEEE binary64.
+    Fp64,
+    /// IEEE binary32.
+    Fp32,
+    /// TF32 math over FP32 storage.
+    Tf32,
+    /// bfloat16.
+    Bf16,
+    /// IEEE binary16.
+    Fp16,
+    /// OCP FP8 E4M3 ("fn": no infinities, max 448).
+    Fp8E4m3,
+    /// OCP FP8 E5M2 (IEEE-like, max 57344).
+    Fp8E5m2,
+    /// 8-bit integer with a per-tensor scale.
+    Int8,
+    /// 4-bit integer with a per-tensor scale.
+    Int4,
+    /// 2-bit integer with a per-tensor scale.
+    Int2,
+    /// OCP MXFP8 with E4M3 elements: 32 per E8M0 scale.
+    MxFp8E4m3,
+    /// OCP MXFP8 with E5M2 elements.
+    MxFp8E5m2,
+    /// OCP MXFP6 with E3M2 elements.
+    MxFp6E3m2,
+    /// OCP MXFP6 with E2M3 elements.
+    MxFp6E2m3,
+    /// OCP MXFP4: E2M1 elements, 32 per E8M0 scale.
+    MxFp4,
+    /// OCP MXINT8: 8-bit integers, 32 per E8M0 scale.
+    MxInt8,
+    /// NVIDIA NVFP4: E2M1 elements, 16 per UE4M3 scale, one FP32 scale per tensor.
+    NvFp4,
+    /// bitsandbytes NF4: 4-bit index into a normal-quantile table, FP32 absmax per 64.
+    Nf4,
+    /// NF4 with double quantisation: 8-bit absmax per 64, FP32 per 256 absmax blocks.
+    Nf4Dq,
+    /// Group-quantised integers (AWQ, GPTQ and kin).
+    Grouped(GroupedInt),
+}
+
+/// Shape of a format's encoding, for display and for the codecs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Floating point with the given exponent and mantissa bits (sign bit implied).
+    Float {
+        /// Exponent bits.
+        exponent: u8,
+        /// Explicit mantissa bits.
+        mantissa: u8,
+    },
+    /// Two's-complement integer.
+    Int,
+    /// Index into a lookup table.
+    Table,
+}
+
+/// One level of scale sharing: `size` elements share one scale of type `scale`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Elements per scale.
+    pub size: u32,
+    /// Bits of per-block metadata (scale plus any zero point).
+    pub bits: u32,
+}
+
+impl Format {
+    /// The named formats of the catalogue (grouped integers are parameterised; the AWQ
+    /// INT4 default is listed as their representative).
+    pub const CATALOGUE: [Format; 20] = [
+        Format::Fp64,
+        Format::Fp32,
+        Format::Tf32,
+        Format::Bf16,
+        Format::Fp16,
+        Format::Fp8E4m3,
+        Format::Fp8E5m2,
+        Format::Int8,
+        Format::Int4,
+        Format::Int2,
+        Format::MxFp8E4m3,
+        Format::MxFp8E5m2,
+        Format::MxFp6E3m2,
+        Format::MxFp6E2m3,
+        Format::MxFp4,
+        Format::MxInt8,
+        Format::NvFp4,
+        Format::Nf4,
+        Format::Nf4Dq,
+        Format::Grouped(GroupedInt::AWQ_INT4),
+    ];
+
+    /// Bits of one element's value (before any scale).
+    pub fn element_bits(self) -> u32 {
+        match self {
+            Format::Fp64 => 64,
+            Format::Fp32 | Format::Tf32 => 32,
+            Format::Bf16 | Format::Fp16 => 16,
+            Format::Fp8E4m3
+            | Format::Fp8E5m2
+            | Format::Int8
+            | Format::MxFp8E4m3
+            | Format::MxFp8E5m2
+            | Format::MxInt8 => 8,
+            Format::MxFp6E3m2 | Format::MxFp6E2m3 => 6,
+            Format::Int4 | Format::MxFp4 | Format::NvFp4 | Format::Nf4 | Format::Nf4Dq => 4,
+            Format::Int2 => 2,
+            Format::Grouped(g) => u32::from(g.bits),
+        }
+    }
+
+    /// How one element is encoded.
+    pub fn encoding(self) -> Encoding {
+        let float = |exponent, mantissa| Encoding::Float { exponent, mantissa };
+        match self {
+            Format::Fp64 => float(11, 52),
+            Format::Fp32 => float(8, 23),
+            Format::Tf32 => float(8, 10),
+            Format::Bf16 => float(8, 7),
+            Format::Fp16 => float(5, 10),
+            Format::Fp8E4m3 | Format::MxFp8E4m3 => float(4, 3),
+            Format::Fp8E5m2 | Format::MxFp8E5m2 => float(5, 2),
+            Format::MxFp6E3m2 => float(3, 2),
+            Format::MxFp6E2m3 => float(2, 3),
+            Format::MxFp4 | Format::NvFp4 => float(2, 1),
+            Format::Int8 | Format::Int4 | Format::Int2 | Format::MxInt8 | Format::Grouped(_) => {
+                Encoding::Int
+            }
+            Format::Nf4 | Format::Nf4Dq => Encoding::Table,
+        }
+    }
+
+    /// Scale-sharing levels, innermost first.
+    pub fn blocks(self) -> Vec<Block> {
+        let one = |size, bits| vec![Block { size, bits }];
+        match self {
+            Format::MxFp8E4m3
+            | Format::MxFp8E5m2
+            | Format::MxFp6E3m2
+            | Format::MxFp6E2m3
+            | Format::MxFp4
+            | Format::MxInt8 => one(32, ScaleType::E8m0.bits()),
+            Format::NvFp4 => one(16, ScaleType::Ue4m3.bits()),
+            Format::Nf4 => one(64, 32),
+            Format::Nf4Dq => vec![
+                Block { size: 64, bits: 8 },
+                Block {
+                    size: 64 * 256,
+                    bits: 32,
+                },
+            ],
+            Format::Grouped(g) => one(g.group, g.per_group_bits()),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Bits of per-tensor metadata (an FP32 scale), amortised over the tensor's elements.
+    pub fn tensor_scale_bits(self) -> u32 {
+        match self {
+            Format::Fp8E4m3
+            | Format::Fp8E5m2
+            | Format::Int8
+            | Format::Int4
+            | Format::Int2
+            | Format::NvFp4 => 32,
+            _ => 0,
+        }
+    }
+
+    /// Whether the format's scales are per block, so native math needs block-scaled MMA.
+    pub fn is_block_scaled(self) -> bool {
+        matches!(
+            self,
+            Format::MxFp8E4m3
+                | Format::MxFp8E5m2
+                | Format::MxFp6E3m2
+                | Format::MxFp6E2m3
+                | Format::MxFp4
+                | Format::MxInt8
+                | Format::NvFp4
+        )
+    }
+
+    /// The bits one element costs in the limit of a large tensor: element bits plus block
+    /// metadata, with per-tensor scales amortised to nothing.
+    pub fn bits_per_element(self) -> f64 {
+        f64::from(self.element_bits())
+            + self
+                .blocks()
+                .iter()
+                .map(|b| f64::from(b.bits) / f64::from(b.size))
+                .sum::<f64>()
+    }
+
+    /// Exact storage of a tensor of `elements` values: elements, one scale per started
+    /// block, and the per-tensor scale.
+    pub fn tensor_bytes(self, elements: f64) -> Bytes {
+        if elements <= 0.0 {
+            return Bytes::ZERO;
+        }
+        let mut bits = elements * f64::from(self.element_bits());
+        match self {
+            // The common cases have at most one block level; avoid allocating.
+            Format::Nf4Dq => {
+                for b in self.blocks() {
+                    bits += (elements / f64::from(b.size)).ceil() * f64::from(b.bits);
+                }
+            }
+            _ => {
+                if let Some((size, block_bits)) = self.single_block() {
+                    bits += (elements / f64::from(size)).ceil() * f64::from(block_bits);
+                }
+            }
+        }
+        bits += f64::from(self.tensor_scale_bits());
+        Bytes::from_bits(bits)
+    }
+
+    fn single_block(self) -> Option<(u32, u32)> {
+        match self {
+            Format::MxFp8E4m3
+            | Format::MxFp8E5m2
+            | Format::MxFp6E3m2
+            | Format::MxFp6E2m3
+            | Format::MxFp4
+            | Format::MxInt8 => Some((32, 8)),
+            Format::NvFp4 => Some((16, 8)),
+            Format::Nf4 => Some((64, 32)),
+            Format::Grouped(g) => Some((g.group, g.per_group_bits())),
+            _ => None,
+        }
+    }
+
+    /// The operation type this format computes as where the chip runs it natively;
+    /// formats no tensor core runs (NF4, grouped integers, INT2) dequantise to FP16.
+    pub fn math(self) -> Math {
+        match self {
+            Format::Fp64 => Math::Fp64,
+            Format::Fp32 => Math::Fp32,
+            Format::Tf32 => Math::Tf32,
+            Format::Bf16 => Math::Bf16,
+            Format::Fp16 => Math::Fp16,
+            Format::Fp8E4m3 | Format::Fp8E5m2 | Format::MxFp8E4m3 | Format::MxFp8E5m2 => Math::Fp8,
+            Format::MxFp6E3m2 | Format::MxFp6E2m3 => Math::Fp6,
+            Format::MxFp4 | Format::NvFp4 => Math::Fp4,
+            Format::Int8 => Math::Int8,
+            Format::Int4 => Math::Int4,
+            // No tensor core takes MXINT8 (Blackwell's block-scaled kinds are FP only),
+            // NF4, grouped integers or INT2: they are dequantised in the kernel.
+            Format::MxInt8 | Format::Nf4 | Format::Nf4Dq | Format::Grouped(_) | Format::Int2 => {
+                Math::Fp16
+            }
+        }
+    }
+
+    /// Whether the format reaches its math only through a dequantisation step in every
+    /// kernel (no chip multiplies it directly).
+    pub fn is_dequantised(self) -> bool {
+        matches!(
+            self,
+            Format::MxInt8 | Format::Nf4 | Format::Nf4Dq | Format::Grouped(_) | Format::Int2
+        )
+    }
+
+    /// The canonical lower-case, hyphenated name (`fp8-e4m3`, `int4-g128-fp16-zp`).
+    pub fn name(self) -> String {
+        match self {
+            Format::Grouped(g) => {
+                let mut s = format!("int{}-g{}", g.bits, g.group);
+                s.push('-');
+                s.push_str(g.scale.name());
+                match g.zero {
+                    ZeroPoint::None => {}
+                    ZeroPoint::Packed => s.push_str("-zp"),
+                    ZeroPoint::Float(t) => {
+                        s.push_str("-zp-");
+                        s.push_str(t.name());
+                    }
+                }
+                s
+            }
+            other => other.fixed_name().to_string(),
+        }
+    }
+
+    fn fixed_name(self) -> &'static str {
+        match self {
+            Format::Fp64 => "fp64",
+            Format::Fp32 => "fp32",
+            Format::Tf32 => "tf32",
+            Format::Bf16 => "bf16",
+            Format::Fp16 => "fp16",
+            Format::Fp8E4m3 => "fp8-e4m3",
+            Format::Fp8E5m2 => "fp8-e5m2",
+            Format::Int8 => "int8",
+            Format::Int4 => "int4",
+            Format::Int2 => "int2",
+            Format::MxFp8E4m3 => "mxfp8-e4m3",
+            Format::MxFp8E5m2 => "mxfp8-e5m2",
+            Format::MxFp6E3m2 => "mxfp6-e3m2",
+            Format::MxFp6E2m3 => "mxfp6-e2m3",
+            Format::MxFp4 => "mxfp4",
+            Format::MxInt8 => "mxint8",
+            Format::NvFp4 => "nvfp4",
+            Format::Nf4 => "nf4",
+            Format::Nf4Dq => "nf4-dq",
+            Format::Grouped(_) => "grouped",
+        }
+    }
+
+    /// One line saying what the format is and where its layout comes from.
+    pub fn description(self) -> String {
+        match self {
+            Format::Fp64 => "IEEE 754 binary64".into(),
+            Format::Fp32 => "IEEE 754 binary32".into(),
+            Format::Tf32 => "TF32 tensor-core mode; operands stored as FP32".into(),
+            Format::Bf16 => "bfloat16 (E8M7)".into(),
+            Format::Fp16 => "IEEE 754 binary16 (E5M10)".into(),
+            Format::Fp8E4m3 => "OCP FP8 E4M3fn, FP32 per-tensor scale".into(),
+            Format::Fp8E5m2 => "OCP FP8 E5M2, FP32 per-tensor scale".into(),
+            Format::Int8 => "INT8, FP32 per-tensor scale".into(),
+            Format::Int4 => "INT4, FP32 per-tensor scale".into(),
+            Format::Int2 => "INT2, FP32 per-tensor scale".into(),
+            Format::MxFp8E4m3 => "OCP MX v1.0: E4M3 x32 + E8M0 scale".into(),
+            Format::MxFp8E5m2 => "OCP MX v1.0: E5M2 x32 + E8M0 scale".into(),
+            Format::MxFp6E3m2 => "OCP MX v1.0: E3M2 x32 + E8M0 scale".into(),
+            Format::MxFp6E2m3 => "OCP MX v1.0: E2M3 x32 + E8M0 scale".into(),
+            Format::MxFp4 => "OCP MX v1.0: E2M1 x32 + E8M0 scale".into(),
+            Format::MxInt8 => "OCP MX v1.0: INT8 x32 + E8M0 scale".into(),
+            Format::NvFp4 => "NVIDIA NVFP4: E2M1 x16 + UE4M3 scale, FP32 per tensor".into(),
+            Format::Nf4 => "bitsandbytes NF4: x64 + FP32 absmax".into(),
+            Format::Nf4Dq => "bitsandbytes NF4, double-quantised absmax".into(),
+            Format::Grouped(g) => {
+                let zero = match g.zero {
+                    ZeroPoint::None => "symmetric".to_string(),
+                    ZeroPoint::Packed => format!("{}-bit zero point", g.bits),
+                    ZeroPoint::Float(t) => format!("{} zero point", t.name().to_uppercase()),
+                };
+                format!(
+                    "INT{} in groups of {}: {} scale, {zero}",
+                    g.bits,
+                    g.group,
+                    g.scale.name().to_uppercase()
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = ModelError;
+
+    /// Parses a catalogue name, or a grouped integer `int{bits}-g{group}[-{scale}][-zp[-{type}]]`
+    /// such as `int4-g128` (FP16 scale, symmetric) or `int4-g128-fp16-zp` (AWQ/GPTQ).
+    fn from_str(s: &str) -> Result<Format, ModelError> {
+        let name = s.trim().to_ascii_lowercase();
+        let aliases = [
+            ("fp8", Format::Fp8E4m3),
+            ("mxfp8", Format::MxFp8E4m3),
+            ("awq", Format::Grouped(GroupedInt::AWQ_INT4)),
+        ];
+        if let Some((_, f)) = aliases.iter().find(|(a, _)| *a == name) {
+            return Ok(*f);
+        }
+        if let Some(f) = Format::CATALOGUE
+            .iter()
+            .copied()
+            .filter(|f| !matches!(f, Format::Grouped(_)))
+            .find(|f| f.fixed_name() == name)
+        {
+            return Ok(f);
+        }
+        parse_grouped(&name).ok_or_else(|| ModelError::UnknownFormat(s.trim().to_string()))
+    }
+}
+
+fn parse_grouped(name: &str) -> Option<Format> {
+    let mut parts = name.split('-');
+    let bits: u8 = parts.next()?.strip_prefix("int")?.parse().ok()?;
+    let group: u32 = parts.next()?.strip_prefix('g')?.parse().ok()?;
+    if !(2..=8).contains(&bits) || !(1..=1 << 20).contains(&group) {
+        return None;
+    }
+    let mut scale = ScaleType::Fp16;
+    let mut zero = ZeroPoint::None;
+    let rest: Vec<&str> = parts.collect();
+    let mut i = 0;
+    if let Some(s) = rest.first().and_then(|p| ScaleType::from_name(p)) {
+        scale = s;
+        i = 1;
+    }
+    match &rest[i..] {
+        [] => {}
+        ["zp"] => zero = ZeroPoint::Packed,
+        ["zp", t] => zero = ZeroPoint::Float(ScaleType::from_name(t)?),
+        _ => return None,
+    }
+    Some(Format::Grouped(GroupedInt {
+        bits,
+        group,
+        scale,
+        zero,
+    }))
+}
+
+/// The operation type a product of `activations` by `weights` runs as: the wider of the two
+/// (the narrower operand is converted up, as in W4A16 or FP8 weights on an FP16 kernel);
+/// between equally wide types, the activations' wins.
+pub fn product_math(activations: Format, weights: Format) -> Math {
+    let (a, w) = (activations.math(), weights.math());
+    if w.width() > a.width() { w } else { a }
+}
+
+/// Whether a product of these formats needs block-scaled MMA to run natively.
+pub fn product_is_block_scaled(activations: Format, weights: Format) -> bool {
+    let math = product_math(activations, weights);
+    (activations.is_block_scaled() && activations.math() == math)
+        || (weights.is_block_scaled() && weights.math() == math)
+}
+
+#[cfg(test)]
+mod tests;

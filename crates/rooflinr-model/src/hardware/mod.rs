@@ -1,0 +1,193 @@
+//! Hardware descriptions: memory system, compute peaks per operation type, and where every
+//! figure comes from. The built-in registry is in [`registry`]; user-defined chips come from
+//! TOML or JSON through [`custom`].
+
+pub mod custom;
+pub mod registry;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::format::Math;
+use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
+
+/// How a figure was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// Printed by the vendor (dense, unless the text says otherwise).
+    Datasheet,
+    /// Computed from other published figures by a stated rule; not published itself.
+    Derived,
+    /// Supplied by the user in a custom hardware file.
+    User,
+    /// A stand-in number, kept only to reproduce an old calculation.
+    Placeholder,
+}
+
+impl Basis {
+    /// Lower-case label.
+    pub fn name(self) -> &'static str {
+        match self {
+            Basis::Datasheet => "datasheet",
+            Basis::Derived => "derived",
+            Basis::User => "user",
+            Basis::Placeholder => "placeholder",
+        }
+    }
+}
+
+/// Where a figure comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    /// How it was obtained.
+    pub basis: Basis,
+    /// The document, or the rule for a derived figure.
+    pub text: Cow<'static, str>,
+}
+
+impl Source {
+    /// A vendor datasheet figure.
+    pub const fn datasheet(text: &'static str) -> Self {
+        Source {
+            basis: Basis::Datasheet,
+            text: Cow::Borrowed(text),
+        }
+    }
+    /// A figure derived from published ones by the rule in `text`.
+    pub const fn derived(text: &'static str) -> Self {
+        Source {
+            basis: Basis::Derived,
+            text: Cow::Borrowed(text),
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.basis.name(), self.text)
+    }
+}
+
+/// A value with its source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure<T> {
+    /// The value.
+    pub value: T,
+    /// Where it comes from.
+    pub source: Source,
+}
+
+impl<T> Figure<T> {
+    /// Pairs a value with its source.
+    pub fn new(value: T, source: Source) -> Self {
+        Figure { value, source }
+    }
+}
+
+/// A dense peak rate for one operation type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Peak {
+    /// The operation type.
+    pub math: Math,
+    /// Dense (no structured sparsity) peak.
+    pub rate: Figure<FlopsPerSecond>,
+}
+
+/// One accelerator (or CPU) as the roofline sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hardware {
+    /// Short lower-case key (`h100-sxm`).
+    pub key: String,
+    /// Marketing name.
+    pub name: String,
+    /// Architecture and compute capability, e.g. `Hopper (sm_90)`.
+    pub architecture: String,
+    /// Peak DRAM bandwidth.
+    pub memory_bandwidth: Figure<BytesPerSecond>,
+    /// Memory capacity available to the accelerator.
+    pub memory_capacity: Figure<Bytes>,
+    /// Memory technology (HBM3, LPDDR5x, ...).
+    pub memory_type: String,
+    /// Whether CPU and GPU share one physical memory (GB10, Jetson).
+    pub unified_memory: bool,
+    /// Streaming multiprocessors (or cores).
+    pub sm_count: Option<Figure<u32>>,
+    /// Last-level cache size.
+    pub l2_cache: Option<Figure<Bytes>>,
+    /// Maximum boost clock of the SMs, MHz.
+    pub boost_clock_mhz: Option<Figure<f64>>,
+    /// Board power limit, W.
+    pub power_watts: Option<Figure<f64>>,
+    /// Whether the tensor cores run block-scaled (MX, NVFP4) products natively.
+    pub block_scaled_mma: bool,
+    /// Dense peaks per operation type; a type not listed falls back to what it converts to.
+    pub peaks: Vec<Peak>,
+}
+
+/// The compute ceiling a computation of a given type meets on a given chip.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ComputeCeiling {
+    /// The type the computation asked for.
+    pub requested: Math,
+    /// The type it actually runs as (differs when the chip converts).
+    pub executed_as: Math,
+    /// Dense peak of `executed_as`.
+    pub peak: FlopsPerSecond,
+    /// False when the chip cannot run `requested` and converts the operands.
+    pub native: bool,
+}
+
+impl Hardware {
+    /// Dense peak for exactly this operation type, if the chip runs it.
+    pub fn peak(&self, math: Math) -> Option<FlopsPerSecond> {
+        self.peaks
+            .iter()
+            .find(|p| p.math == math)
+            .map(|p| p.rate.value)
+    }
+
+    /// The ceiling for a computation of type `math`; `block_scaled` says whether its
+    /// operands carry per-block scales (MX, NVFP4), which only block-scaled MMA runs
+    /// natively. Falls back along [`Math::fallback`] when the chip lacks the type.
+    pub fn ceiling(&self, math: Math, block_scaled: bool) -> ComputeCeiling {
+        let mut current = math;
+        let mut native = !block_scaled || self.block_scaled_mma;
+        if !native {
+            current = math.fallback().unwrap_or(Math::Fp32);
+        }
+        loop {
+            if let Some(peak) = self.peak(current) {
+                return ComputeCeiling {
+                    requested: math,
+                    executed_as: current,
+                    peak,
+                    native,
+                };
+            }
+            native = false;
+            match current.fallback() {
+                Some(next) => current = next,
+                None => {
+                    // Every registry entry lists FP32; a custom file might not. Report the
+                    // widest rate it has rather than inventing one.
+                    let widest = self.peaks.first().map(|p| (p.math, p.rate.value));
+                    let (executed_as, peak) = widest.unwrap_or((Math::Fp32, FlopsPerSecond(0.0)));
+                    return ComputeCeiling {
+                        requested: math,
+                        executed_as,
+                        peak,
+                        native: false,
+                    };
+                }
+            }
+        }
+    }
+
+    /// Ridge point for a computation type: peak / bandwidth.
+    pub fn ridge(&self, math: Math, block_scaled: bool) -> crate::units::FlopsPerByte {
+        self.ceiling(math, block_scaled).peak / self.memory_bandwidth.value
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,426 @@
+//! The built-in hardware registry: a data table, each figure with its source.
+//!
+//! Peaks are dense (no 2:4 structured sparsity). Datasheets that print only sparse figures
+//! are halved, and say so. Where a vendor publishes nothing, the figure is marked `derived`
+//! with the rule used, or left out (and shown as unknown) rather than invented.
+
+use crate::error::ModelError;
+use crate::format::Math;
+use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
+
+use super::{Figure, Hardware, Peak, Source};
+
+const H100_SXM: &str = "NVIDIA H100 Tensor Core GPU datasheet (SXM5), dense";
+const H100_PCIE: &str = "NVIDIA H100 Tensor Core GPU datasheet (PCIe), dense";
+const HOPPER_WP: &str = "NVIDIA H100 Tensor Core GPU Architecture whitepaper";
+const H200: &str = "NVIDIA H200 Tensor Core GPU datasheet (SXM), dense";
+const A100: &str = "NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB), dense";
+const AMPERE_WP: &str = "NVIDIA A100 Tensor Core GPU Architecture whitepaper";
+const L40S: &str = "NVIDIA L40S datasheet: sparse figures halved to dense";
+const B200: &str = "NVIDIA HGX B200 datasheet, per GPU: 8-GPU sparse figures / 8 / 2";
+const GB200: &str = "NVIDIA GB200 NVL72 datasheet, per GPU: 72-GPU sparse figures / 72 / 2";
+const GB10: &str = "NVIDIA DGX Spark datasheet (GB10)";
+const GB10_HOT_CHIPS: &str = "GB10 Hot Chips 2025 presentation";
+const BLACKWELL_FP32: &str = "148 SMs x 128 FP32 lanes x 2 FLOP x ~2.1 GHz; unverified";
+const ORIN: &str = "NVIDIA Jetson AGX Orin 64GB module datasheet";
+
+/// Keys of the built-in devices, in display order.
+pub const KEYS: [&str; 9] = [
+    "gb10",
+    "gb200",
+    "b200",
+    "h200",
+    "h100-sxm",
+    "h100-pcie",
+    "a100-sxm",
+    "l40s",
+    "jetson-agx-orin",
+];
+
+fn ds(value: f64, text: &'static str) -> Figure<f64> {
+    Figure::new(value, Source::datasheet(text))
+}
+
+struct Entry {
+    key: &'static str,
+    name: &'static str,
+    architecture: &'static str,
+    bandwidth_gb_s: Figure<f64>,
+    capacity_gb: Figure<f64>,
+    memory_type: &'static str,
+    unified_memory: bool,
+    sm_count: Option<Figure<f64>>,
+    l2_mib: Option<Figure<f64>>,
+    boost_clock_mhz: Option<Figure<f64>>,
+    power_watts: Option<Figure<f64>>,
+    block_scaled_mma: bool,
+    /// (operation type, dense TFLOP/s, source)
+    peaks: Vec<(Math, Figure<f64>)>,
+}
+
+impl Entry {
+    fn build(self) -> Hardware {
+        let map = |f: Figure<f64>, scale: fn(f64) -> f64| Figure::new(scale(f.value), f.source);
+        Hardware {
+            key: self.key.into(),
+            name: self.name.into(),
+            architecture: self.architecture.into(),
+            memory_bandwidth: Figure::new(
+                BytesPerSecond::gb_s(self.bandwidth_gb_s.value),
+                self.bandwidth_gb_s.source,
+            ),
+            memory_capacity: Figure::new(
+                Bytes::gb(self.capacity_gb.value),
+                self.capacity_gb.source,
+            ),
+            memory_type: self.memory_type.into(),
+            unified_memory: self.unified_memory,
+            sm_count: self.sm_count.map(|f| Figure::new(f.value as u32, f.source)),
+            l2_cache: self
+                .l2_mib
+                .map(|f| Figure::new(Bytes::mib(f.value), f.source)),
+            boost_clock_mhz: self.boost_clock_mhz.map(|f| map(f, |v| v)),
+            power_watts: self.power_watts.map(|f| map(f, |v| v)),
+            block_scaled_mma: self.block_scaled_mma,
+            peaks: self
+                .peaks
+                .into_iter()
+                .map(|(math, f)| Peak {
+                    math,
+                    rate: Figure::new(FlopsPerSecond::tflops(f.value), f.source),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn entry(key: &str) -> Option<Entry> {
+    let d = Source::derived;
+    let e = match key {
+        "gb10" => Entry {
+            key: "gb10",
+            name: "NVIDIA GB10 (DGX Spark)",
+            architecture: "Blackwell (sm_121)",
+            bandwidth_gb_s: ds(273.0, GB10),
+            capacity_gb: ds(128.0, GB10),
+            memory_type: "LPDDR5x",
+            unified_memory: true,
+            sm_count: Some(Figure::new(
+                48.0,
+                d("6,144 CUDA cores (DGX Spark datasheet) / 128 per SM"),
+            )),
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: Some(ds(140.0, GB10_HOT_CHIPS)),
+            block_scaled_mma: true,
+            peaks: vec![
+                (Math::Fp32, ds(31.0, GB10_HOT_CHIPS)),
+                (
+                    Math::Fp4,
+                    Figure::new(
+                        500.0,
+                        d("half the 1 PFLOP FP4 sparse headline (DGX Spark datasheet)"),
+                    ),
+                ),
+                (
+                    Math::Fp6,
+                    Figure::new(
+                        250.0,
+                        d("FP4 dense / 2, the Blackwell ratio; unverified for GB10"),
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    Figure::new(
+                        250.0,
+                        d("FP4 dense / 2, the Blackwell ratio; unverified for GB10"),
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    Figure::new(
+                        250.0,
+                        d("FP8 rate, the Blackwell ratio; unverified for GB10"),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        125.0,
+                        d("FP8 / 2, the Blackwell ratio; unverified for GB10"),
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    Figure::new(
+                        125.0,
+                        d("FP8 / 2, the Blackwell ratio; unverified for GB10"),
+                    ),
+                ),
+                (
+                    Math::Tf32,
+                    Figure::new(
+                        62.5,
+                        d("FP16 / 2, the Blackwell ratio; unverified for GB10"),
+                    ),
+                ),
+            ],
+        },
+        "gb200" => Entry {
+            key: "gb200",
+            name: "NVIDIA GB200 (one B200 GPU of the superchip)",
+            architecture: "Blackwell (sm_100)",
+            bandwidth_gb_s: ds(8000.0, "NVIDIA GB200 NVL72 datasheet: 576 TB/s / 72 GPUs"),
+            capacity_gb: ds(
+                186.0,
+                "NVIDIA GB200 NVL72 datasheet: 13.4 TB HBM3e / 72 GPUs",
+            ),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            sm_count: Some(ds(148.0, "NVIDIA Blackwell architecture technical brief")),
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: Some(ds(1200.0, "NVIDIA GB200 NVL72 datasheet (per GPU)")),
+            block_scaled_mma: true,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(45.0, "NVIDIA GB200 NVL72 datasheet: 3,240 TFLOPS FP64 / 72"),
+                ),
+                (Math::Fp32, Figure::new(80.0, d(BLACKWELL_FP32))),
+                (Math::Tf32, ds(1250.0, GB200)),
+                (Math::Fp16, ds(2500.0, GB200)),
+                (Math::Bf16, ds(2500.0, GB200)),
+                (Math::Fp8, ds(5000.0, GB200)),
+                (Math::Fp6, ds(5000.0, GB200)),
+                (Math::Int8, ds(5000.0, GB200)),
+                (Math::Fp4, ds(10000.0, GB200)),
+            ],
+        },
+        "b200" => Entry {
+            key: "b200",
+            name: "NVIDIA B200 (HGX B200)",
+            architecture: "Blackwell (sm_100)",
+            bandwidth_gb_s: ds(8000.0, "NVIDIA HGX B200 datasheet: 64 TB/s / 8 GPUs"),
+            capacity_gb: ds(180.0, "NVIDIA HGX B200 datasheet: 1,440 GB / 8 GPUs"),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            sm_count: Some(ds(148.0, "NVIDIA Blackwell architecture technical brief")),
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: Some(ds(1000.0, "NVIDIA HGX B200 datasheet (per GPU)")),
+            block_scaled_mma: true,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(37.0, "NVIDIA HGX B200 datasheet: 296 TFLOPS FP64 / 8"),
+                ),
+                (Math::Fp32, Figure::new(80.0, d(BLACKWELL_FP32))),
+                (Math::Tf32, ds(1125.0, B200)),
+                (Math::Fp16, ds(2250.0, B200)),
+                (Math::Bf16, ds(2250.0, B200)),
+                (Math::Fp8, ds(4500.0, B200)),
+                (Math::Fp6, ds(4500.0, B200)),
+                (Math::Int8, ds(4500.0, B200)),
+                (Math::Fp4, ds(9000.0, B200)),
+            ],
+        },
+        "h200" => Entry {
+            key: "h200",
+            name: "NVIDIA H200 SXM",
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(4800.0, H200),
+            capacity_gb: ds(141.0, H200),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            sm_count: Some(ds(132.0, HOPPER_WP)),
+            l2_mib: Some(ds(50.0, HOPPER_WP)),
+            boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
+            power_watts: Some(ds(700.0, H200)),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(67.0, "NVIDIA H200 datasheet: FP64 Tensor Core"),
+                ),
+                (Math::Fp32, ds(67.0, H200)),
+                (Math::Tf32, ds(494.5, H200)),
+                (Math::Fp16, ds(989.5, H200)),
+                (Math::Bf16, ds(989.5, H200)),
+                (Math::Fp8, ds(1979.0, H200)),
+                (Math::Int8, ds(1979.0, H200)),
+            ],
+        },
+        "h100-sxm" => Entry {
+            key: "h100-sxm",
+            name: "NVIDIA H100 SXM5 80GB",
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(3350.0, H100_SXM),
+            capacity_gb: ds(80.0, H100_SXM),
+            memory_type: "HBM3",
+            unified_memory: false,
+            sm_count: Some(ds(132.0, HOPPER_WP)),
+            l2_mib: Some(ds(50.0, HOPPER_WP)),
+            boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
+            power_watts: Some(ds(700.0, H100_SXM)),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(67.0, "NVIDIA H100 datasheet (SXM5): FP64 Tensor Core"),
+                ),
+                (Math::Fp32, ds(67.0, H100_SXM)),
+                (Math::Tf32, ds(494.5, H100_SXM)),
+                (Math::Fp16, ds(989.5, H100_SXM)),
+                (Math::Bf16, ds(989.5, H100_SXM)),
+                (Math::Fp8, ds(1979.0, H100_SXM)),
+                (Math::Int8, ds(1979.0, H100_SXM)),
+            ],
+        },
+        "h100-pcie" => Entry {
+            key: "h100-pcie",
+            name: "NVIDIA H100 PCIe 80GB",
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(2000.0, H100_PCIE),
+            capacity_gb: ds(80.0, H100_PCIE),
+            memory_type: "HBM2e",
+            unified_memory: false,
+            sm_count: Some(ds(114.0, HOPPER_WP)),
+            l2_mib: Some(ds(50.0, HOPPER_WP)),
+            boost_clock_mhz: Some(ds(1755.0, HOPPER_WP)),
+            power_watts: Some(ds(350.0, H100_PCIE)),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(51.0, "NVIDIA H100 datasheet (PCIe): FP64 Tensor Core"),
+                ),
+                (Math::Fp32, ds(51.0, H100_PCIE)),
+                (Math::Tf32, ds(378.0, H100_PCIE)),
+                (Math::Fp16, ds(756.5, H100_PCIE)),
+                (Math::Bf16, ds(756.5, H100_PCIE)),
+                (Math::Fp8, ds(1513.0, H100_PCIE)),
+                (Math::Int8, ds(1513.0, H100_PCIE)),
+            ],
+        },
+        "a100-sxm" => Entry {
+            key: "a100-sxm",
+            name: "NVIDIA A100 SXM4 80GB",
+            architecture: "Ampere (sm_80)",
+            bandwidth_gb_s: ds(2039.0, A100),
+            capacity_gb: ds(80.0, A100),
+            memory_type: "HBM2e",
+            unified_memory: false,
+            sm_count: Some(ds(108.0, AMPERE_WP)),
+            l2_mib: Some(ds(40.0, AMPERE_WP)),
+            boost_clock_mhz: Some(ds(1410.0, AMPERE_WP)),
+            power_watts: Some(ds(400.0, A100)),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(19.5, "NVIDIA A100 datasheet: FP64 Tensor Core"),
+                ),
+                (Math::Fp32, ds(19.5, A100)),
+                (Math::Tf32, ds(156.0, A100)),
+                (Math::Fp16, ds(312.0, A100)),
+                (Math::Bf16, ds(312.0, A100)),
+                (Math::Int8, ds(624.0, A100)),
+                (Math::Int4, ds(1248.0, AMPERE_WP)),
+            ],
+        },
+        "l40s" => Entry {
+            key: "l40s",
+            name: "NVIDIA L40S",
+            architecture: "Ada Lovelace (sm_89)",
+            bandwidth_gb_s: ds(864.0, "NVIDIA L40S datasheet"),
+            capacity_gb: ds(48.0, "NVIDIA L40S datasheet"),
+            memory_type: "GDDR6",
+            unified_memory: false,
+            sm_count: Some(ds(
+                142.0,
+                "NVIDIA Ada Lovelace architecture whitepaper (AD102)",
+            )),
+            l2_mib: Some(ds(
+                96.0,
+                "NVIDIA Ada Lovelace architecture whitepaper (AD102)",
+            )),
+            boost_clock_mhz: Some(ds(2520.0, "NVIDIA L40S product brief")),
+            power_watts: Some(ds(350.0, "NVIDIA L40S datasheet")),
+            block_scaled_mma: false,
+            peaks: vec![
+                (Math::Fp32, ds(91.6, "NVIDIA L40S datasheet")),
+                (Math::Tf32, ds(183.0, L40S)),
+                (Math::Fp16, ds(362.05, L40S)),
+                (Math::Bf16, ds(362.05, L40S)),
+                (Math::Fp8, ds(733.0, L40S)),
+                (Math::Int8, ds(733.0, L40S)),
+                (Math::Int4, ds(733.0, L40S)),
+            ],
+        },
+        "jetson-agx-orin" => Entry {
+            key: "jetson-agx-orin",
+            name: "NVIDIA Jetson AGX Orin 64GB",
+            architecture: "Ampere (sm_87)",
+            bandwidth_gb_s: ds(204.8, ORIN),
+            capacity_gb: ds(64.0, ORIN),
+            memory_type: "LPDDR5",
+            unified_memory: true,
+            sm_count: Some(Figure::new(
+                16.0,
+                d("2,048 CUDA cores (module datasheet) / 128 per SM"),
+            )),
+            l2_mib: Some(ds(4.0, "NVIDIA Jetson AGX Orin technical brief")),
+            boost_clock_mhz: Some(ds(1300.0, ORIN)),
+            power_watts: Some(ds(60.0, ORIN)),
+            block_scaled_mma: false,
+            peaks: vec![
+                (Math::Fp32, ds(5.3, ORIN)),
+                (
+                    Math::Int8,
+                    Figure::new(
+                        85.0,
+                        d("half the GPU's 170 sparse INT8 TOPS (module datasheet)"),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(42.5, d("INT8 dense / 2, the Ampere tensor-core ratio")),
+                ),
+                (
+                    Math::Bf16,
+                    Figure::new(42.5, d("INT8 dense / 2, the Ampere tensor-core ratio")),
+                ),
+                (
+                    Math::Tf32,
+                    Figure::new(21.25, d("FP16 / 2, the Ampere tensor-core ratio")),
+                ),
+            ],
+        },
+        _ => return None,
+    };
+    Some(e)
+}
+
+/// Looks a device up by key (case-insensitive; `h100` and `a100` name the SXM parts).
+pub fn get(key: &str) -> Result<Hardware, ModelError> {
+    let wanted = key.trim().to_ascii_lowercase();
+    let resolved = match wanted.as_str() {
+        "h100" => "h100-sxm",
+        "a100" => "a100-sxm",
+        "b10" | "dgx-spark" => "gb10",
+        "orin" | "jetson-orin" => "jetson-agx-orin",
+        other => other,
+    };
+    entry(resolved)
+        .map(Entry::build)
+        .ok_or_else(|| ModelError::UnknownHardware(key.trim().to_string()))
+}
+
+/// Every built-in device, in display order.
+pub fn all() -> Vec<Hardware> {
+    KEYS.iter()
+        .filter_map(|k| entry(k))
+        .map(Entry::build)
+        .collect()
+}

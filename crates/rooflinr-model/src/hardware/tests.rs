@@ -1,0 +1,155 @@
+//! Tests for the hardware registry, compute fall-back and custom devices.
+
+use super::*;
+use crate::error::ModelError;
+
+#[track_caller]
+fn check_entry(
+    key: &str,
+    bandwidth_gb_s: f64,
+    fp16: f64,
+    fp8: Option<f64>,
+    int8: f64,
+    fp4: Option<f64>,
+) {
+    let hw = registry::get(key).unwrap();
+    assert_eq!(
+        hw.memory_bandwidth.value,
+        BytesPerSecond::gb_s(bandwidth_gb_s),
+        "{key} bandwidth"
+    );
+    let tflops = |m| hw.peak(m).map(FlopsPerSecond::as_tflops);
+    assert_eq!(tflops(Math::Fp16), Some(fp16), "{key} fp16");
+    assert_eq!(tflops(Math::Bf16), Some(fp16), "{key} bf16");
+    assert_eq!(tflops(Math::Fp8), fp8, "{key} fp8");
+    assert_eq!(tflops(Math::Int8), Some(int8), "{key} int8");
+    assert_eq!(tflops(Math::Fp4), fp4, "{key} fp4");
+}
+
+#[test]
+fn registry_matches_the_reference_datasheet_figures() {
+    // shared/REFERENCE.md, dense figures.
+    check_entry("h100-sxm", 3350.0, 989.5, Some(1979.0), 1979.0, None);
+    check_entry("h200", 4800.0, 989.5, Some(1979.0), 1979.0, None);
+    check_entry("a100-sxm", 2039.0, 312.0, None, 624.0, None);
+    check_entry("b200", 8000.0, 2250.0, Some(4500.0), 4500.0, Some(9000.0));
+    check_entry("gb10", 273.0, 125.0, Some(250.0), 250.0, Some(500.0));
+    let h100 = registry::get("h100-sxm").unwrap();
+    assert_eq!(h100.sm_count.as_ref().unwrap().value, 132);
+    assert_eq!(h100.l2_cache.as_ref().unwrap().value, Bytes::mib(50.0));
+    assert_eq!(h100.peak(Math::Tf32).unwrap().as_tflops(), 494.5);
+    let gb10 = registry::get("gb10").unwrap();
+    assert!(gb10.unified_memory);
+    assert_eq!(gb10.sm_count.unwrap().value, 48);
+    assert_eq!(gb10.memory_capacity.value, Bytes::gb(128.0));
+}
+
+#[test]
+fn every_entry_is_complete_and_sourced() {
+    let all = registry::all();
+    assert_eq!(all.len(), registry::KEYS.len());
+    for hw in &all {
+        assert!(
+            hw.peak(Math::Fp32).is_some(),
+            "{}: every chip lists FP32",
+            hw.key
+        );
+        assert!(hw.memory_bandwidth.value.get() > 0.0);
+        assert!(!hw.memory_bandwidth.source.text.is_empty());
+        for p in &hw.peaks {
+            assert!(!p.rate.source.text.is_empty(), "{} {}", hw.key, p.math);
+            assert!(p.rate.value.get() > 0.0);
+        }
+        assert_eq!(registry::get(&hw.key).unwrap(), *hw);
+    }
+}
+
+#[test]
+fn unknown_hardware_is_an_error_naming_it() {
+    assert_eq!(
+        registry::get("tpu-v9"),
+        Err(ModelError::UnknownHardware("tpu-v9".into()))
+    );
+    assert_eq!(registry::get("H100").unwrap().key, "h100-sxm");
+}
+
+#[test]
+fn formats_a_chip_cannot_run_compute_as_what_they_convert_to() {
+    let a100 = registry::get("a100-sxm").unwrap();
+    // FP8 on A100: stored as FP8, multiplied as FP16.
+    let c = a100.ceiling(Math::Fp8, false);
+    assert_eq!((c.executed_as, c.native), (Math::Fp16, false));
+    assert_eq!(c.peak.as_tflops(), 312.0);
+    // INT4 is native on Ampere.
+    assert_eq!(a100.ceiling(Math::Int4, false).peak.as_tflops(), 1248.0);
+    let h100 = registry::get("h100-sxm").unwrap();
+    // No INT4 tensor cores on Hopper: INT8.
+    let c = h100.ceiling(Math::Int4, false);
+    assert_eq!((c.executed_as, c.native), (Math::Int8, false));
+    // Block-scaled FP8 without block-scaled MMA: converted to FP16.
+    let c = h100.ceiling(Math::Fp8, true);
+    assert_eq!((c.executed_as, c.native), (Math::Fp16, false));
+    let b200 = registry::get("b200").unwrap();
+    let c = b200.ceiling(Math::Fp4, true);
+    assert_eq!(
+        (c.executed_as, c.native, c.peak.as_tflops()),
+        (Math::Fp4, true, 9000.0)
+    );
+    // Ridge point: 989.5 TFLOP/s over 3.35 TB/s.
+    assert!((h100.ridge(Math::Fp16, false).get() - 989.5 / 3.35).abs() < 1e-9);
+}
+
+#[test]
+fn custom_device_from_toml_and_json() {
+    let toml = r#"
+        name = "MyASIC"
+        memory_bandwidth_gb_s = 500
+        [peak_tflops]
+        fp16 = 50.0
+        int8 = 100.0
+    "#;
+    let hw = custom::parse(toml).unwrap();
+    assert_eq!(hw.key, "myasic");
+    assert_eq!(hw.memory_bandwidth.value, BytesPerSecond::gb_s(500.0));
+    assert_eq!(hw.peak(Math::Int8).unwrap().as_tflops(), 100.0);
+    assert_eq!(hw.peaks[0].rate.source.basis, Basis::User);
+    let json = r#"{"name": "MyASIC", "memory_bandwidth_gb_s": 500, "peak_tflops": {"fp16": 50, "int8": 100}}"#;
+    assert_eq!(custom::parse(json).unwrap(), hw);
+    // A type the chip lacks falls back to the widest rate it has.
+    let c = hw.ceiling(Math::Fp64, false);
+    assert!(!c.native);
+}
+
+#[test]
+fn custom_device_errors_name_the_field() {
+    let cases = [
+        (
+            r#"{"name": "x", "memory_bandwidth_gb_s": -1, "peak_tflops": {"fp16": 1}}"#,
+            "field `memory_bandwidth_gb_s`: must be a positive number, got -1",
+        ),
+        (
+            r#"{"name": "x", "memory_bandwidth_gb_s": 1, "peak_tflops": {"fp17": 1}}"#,
+            "field `peak_tflops.fp17`: unknown operation type",
+        ),
+        (
+            r#"{"name": "x", "memory_bandwidth_gb_s": 1, "peak_tflops": {}}"#,
+            "field `peak_tflops`: give at least one rate",
+        ),
+        (
+            r#"{"name": " ", "memory_bandwidth_gb_s": 1, "peak_tflops": {"fp16": 1}}"#,
+            "field `name`: must not be empty",
+        ),
+        (
+            r#"{"name": "x", "peak_tflops": {"fp16": 1}}"#,
+            "missing field `memory_bandwidth_gb_s`",
+        ),
+        ("name = 3", "cannot parse hardware TOML"),
+    ];
+    for (text, expected) in cases {
+        let message = custom::parse(text).unwrap_err().to_string();
+        assert!(
+            message.contains(expected),
+            "{message:?} should contain {expected:?}"
+        );
+    }
+}

@@ -1,0 +1,381 @@
+//! Operators and their FLOP and byte counts, with separate formats for activations,
+//! weights, KV cache and outputs.
+//!
+//! Bytes are compulsory DRAM traffic: each input read once, each output written once.
+//! Seed 002's per-operator formulas are the reference; where this module departs from
+//! them the comment at the operator says why. FLOP counts follow the usual convention:
+//! one multiply-add is two FLOPs, and a transcendental (exp, rsqrt) counts as one.
+
+use crate::format::{Format, Math, product_is_block_scaled, product_math};
+use crate::hardware::{ComputeCeiling, Hardware};
+use crate::roofline::{Efficiency, Prediction, Roof, Work};
+use crate::units::{Bytes, Flops};
+
+/// The formats of an operation's operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Precision {
+    /// Activations (GEMM A operands, elementwise tensors, attention queries).
+    pub activations: Format,
+    /// Weights (GEMM B operands).
+    pub weights: Format,
+    /// Keys and values as stored in the KV cache.
+    pub kv: Format,
+    /// GEMM and attention outputs.
+    pub output: Format,
+}
+
+impl Precision {
+    /// Everything in one format (the seeds' single "precision").
+    pub fn uniform(format: Format) -> Self {
+        Precision {
+            activations: format,
+            weights: format,
+            kv: format,
+            output: format,
+        }
+    }
+}
+
+/// Normalisation flavour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NormKind {
+    /// RMSNorm (Llama, Qwen, DeepSeek).
+    Rms,
+    /// LayerNorm with bias.
+    Layer,
+}
+
+/// The shape of one attention computation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttentionShape {
+    /// Sequences.
+    pub batch: f64,
+    /// Query tokens per sequence (the prompt in prefill, 1 in decode).
+    pub q_len: f64,
+    /// Key/value tokens per sequence (the context).
+    pub kv_len: f64,
+    /// Query heads.
+    pub heads: f64,
+    /// Key/value heads (fewer than `heads` under GQA, 1 under MQA).
+    pub kv_heads: f64,
+    /// Query/key dimension per head.
+    pub qk_dim: f64,
+    /// Value dimension per head.
+    pub v_dim: f64,
+    /// Causal mask (each query sees only earlier keys).
+    pub causal: bool,
+    /// Values are the first `v_dim` channels of the keys (MLA's latent cache), so a fused
+    /// kernel reads one tensor for both.
+    pub shared_kv: bool,
+}
+
+impl AttentionShape {
+    /// Query-key pairs a kernel that skips masked blocks evaluates: all of them without a
+    /// mask; with a causal mask the i-th of `q_len` queries (whose context ends at
+    /// `kv_len`) sees `kv_len - q_len + i + 1` keys.
+    pub fn visible_pairs(&self) -> f64 {
+        let (t, s) = (self.q_len, self.kv_len);
+        if self.causal && t > 1.0 {
+            t * s - t * (t - 1.0) / 2.0
+        } else {
+            t * s
+        }
+    }
+}
+
+/// One operator instance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// C[m,n] = A[m,k] x W[k,n] (+ bias[n]). GEMV is m = 1 (decode); the LM head is a GEMM.
+    Gemm {
+        /// Rows of A (tokens).
+        m: f64,
+        /// Output features.
+        n: f64,
+        /// Reduction dimension.
+        k: f64,
+        /// Adds a bias vector.
+        bias: bool,
+    },
+    /// `batch` independent GEMMs, each with its own weights: MoE experts (batch = experts
+    /// touched, m = tokens per expert) and per-head weight products (MLA absorption).
+    BatchedGemm {
+        /// Independent products.
+        batch: f64,
+        /// Rows of each A.
+        m: f64,
+        /// Columns of each W.
+        n: f64,
+        /// Reduction dimension.
+        k: f64,
+    },
+    /// Unfused attention, step 1: S = Q K^T, materialised.
+    AttentionScores(AttentionShape),
+    /// Unfused attention, step 2: softmax over S, in place.
+    AttentionSoftmax(AttentionShape),
+    /// Unfused attention, step 3: O = P V.
+    AttentionContext(AttentionShape),
+    /// Fused (FlashAttention-style) attention: scores never leave the chip.
+    FusedAttention(AttentionShape),
+    /// RMSNorm or LayerNorm over `tokens` rows of `dim`.
+    Norm {
+        /// Rows.
+        tokens: f64,
+        /// Row length.
+        dim: f64,
+        /// Flavour.
+        kind: NormKind,
+    },
+    /// y = x + residual.
+    ResidualAdd {
+        /// Rows.
+        tokens: f64,
+        /// Row length.
+        dim: f64,
+    },
+    /// Rotary position embedding applied in place to `heads` heads of `rotary_dim` channels.
+    Rope {
+        /// Rows.
+        tokens: f64,
+        /// Heads rotated (query heads plus key heads).
+        heads: f64,
+        /// Rotated channels per head.
+        rotary_dim: f64,
+    },
+    /// SwiGLU activation: silu(gate) * up.
+    SiluMul {
+        /// Rows.
+        tokens: f64,
+        /// Intermediate width.
+        dim: f64,
+    },
+    /// MoE routing: softmax (or sigmoid) over expert logits and top-k selection.
+    RouterTopK {
+        /// Rows.
+        tokens: f64,
+        /// Experts.
+        experts: f64,
+        /// Experts chosen per token.
+        top_k: f64,
+    },
+    /// Weighted sum of each token's `top_k` expert outputs.
+    MoeCombine {
+        /// Rows.
+        tokens: f64,
+        /// Expert outputs per token.
+        top_k: f64,
+        /// Row length.
+        dim: f64,
+    },
+    /// Embedding lookup: a gather of `tokens` rows.
+    Embedding {
+        /// Rows gathered.
+        tokens: f64,
+        /// Row length.
+        dim: f64,
+    },
+}
+
+/// What an operator costs and which compute type it runs as.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpCost {
+    /// FLOPs and bytes.
+    pub work: Work,
+    /// The operation type its FLOPs run as.
+    pub math: Math,
+    /// Whether native execution needs block-scaled MMA.
+    pub block_scaled: bool,
+}
+
+/// A prediction for one operator on one device.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OpPrediction {
+    /// Work and compute type.
+    pub cost: OpCost,
+    /// The ceiling met (with any conversion).
+    pub ceiling: ComputeCeiling,
+    /// The roofline result.
+    pub prediction: Prediction,
+}
+
+fn vector(flops: f64, bytes: Bytes) -> OpCost {
+    // Elementwise work runs on the FP32 vector units, never on tensor cores.
+    OpCost {
+        work: Work {
+            flops: Flops(flops),
+            bytes,
+        },
+        math: Math::Fp32,
+        block_scaled: false,
+    }
+}
+
+impl Op {
+    /// The FLOPs, bytes and compute type of this operator under `p`.
+    pub fn cost(&self, p: &Precision) -> OpCost {
+        let act = |n: f64| p.activations.tensor_bytes(n);
+        match *self {
+            Op::Gemm { m, n, k, bias } => {
+                // Seed 002 writes the output in the activation format and seed 001 in
+                // FP16; here it is the caller's `output` format.
+                let mut flops = 2.0 * m * n * k;
+                let mut bytes =
+                    act(m * k) + p.weights.tensor_bytes(k * n) + p.output.tensor_bytes(m * n);
+                if bias {
+                    flops += m * n;
+                    bytes += act(n);
+                }
+                OpCost {
+                    work: Work {
+                        flops: Flops(flops),
+                        bytes,
+                    },
+                    math: product_math(p.activations, p.weights),
+                    block_scaled: product_is_block_scaled(p.activations, p.weights),
+                }
+            }
+            Op::BatchedGemm { batch, m, n, k } => {
+                let bytes =
+                    (act(m * k) + p.weights.tensor_bytes(k * n) + p.output.tensor_bytes(m * n))
+                        * batch;
+                OpCost {
+                    work: Work {
+                        flops: Flops(2.0 * batch * m * n * k),
+                        bytes,
+                    },
+                    math: product_math(p.activations, p.weights),
+                    block_scaled: product_is_block_scaled(p.activations, p.weights),
+                }
+            }
+            Op::AttentionScores(a) => {
+                // The unfused kernel computes the whole t x s matrix; the mask is applied
+                // afterwards, so no pairs are skipped. K is read once per KV head (seed 002).
+                let scores = a.batch * a.heads * a.q_len * a.kv_len;
+                let bytes = act(a.batch * a.heads * a.q_len * a.qk_dim)
+                    + p.kv
+                        .tensor_bytes(a.batch * a.kv_heads * a.kv_len * a.qk_dim)
+                    + act(scores);
+                attention_cost(2.0 * scores * a.qk_dim, bytes, p)
+            }
+            Op::AttentionSoftmax(a) => {
+                // max, subtract, exp, sum, divide: 5 per score (seed 002); read and write S.
+                let scores = a.batch * a.heads * a.q_len * a.kv_len;
+                vector(5.0 * scores, act(scores) * 2.0)
+            }
+            Op::AttentionContext(a) => {
+                let scores = a.batch * a.heads * a.q_len * a.kv_len;
+                let bytes = act(scores)
+                    + p.kv.tensor_bytes(a.batch * a.kv_heads * a.kv_len * a.v_dim)
+                    + p.output.tensor_bytes(a.batch * a.heads * a.q_len * a.v_dim);
+                attention_cost(2.0 * scores * a.v_dim, bytes, p)
+            }
+            Op::FusedAttention(a) => {
+                // Compulsory traffic: Q, K and V read once, O written once; re-reads of K/V
+                // across query tiles are served by L2. A causal kernel skips masked tiles,
+                // so only visible pairs cost FLOPs (seed 002 counts all S^2 pairs in
+                // prefill, twice what a causal FlashAttention kernel does).
+                let pairs = a.batch * a.heads * a.visible_pairs();
+                let flops = pairs * (2.0 * a.qk_dim + 2.0 * a.v_dim + 5.0);
+                let kv_tokens = a.batch * a.kv_heads * a.kv_len;
+                let kv_bytes = if a.shared_kv {
+                    p.kv.tensor_bytes(kv_tokens * a.qk_dim.max(a.v_dim))
+                } else {
+                    p.kv.tensor_bytes(kv_tokens * a.qk_dim) + p.kv.tensor_bytes(kv_tokens * a.v_dim)
+                };
+                let bytes = act(a.batch * a.heads * a.q_len * a.qk_dim)
+                    + kv_bytes
+                    + p.output.tensor_bytes(a.batch * a.heads * a.q_len * a.v_dim);
+                attention_cost(flops, bytes, p)
+            }
+            Op::Norm { tokens, dim, kind } => {
+                // RMSNorm per element: square, accumulate, scale by 1/rms, scale by gamma
+                // = 4 (the per-row rsqrt is negligible). Seed 002 says 5, and seed 004 lists
+                // a subtraction RMSNorm does not have. LayerNorm adds the mean (2) and beta (1).
+                let elements = tokens * dim;
+                let (per_element, params) = match kind {
+                    NormKind::Rms => (4.0, dim),
+                    NormKind::Layer => (7.0, 2.0 * dim),
+                };
+                vector(per_element * elements, act(elements) * 2.0 + act(params))
+            }
+            Op::ResidualAdd { tokens, dim } => {
+                let elements = tokens * dim;
+                vector(elements, act(elements) * 3.0)
+            }
+            Op::Rope {
+                tokens,
+                heads,
+                rotary_dim,
+            } => {
+                // Each channel pair: 4 multiplies and 2 adds = 3 FLOPs per element, applied
+                // to queries and keys (seed 002 counts queries only, at 6 per element), with
+                // the cos/sin table (FP32) read per token.
+                let elements = tokens * heads * rotary_dim;
+                let table = Format::Fp32.tensor_bytes(tokens * rotary_dim);
+                vector(3.0 * elements, act(elements) * 2.0 + table)
+            }
+            Op::SiluMul { tokens, dim } => {
+                // silu(g) * u = g / (1 + exp(-g)) * u: exp, add, divide, multiply = 4 per
+                // element (seed 002 says 3); read gate and up, write one.
+                let elements = tokens * dim;
+                vector(4.0 * elements, act(elements) * 3.0)
+            }
+            Op::RouterTopK {
+                tokens,
+                experts,
+                top_k,
+            } => {
+                // Softmax over the FP32 logits (5 per logit) plus one comparison per logit
+                // for the selection; writes an FP32 weight and an int32 index per choice.
+                let logits = tokens * experts;
+                let bytes = Format::Fp32.tensor_bytes(logits)
+                    + Format::Fp32.tensor_bytes(tokens * top_k) * 2.0;
+                vector(6.0 * logits, bytes)
+            }
+            Op::MoeCombine { tokens, top_k, dim } => {
+                let inputs = tokens * top_k * dim;
+                vector(2.0 * inputs, act(inputs) + act(tokens * dim))
+            }
+            Op::Embedding { tokens, dim } => {
+                // A gather: rows of the table in the weights format, written as activations.
+                vector(
+                    0.0,
+                    p.weights.tensor_bytes(tokens * dim) + act(tokens * dim),
+                )
+            }
+        }
+    }
+
+    /// Predicts this operator on `hardware`.
+    pub fn predict(
+        &self,
+        p: &Precision,
+        hardware: &Hardware,
+        efficiency: &Efficiency,
+    ) -> OpPrediction {
+        let cost = self.cost(p);
+        let ceiling = hardware.ceiling(cost.math, cost.block_scaled);
+        let prediction = Roof::new(hardware, &ceiling, efficiency).predict(cost.work);
+        OpPrediction {
+            cost,
+            ceiling,
+            prediction,
+        }
+    }
+}
+
+fn attention_cost(flops: f64, bytes: Bytes, p: &Precision) -> OpCost {
+    // Q K^T and P V run on tensor cores in the wider of the query and cache formats
+    // (an FP8 cache with BF16 queries is upconverted; FlashAttention-3 FP8 needs both FP8).
+    OpCost {
+        work: Work {
+            flops: Flops(flops),
+            bytes,
+        },
+        math: product_math(p.activations, p.kv),
+        block_scaled: product_is_block_scaled(p.activations, p.kv),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,62 @@
+//! Built-in model presets: the published `config.json` of each model (trimmed to the
+//! architecture fields), parsed by the same code as a user's upload.
+
+use crate::config::ModelConfig;
+use crate::error::ModelError;
+
+/// (key, published parameter count in billions with its source, config.json text)
+pub const PRESETS: [(&str, &str, &str); 6] = [
+    (
+        "llama-3-8b",
+        "8.03 B (model card)",
+        include_str!("../presets/llama-3-8b.json"),
+    ),
+    (
+        "llama-3-70b",
+        "70.6 B (model card)",
+        include_str!("../presets/llama-3-70b.json"),
+    ),
+    (
+        "llama-2-70b",
+        "69 B (paper: 70 B class)",
+        include_str!("../presets/llama-2-70b.json"),
+    ),
+    (
+        "mixtral-8x7b",
+        "46.7 B total, 12.9 B active (Mistral AI)",
+        include_str!("../presets/mixtral-8x7b.json"),
+    ),
+    (
+        "qwen2.5-7b",
+        "7.61 B (model card)",
+        include_str!("../presets/qwen2.5-7b.json"),
+    ),
+    (
+        "deepseek-v3",
+        "671 B total, 37 B active (model card; R1 shares it)",
+        include_str!("../presets/deepseek-v3.json"),
+    ),
+];
+
+/// Looks a preset up by key; `deepseek-r1` is the same architecture as `deepseek-v3`.
+pub fn get(key: &str) -> Result<ModelConfig, ModelError> {
+    let wanted = key.trim().to_ascii_lowercase();
+    let wanted = match wanted.as_str() {
+        "deepseek-r1" => "deepseek-v3",
+        other => other,
+    };
+    let (_, _, text) = PRESETS
+        .iter()
+        .find(|(k, _, _)| *k == wanted)
+        .ok_or_else(|| ModelError::UnknownPreset(key.trim().to_string()))?;
+    let mut config = ModelConfig::from_json(text)?;
+    if key.trim().eq_ignore_ascii_case("deepseek-r1") {
+        config.name = "deepseek-ai/DeepSeek-R1".into();
+    }
+    Ok(config)
+}
+
+/// Keys of every preset.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    PRESETS.iter().map(|(k, _, _)| *k)
+}

@@ -1,0 +1,151 @@
+//! Property tests: the roofline's monotonicity, format bits, and parsers that never panic.
+
+use proptest::prelude::*;
+use rooflinr_model::analysis::{self, AttentionKernel, Phase, Scenario};
+use rooflinr_model::config::ModelConfig;
+use rooflinr_model::format::Format;
+use rooflinr_model::hardware::{custom, registry};
+use rooflinr_model::ops::{Op, Precision};
+use rooflinr_model::roofline::{Bound, Efficiency, Roof, Work};
+use rooflinr_model::units::{Bytes, BytesPerSecond, Flops, FlopsPerSecond};
+
+fn roof() -> impl Strategy<Value = Roof> {
+    (1e9..1e13f64, 1e12..1e16f64).prop_map(|(bw, peak)| Roof {
+        bandwidth: BytesPerSecond(bw),
+        peak: FlopsPerSecond(peak),
+    })
+}
+
+fn format() -> impl Strategy<Value = Format> {
+    prop::sample::select(Format::CATALOGUE.to_vec())
+}
+
+fn arbitrary_json() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| Value::from(n)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| Value::from(f)),
+        "[a-z_]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 32, 8, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop_oneof![
+                    Just("model_type".to_string()),
+                    Just("hidden_size".to_string()),
+                    Just("num_hidden_layers".to_string()),
+                    Just("num_attention_heads".to_string()),
+                    Just("num_key_value_heads".to_string()),
+                    Just("intermediate_size".to_string()),
+                    Just("vocab_size".to_string()),
+                    Just("n_routed_experts".to_string()),
+                    Just("kv_lora_rank".to_string()),
+                    "[a-z_]{1,10}",
+                ],
+                inner,
+                0..10
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// A config.json of a plausible family with every field drawn at random, including
+/// zeros and huge values.
+fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
+    let dim = prop_oneof![0u64..4, 1u64..20_000, Just(u64::MAX), Just(1 << 40)];
+    (
+        prop::sample::select(vec!["llama", "mistral", "qwen2", "qwen3", "mixtral", "deepseek_v3", "gpt2"]),
+        prop::collection::vec(dim, 16),
+    )
+        .prop_map(|(family, d)| {
+            serde_json::json!({
+                "model_type": family, "hidden_size": d[0], "num_hidden_layers": d[1] % 200,
+                "num_attention_heads": d[2], "num_key_value_heads": d[3], "intermediate_size": d[4],
+                "vocab_size": d[5], "num_local_experts": d[6] % 300, "num_experts_per_tok": d[7] % 10,
+                "n_routed_experts": d[6] % 300, "moe_intermediate_size": d[8], "kv_lora_rank": d[9],
+                "qk_nope_head_dim": d[10] % 300, "qk_rope_head_dim": d[11] % 300, "v_head_dim": d[12],
+                "first_k_dense_replace": d[13] % 100, "q_lora_rank": d[14], "head_dim": d[15] % 1000
+            })
+        })
+}
+
+proptest! {
+    #[test]
+    fn time_is_monotonic_in_bytes_and_flops(r in roof(), f in 0.0..1e15f64, b in 1.0..1e12f64, df in 0.0..1e15f64, db in 0.0..1e12f64) {
+        let base = r.predict(Work { flops: Flops(f), bytes: Bytes(b) }).time;
+        let more_flops = r.predict(Work { flops: Flops(f + df), bytes: Bytes(b) }).time;
+        let more_bytes = r.predict(Work { flops: Flops(f), bytes: Bytes(b + db) }).time;
+        prop_assert!(more_flops.get() >= base.get());
+        prop_assert!(more_bytes.get() >= base.get());
+        let p = r.predict(Work { flops: Flops(f), bytes: Bytes(b) });
+        prop_assert_eq!(p.time.get(), p.memory_time.get().max(p.compute_time.get()));
+        prop_assert!(p.attainable.get() <= r.peak.get() * (1.0 + 1e-12));
+    }
+
+    #[test]
+    fn fewer_bits_never_slow_a_memory_bound_gemv(a in format(), b in format(), n in 1u64..16384, k in 1u64..16384, key in prop::sample::select(registry::KEYS.to_vec())) {
+        // Weights-only quantisation at batch 1: the op stays memory-bound on every chip,
+        // so the format with fewer bits per element is never slower.
+        let hw = registry::get(key).unwrap();
+        let op = Op::Gemm { m: 1.0, n: n as f64, k: k as f64, bias: false };
+        let time = |w: Format| {
+            let p = Precision { activations: Format::Fp16, weights: w, kv: Format::Fp16, output: Format::Fp16 };
+            op.predict(&p, &hw, &Efficiency::IDEAL).prediction
+        };
+        let (pa, pb) = (time(a), time(b));
+        prop_assume!(pa.bound == Bound::Memory && pb.bound == Bound::Memory);
+        let (ba, bb) = (a.tensor_bytes((n * k) as f64).get(), b.tensor_bytes((n * k) as f64).get());
+        if ba < bb {
+            prop_assert!(pa.time.get() <= pb.time.get());
+        }
+    }
+
+    #[test]
+    fn tensor_bytes_are_at_least_the_element_bits(f in format(), n in 1u64..10_000_000) {
+        let bytes = f.tensor_bytes(n as f64).get();
+        prop_assert!(bytes * 8.0 >= n as f64 * f.element_bits() as f64);
+        prop_assert!(bytes * 8.0 <= n as f64 * f.bits_per_element() + 64.0 + 32.0 * 2.0);
+        prop_assert_eq!(f.name().parse::<Format>().unwrap(), f);
+    }
+
+    #[test]
+    fn config_parsing_never_panics_on_arbitrary_json(v in arbitrary_json()) {
+        let _ = ModelConfig::from_value(&v);
+        let _ = ModelConfig::from_json(&v.to_string());
+        let _ = custom::from_json(&v.to_string());
+    }
+
+    #[test]
+    fn config_parsing_never_panics_on_arbitrary_text(s in "\\PC{0,200}", bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let _ = ModelConfig::from_json(&s);
+        let _ = ModelConfig::from_json(&String::from_utf8_lossy(&bytes));
+        let _ = custom::parse(&s);
+        let _ = s.parse::<Format>();
+    }
+
+    #[test]
+    fn any_config_that_parses_analyses_to_finite_numbers(v in near_valid_config(), batch in 1u64..512, seq in 1u64..200_000, decode in any::<bool>()) {
+        if let Ok(config) = ModelConfig::from_value(&v) {
+            let hw = registry::get("h100-sxm").unwrap();
+            let s = Scenario {
+                phase: if decode { Phase::Decode } else { Phase::Prefill },
+                batch, seq,
+                precision: Precision::uniform(Format::Bf16),
+                attention: AttentionKernel::Fused,
+                quantize_embeddings: false,
+            };
+            let a = analysis::analyze(&config, &hw, &s, &Efficiency::IDEAL).unwrap();
+            prop_assert!(a.time.get().is_finite() && a.time.get() > 0.0);
+            prop_assert!(a.params.total.is_finite() && a.params.active <= a.params.total);
+            for o in &a.ops {
+                prop_assert!(o.time.get().is_finite(), "{}", o.name);
+            }
+        }
+    }
+}
