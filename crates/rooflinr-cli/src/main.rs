@@ -1,1 +1,48 @@
-fn main() {}
+//! `rooflinr`: roofline predictions for transformer operators and whole models, in the
+//! terminal. Tables by default, stable JSON with `--json`.
+
+mod args;
+mod commands;
+mod table;
+
+use clap::{Parser, Subcommand};
+
+/// How fast should this transformer run on this chip, in which number format?
+#[derive(Parser)]
+#[command(name = "rooflinr", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The number formats: storage bits per element including block scales.
+    Formats(commands::formats::Args),
+    /// The hardware registry, or one device with the source of every figure.
+    Hardware(commands::hardware::Args),
+    /// Predict one operator on one device.
+    Predict(commands::predict::Args),
+    /// Analyse a whole model (prefill or one decode step) from a preset or config.json.
+    Model(commands::model::Args),
+    /// Predict a grid of GEMM shapes x formats.
+    Sweep(commands::sweep::Args),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Formats(a) => commands::formats::run(a),
+        Command::Hardware(a) => commands::hardware::run(a),
+        Command::Predict(a) => commands::predict::run(a),
+        Command::Model(a) => commands::model::run(a),
+        Command::Sweep(a) => commands::sweep::run(a),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

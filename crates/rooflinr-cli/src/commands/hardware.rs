@@ -1,0 +1,232 @@
+//! `rooflinr hardware`: the registry, or one device with the source of every figure.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use rooflinr_model::format::Math;
+use rooflinr_model::hardware::{Figure, Hardware, Source, registry};
+use rooflinr_model::units::si;
+use serde::Serialize;
+
+use crate::{args, table};
+
+/// Arguments of `rooflinr hardware`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Show one device in full (a registry key).
+    key: Option<String>,
+    /// Show a custom device from a TOML or JSON file.
+    #[arg(long, value_name = "FILE", conflicts_with = "key")]
+    hardware_file: Option<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct SourcedJson<T> {
+    value: T,
+    basis: &'static str,
+    source: String,
+}
+
+fn sourced<T: Copy, U>(f: &Figure<T>, map: impl Fn(T) -> U) -> SourcedJson<U> {
+    SourcedJson {
+        value: map(f.value),
+        basis: f.source.basis.name(),
+        source: f.source.text.to_string(),
+    }
+}
+
+#[derive(Serialize)]
+struct PeakJson {
+    math: &'static str,
+    dense_tflops: SourcedJson<f64>,
+    ridge_flop_per_byte: f64,
+}
+
+#[derive(Serialize)]
+struct HardwareJson {
+    key: String,
+    name: String,
+    architecture: String,
+    memory_bandwidth_gb_s: SourcedJson<f64>,
+    memory_capacity_gb: SourcedJson<Option<f64>>,
+    memory_type: String,
+    unified_memory: bool,
+    block_scaled_mma: bool,
+    sm_count: Option<SourcedJson<u32>>,
+    l2_cache_mib: Option<SourcedJson<f64>>,
+    boost_clock_mhz: Option<SourcedJson<f64>>,
+    power_watts: Option<SourcedJson<f64>>,
+    peaks: Vec<PeakJson>,
+}
+
+fn to_json(hw: &Hardware) -> HardwareJson {
+    HardwareJson {
+        key: hw.key.clone(),
+        name: hw.name.clone(),
+        architecture: hw.architecture.clone(),
+        memory_bandwidth_gb_s: sourced(&hw.memory_bandwidth, |b| b.get() / 1e9),
+        memory_capacity_gb: sourced(&hw.memory_capacity, |b| {
+            Some(b.get() / 1e9).filter(|v| v.is_finite())
+        }),
+        memory_type: hw.memory_type.clone(),
+        unified_memory: hw.unified_memory,
+        block_scaled_mma: hw.block_scaled_mma,
+        sm_count: hw.sm_count.as_ref().map(|f| sourced(f, |v| v)),
+        l2_cache_mib: hw
+            .l2_cache
+            .as_ref()
+            .map(|f| sourced(f, |b| b.get() / 1048576.0)),
+        boost_clock_mhz: hw.boost_clock_mhz.as_ref().map(|f| sourced(f, |v| v)),
+        power_watts: hw.power_watts.as_ref().map(|f| sourced(f, |v| v)),
+        peaks: hw
+            .peaks
+            .iter()
+            .map(|p| PeakJson {
+                math: p.math.name(),
+                dense_tflops: sourced(&p.rate, |r| r.as_tflops()),
+                ridge_flop_per_byte: (p.rate.value / hw.memory_bandwidth.value).get(),
+            })
+            .collect(),
+    }
+}
+
+fn capacity(hw: &Hardware) -> String {
+    let c = hw.memory_capacity.value.get();
+    if c.is_finite() {
+        si(c, "B")
+    } else {
+        "unspecified".into()
+    }
+}
+
+fn peak_cell(hw: &Hardware, math: Math) -> String {
+    hw.peak(math)
+        .map_or("-".into(), |p| format!("{:.0}", p.as_tflops()))
+}
+
+fn list() {
+    let maths = [
+        Math::Fp32,
+        Math::Tf32,
+        Math::Fp16,
+        Math::Fp8,
+        Math::Int8,
+        Math::Fp4,
+    ];
+    let mut header = vec!["key", "device", "memory", "bandwidth", "unified"];
+    let names: Vec<String> = maths.iter().map(|m| format!("{m} TFLOP/s")).collect();
+    header.extend(names.iter().map(String::as_str));
+    let mut t = table::new(&header, 2);
+    for hw in registry::all() {
+        let mut row = vec![
+            hw.key.clone(),
+            hw.name.clone(),
+            capacity(&hw),
+            si(hw.memory_bandwidth.value.get(), "B/s"),
+            if hw.unified_memory {
+                "yes".into()
+            } else {
+                "no".into()
+            },
+        ];
+        row.extend(maths.iter().map(|&m| peak_cell(&hw, m)));
+        t.add_row(row);
+    }
+    table::print(&t);
+    println!(
+        "Dense peaks. `-`: not run natively (the format converts to a wider one). `rooflinr hardware KEY` shows every figure's source."
+    );
+}
+
+fn source(s: &Source) -> String {
+    format!("{} ({})", s.text, s.basis.name())
+}
+
+fn detail(hw: &Hardware) {
+    println!("{} [{}]: {}\n", hw.name, hw.key, hw.architecture);
+    let mut t = table::new(&["figure", "value", "source"], 1);
+    t.add_row(vec![
+        "memory bandwidth".into(),
+        si(hw.memory_bandwidth.value.get(), "B/s"),
+        source(&hw.memory_bandwidth.source),
+    ]);
+    t.add_row(vec![
+        "memory".into(),
+        format!(
+            "{} {}{}",
+            capacity(hw),
+            hw.memory_type,
+            if hw.unified_memory { ", unified" } else { "" }
+        ),
+        source(&hw.memory_capacity.source),
+    ]);
+    let optional = |name: &str, value: Option<(String, &Source)>| match value {
+        Some((v, s)) => vec![name.to_string(), v, source(s)],
+        None => vec![name.to_string(), "unknown".into(), "not published".into()],
+    };
+    t.add_row(optional(
+        "SMs",
+        hw.sm_count
+            .as_ref()
+            .map(|f| (f.value.to_string(), &f.source)),
+    ));
+    t.add_row(optional(
+        "L2 cache",
+        hw.l2_cache
+            .as_ref()
+            .map(|f| (si(f.value.get(), "B"), &f.source)),
+    ));
+    t.add_row(optional(
+        "boost clock",
+        hw.boost_clock_mhz
+            .as_ref()
+            .map(|f| (format!("{} MHz", f.value), &f.source)),
+    ));
+    t.add_row(optional(
+        "power",
+        hw.power_watts
+            .as_ref()
+            .map(|f| (format!("{} W", f.value), &f.source)),
+    ));
+    for p in &hw.peaks {
+        let ridge = p.rate.value / hw.memory_bandwidth.value;
+        t.add_row(vec![
+            format!("{} dense", p.math),
+            format!(
+                "{}, ridge {:.0} FLOP/B",
+                si(p.rate.value.get(), "FLOP/s"),
+                ridge.get()
+            ),
+            source(&p.rate.source),
+        ]);
+    }
+    table::print(&t);
+    println!(
+        "Block-scaled MMA (MX, NVFP4 natively): {}.",
+        if hw.block_scaled_mma { "yes" } else { "no" }
+    );
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<()> {
+    let one = match (&args.key, &args.hardware_file) {
+        (_, Some(file)) => Some(args::load_hardware("", Some(file))?),
+        (Some(key), None) => Some(registry::get(key)?),
+        (None, None) => None,
+    };
+    match (one, args.json) {
+        (Some(hw), true) => super::print_json(&to_json(&hw)),
+        (Some(hw), false) => {
+            detail(&hw);
+            Ok(())
+        }
+        (None, true) => super::print_json(&registry::all().iter().map(to_json).collect::<Vec<_>>()),
+        (None, false) => {
+            list();
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! One module per subcommand.
+
+pub mod formats;
+pub mod hardware;
+pub mod model;
+pub mod predict;
+pub mod sweep;
+
+/// Prints `value` as pretty JSON.
+pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}

@@ -1,0 +1,288 @@
+//! `rooflinr model`: whole-model analysis from a preset or a config.json.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, Phase, Scenario};
+use rooflinr_model::config::ModelConfig;
+use rooflinr_model::format::Format;
+use rooflinr_model::ops::Precision;
+use rooflinr_model::presets;
+use rooflinr_model::units::si;
+use serde::Serialize;
+
+use crate::args::HardwareArgs;
+use crate::table;
+
+/// Arguments of `rooflinr model`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A built-in model: llama-3-8b, llama-3-70b, llama-2-70b, mixtral-8x7b, qwen2.5-7b,
+    /// deepseek-v3, deepseek-r1.
+    #[arg(long, conflicts_with = "config", required_unless_present = "config")]
+    preset: Option<String>,
+    /// A Hugging Face config.json.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(flatten)]
+    hardware: HardwareArgs,
+    /// Prefill (the whole prompt) or decode (one new token per sequence).
+    #[arg(long, value_enum, default_value = "decode")]
+    phase: PhaseArg,
+    /// Sequences in the batch.
+    #[arg(long, default_value_t = 1)]
+    batch: u64,
+    /// Prompt length (prefill) or context length held in the KV cache (decode).
+    #[arg(long, default_value_t = 4096)]
+    seq: u64,
+    /// Weight format.
+    #[arg(long, default_value = "bf16")]
+    weights: Format,
+    /// Activation format (also norms, routers, and embeddings unless quantised).
+    #[arg(long, default_value = "bf16")]
+    activations: Format,
+    /// KV-cache format (defaults to the activations').
+    #[arg(long)]
+    kv: Option<Format>,
+    /// Three-kernel attention with the score matrix in memory instead of a fused kernel.
+    #[arg(long)]
+    unfused_attention: bool,
+    /// Quantise the embedding table and LM head too.
+    #[arg(long)]
+    quantize_embeddings: bool,
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PhaseArg {
+    Prefill,
+    Decode,
+}
+
+#[derive(Serialize)]
+struct OpJson {
+    name: &'static str,
+    count: f64,
+    flops: f64,
+    bytes: f64,
+    arithmetic_intensity: f64,
+    time_s: f64,
+    share: f64,
+    bound: &'static str,
+    executed_as: &'static str,
+    native: bool,
+}
+
+#[derive(Serialize)]
+struct ModelJson {
+    model: String,
+    hardware: String,
+    phase: &'static str,
+    batch: u64,
+    seq: u64,
+    weights: String,
+    activations: String,
+    kv: String,
+    params_total: f64,
+    params_active: f64,
+    weight_bytes: f64,
+    kv_cache_bytes: f64,
+    kv_bytes_per_token: f64,
+    memory_required_bytes: f64,
+    memory_capacity_bytes: Option<f64>,
+    fits_in_memory: bool,
+    kv_crossover_tokens: f64,
+    flops: f64,
+    bytes: f64,
+    time_s: f64,
+    tokens_per_s: f64,
+    kind: &'static str,
+    ops: Vec<OpJson>,
+}
+
+fn load_config(args: &Args) -> Result<ModelConfig> {
+    match (&args.preset, &args.config) {
+        (Some(p), _) => Ok(presets::get(p)?),
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            ModelConfig::from_json(&text).with_context(|| format!("in {}", path.display()))
+        }
+        (None, None) => anyhow::bail!("give --preset NAME or --config FILE"),
+    }
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<()> {
+    let config = load_config(&args)?;
+    let hw = args.hardware.load()?;
+    let efficiency = args.hardware.efficiency()?;
+    let precision = Precision {
+        activations: args.activations,
+        weights: args.weights,
+        kv: args.kv.unwrap_or(args.activations),
+        output: args.activations,
+    };
+    let scenario = Scenario {
+        phase: match args.phase {
+            PhaseArg::Prefill => Phase::Prefill,
+            PhaseArg::Decode => Phase::Decode,
+        },
+        batch: args.batch,
+        seq: args.seq,
+        precision,
+        attention: if args.unfused_attention {
+            AttentionKernel::Unfused
+        } else {
+            AttentionKernel::Fused
+        },
+        quantize_embeddings: args.quantize_embeddings,
+    };
+    let a = analysis::analyze(&config, &hw, &scenario, &efficiency)?;
+    if args.json {
+        return super::print_json(&to_json(&config, &hw.key, &scenario, &a));
+    }
+    print_tables(&config, &hw.name, &scenario, &a);
+    Ok(())
+}
+
+fn to_json(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis) -> ModelJson {
+    ModelJson {
+        model: config.name.clone(),
+        hardware: hw.to_string(),
+        phase: s.phase.name(),
+        batch: s.batch,
+        seq: s.seq,
+        weights: s.precision.weights.name(),
+        activations: s.precision.activations.name(),
+        kv: s.precision.kv.name(),
+        params_total: a.params.total,
+        params_active: a.params.active,
+        weight_bytes: a.weight_bytes.get(),
+        kv_cache_bytes: a.kv_cache_bytes.get(),
+        kv_bytes_per_token: a.kv_bytes_per_token.get(),
+        memory_required_bytes: a.memory.required.get(),
+        memory_capacity_bytes: Some(a.memory.capacity.get()).filter(|c| c.is_finite()),
+        fits_in_memory: a.memory.fits,
+        kv_crossover_tokens: a.kv_crossover_tokens,
+        flops: a.work.flops.get(),
+        bytes: a.work.bytes.get(),
+        time_s: a.time.get(),
+        tokens_per_s: a.tokens_per_s,
+        kind: "predicted",
+        ops: a
+            .ops
+            .iter()
+            .map(|o| OpJson {
+                name: o.name,
+                count: o.count,
+                flops: o.flops().get(),
+                bytes: o.bytes().get(),
+                arithmetic_intensity: o.result.prediction.intensity.get(),
+                time_s: o.time.get(),
+                share: o.share,
+                bound: o.bound().name(),
+                executed_as: o.result.ceiling.executed_as.name(),
+                native: o.result.ceiling.native,
+            })
+            .collect(),
+    }
+}
+
+fn print_tables(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis) {
+    let p = &s.precision;
+    println!(
+        "{} on {} | {} batch {} seq {} | weights {}, activations {}, kv {} | predicted (roofline), not measured\n",
+        config.name,
+        hw,
+        s.phase.name(),
+        s.batch,
+        s.seq,
+        p.weights,
+        p.activations,
+        p.kv
+    );
+    let mut t = table::new(
+        &[
+            "op",
+            "count",
+            "FLOPs",
+            "bytes",
+            "intensity",
+            "time",
+            "share",
+            "bound",
+            "runs as",
+        ],
+        1,
+    );
+    for o in &a.ops {
+        let ceiling = o.result.ceiling;
+        t.add_row(vec![
+            o.name.to_string(),
+            format!("{}", o.count),
+            si(o.flops().get(), "FLOP"),
+            si(o.bytes().get(), "B"),
+            format!("{:.2}", o.result.prediction.intensity.get()),
+            si(o.time.get(), "s"),
+            format!("{:.1} %", o.share * 100.0),
+            o.bound().name().to_string(),
+            if ceiling.native {
+                ceiling.executed_as.to_string()
+            } else {
+                format!("{} (from {})", ceiling.executed_as, ceiling.requested)
+            },
+        ]);
+    }
+    table::print(&t);
+    let mut summary = table::new(&["", "value"], 1);
+    let capacity = a.memory.capacity.get();
+    let fit = if !capacity.is_finite() {
+        "capacity unspecified".to_string()
+    } else if a.memory.fits {
+        format!(
+            "fits in {} ({:.0} % used)",
+            si(capacity, "B"),
+            100.0 * a.memory.required.get() / capacity
+        )
+    } else {
+        format!("does NOT fit in {}", si(capacity, "B"))
+    };
+    let rows = [
+        ("time per pass", si(a.time.get(), "s")),
+        ("tokens/s", format!("{:.1}", a.tokens_per_s)),
+        (
+            "parameters (total / active)",
+            format!("{} / {}", si(a.params.total, ""), si(a.params.active, "")),
+        ),
+        ("weights", si(a.weight_bytes.get(), "B")),
+        (
+            "KV cache",
+            format!(
+                "{} ({} per token)",
+                si(a.kv_cache_bytes.get(), "B"),
+                si(a.kv_bytes_per_token.get(), "B")
+            ),
+        ),
+        (
+            "memory (weights + KV)",
+            format!("{} — {fit}", si(a.memory.required.get(), "B")),
+        ),
+        (
+            "KV crossover",
+            format!(
+                "{:.0} tokens of context (batch {})",
+                a.kv_crossover_tokens, s.batch
+            ),
+        ),
+    ];
+    for (k, v) in rows {
+        summary.add_row(vec![k.to_string(), v]);
+    }
+    table::print(&summary);
+    println!(
+        "KV crossover: the context length at which one decode step reads as many KV-cache bytes as weight bytes."
+    );
+}

@@ -1,0 +1,431 @@
+//! `rooflinr predict`: one operator on one device.
+
+use anyhow::{Result, bail};
+use clap::Subcommand;
+use rooflinr_model::hardware::Hardware;
+use rooflinr_model::ops::{AttentionShape, NormKind, Op, OpPrediction, Precision};
+use rooflinr_model::units::si;
+use serde::Serialize;
+
+use crate::args::{HardwareArgs, PrecisionArgs};
+use crate::table;
+
+/// Arguments of `rooflinr predict`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    op: OpArgs,
+    #[command(flatten)]
+    hardware: HardwareArgs,
+    #[command(flatten)]
+    precision: PrecisionArgs,
+    /// Print JSON instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+/// The operator to predict.
+#[derive(Subcommand)]
+enum OpArgs {
+    /// C[m,n] = A[m,k] x W[k,n].
+    Gemm {
+        #[arg(long)]
+        m: u64,
+        #[arg(long)]
+        n: u64,
+        #[arg(long)]
+        k: u64,
+        /// Add a bias vector.
+        #[arg(long)]
+        bias: bool,
+    },
+    /// y[n] = W[n,k] x[k] for each of `batch` vectors (GEMM with m = batch).
+    Gemv {
+        #[arg(long)]
+        n: u64,
+        #[arg(long)]
+        k: u64,
+        #[arg(long, default_value_t = 1)]
+        batch: u64,
+    },
+    /// `batch` independent GEMMs, each with its own weights.
+    Bmm {
+        #[arg(long)]
+        batch: u64,
+        #[arg(long)]
+        m: u64,
+        #[arg(long)]
+        n: u64,
+        #[arg(long)]
+        k: u64,
+    },
+    /// Attention: fused (FlashAttention-style) unless --unfused.
+    Attention {
+        #[arg(long, default_value_t = 1)]
+        batch: u64,
+        /// Query tokens per sequence (1 for decode).
+        #[arg(long, default_value_t = 1)]
+        q_len: u64,
+        /// Key/value tokens per sequence.
+        #[arg(long)]
+        kv_len: u64,
+        #[arg(long)]
+        heads: u64,
+        /// Defaults to --heads (no GQA).
+        #[arg(long)]
+        kv_heads: Option<u64>,
+        #[arg(long, default_value_t = 128)]
+        head_dim: u64,
+        /// Three kernels with the score matrix in memory.
+        #[arg(long)]
+        unfused: bool,
+        /// No causal mask.
+        #[arg(long)]
+        no_causal: bool,
+    },
+    /// RMSNorm over tokens x dim.
+    Rmsnorm {
+        #[arg(long)]
+        tokens: u64,
+        #[arg(long)]
+        dim: u64,
+    },
+    /// LayerNorm over tokens x dim.
+    Layernorm {
+        #[arg(long)]
+        tokens: u64,
+        #[arg(long)]
+        dim: u64,
+    },
+    /// Residual add over tokens x dim.
+    ResidualAdd {
+        #[arg(long)]
+        tokens: u64,
+        #[arg(long)]
+        dim: u64,
+    },
+    /// Rotary embedding of `heads` heads of `rotary-dim` channels.
+    Rope {
+        #[arg(long)]
+        tokens: u64,
+        #[arg(long)]
+        heads: u64,
+        #[arg(long, default_value_t = 128)]
+        rotary_dim: u64,
+    },
+    /// SwiGLU: silu(gate) x up over tokens x dim.
+    SiluMul {
+        #[arg(long)]
+        tokens: u64,
+        #[arg(long)]
+        dim: u64,
+    },
+    /// MoE router softmax and top-k selection.
+    RouterTopk {
+        #[arg(long)]
+        tokens: u64,
+        #[arg(long)]
+        experts: u64,
+        #[arg(long)]
+        top_k: u64,
+    },
+    /// Embedding lookup of `tokens` rows of `dim`.
+    Embedding {
+        #[arg(long)]
+        tokens: u64,
+        #[arg(long)]
+        dim: u64,
+    },
+}
+
+/// Largest dimension accepted (2^32): beyond any real tensor, and keeps products exact.
+const MAX_DIM: u64 = 1 << 32;
+
+fn check(name: &str, v: u64) -> Result<f64> {
+    if v == 0 || v > MAX_DIM {
+        bail!("--{name} must be between 1 and {MAX_DIM}, got {v}");
+    }
+    Ok(v as f64)
+}
+
+impl OpArgs {
+    fn ops(&self) -> Result<Vec<(&'static str, Op)>> {
+        let ops = match *self {
+            OpArgs::Gemm { m, n, k, bias } => vec![(
+                "gemm",
+                Op::Gemm {
+                    m: check("m", m)?,
+                    n: check("n", n)?,
+                    k: check("k", k)?,
+                    bias,
+                },
+            )],
+            OpArgs::Gemv { n, k, batch } => vec![(
+                "gemv",
+                Op::Gemm {
+                    m: check("batch", batch)?,
+                    n: check("n", n)?,
+                    k: check("k", k)?,
+                    bias: false,
+                },
+            )],
+            OpArgs::Bmm { batch, m, n, k } => {
+                vec![(
+                    "bmm",
+                    Op::BatchedGemm {
+                        batch: check("batch", batch)?,
+                        m: check("m", m)?,
+                        n: check("n", n)?,
+                        k: check("k", k)?,
+                    },
+                )]
+            }
+            OpArgs::Attention {
+                batch,
+                q_len,
+                kv_len,
+                heads,
+                kv_heads,
+                head_dim,
+                unfused,
+                no_causal,
+            } => {
+                let kv_heads = kv_heads.unwrap_or(heads);
+                if kv_heads == 0 || heads % kv_heads != 0 {
+                    bail!("--kv-heads ({kv_heads}) must divide --heads ({heads})");
+                }
+                if q_len > kv_len {
+                    bail!(
+                        "--q-len ({q_len}) cannot exceed --kv-len ({kv_len}): queries attend to the context they are part of"
+                    );
+                }
+                let shape = AttentionShape {
+                    batch: check("batch", batch)?,
+                    q_len: check("q-len", q_len)?,
+                    kv_len: check("kv-len", kv_len)?,
+                    heads: check("heads", heads)?,
+                    kv_heads: kv_heads as f64,
+                    qk_dim: check("head-dim", head_dim)?,
+                    v_dim: head_dim as f64,
+                    causal: !no_causal,
+                    shared_kv: false,
+                };
+                if unfused {
+                    vec![
+                        ("attn_scores", Op::AttentionScores(shape)),
+                        ("attn_softmax", Op::AttentionSoftmax(shape)),
+                        ("attn_context", Op::AttentionContext(shape)),
+                    ]
+                } else {
+                    vec![("attention", Op::FusedAttention(shape))]
+                }
+            }
+            OpArgs::Rmsnorm { tokens, dim } => vec![(
+                "rmsnorm",
+                Op::Norm {
+                    tokens: check("tokens", tokens)?,
+                    dim: check("dim", dim)?,
+                    kind: NormKind::Rms,
+                },
+            )],
+            OpArgs::Layernorm { tokens, dim } => vec![(
+                "layernorm",
+                Op::Norm {
+                    tokens: check("tokens", tokens)?,
+                    dim: check("dim", dim)?,
+                    kind: NormKind::Layer,
+                },
+            )],
+            OpArgs::ResidualAdd { tokens, dim } => vec![(
+                "residual_add",
+                Op::ResidualAdd {
+                    tokens: check("tokens", tokens)?,
+                    dim: check("dim", dim)?,
+                },
+            )],
+            OpArgs::Rope {
+                tokens,
+                heads,
+                rotary_dim,
+            } => {
+                vec![(
+                    "rope",
+                    Op::Rope {
+                        tokens: check("tokens", tokens)?,
+                        heads: check("heads", heads)?,
+                        rotary_dim: check("rotary-dim", rotary_dim)?,
+                    },
+                )]
+            }
+            OpArgs::SiluMul { tokens, dim } => vec![(
+                "silu_mul",
+                Op::SiluMul {
+                    tokens: check("tokens", tokens)?,
+                    dim: check("dim", dim)?,
+                },
+            )],
+            OpArgs::RouterTopk {
+                tokens,
+                experts,
+                top_k,
+            } => {
+                if top_k > experts {
+                    bail!("--top-k ({top_k}) cannot exceed --experts ({experts})");
+                }
+                vec![(
+                    "router_topk",
+                    Op::RouterTopK {
+                        tokens: check("tokens", tokens)?,
+                        experts: check("experts", experts)?,
+                        top_k: check("top-k", top_k)?,
+                    },
+                )]
+            }
+            OpArgs::Embedding { tokens, dim } => vec![(
+                "embedding",
+                Op::Embedding {
+                    tokens: check("tokens", tokens)?,
+                    dim: check("dim", dim)?,
+                },
+            )],
+        };
+        Ok(ops)
+    }
+}
+
+/// JSON of one prediction; field names are a stable interface.
+#[derive(Serialize)]
+pub struct PredictionJson {
+    /// Operator name.
+    pub op: &'static str,
+    /// Device key.
+    pub hardware: String,
+    /// Operand formats.
+    pub activations: String,
+    /// Weight format.
+    pub weights: String,
+    /// KV-cache format.
+    pub kv: String,
+    /// Output format.
+    pub output: String,
+    /// FLOPs.
+    pub flops: f64,
+    /// Bytes moved.
+    pub bytes: f64,
+    /// FLOPs per byte.
+    pub arithmetic_intensity: f64,
+    /// Ridge point of the ceiling met, FLOPs per byte.
+    pub critical_intensity: f64,
+    /// Predicted time, seconds.
+    pub time_s: f64,
+    /// bytes / bandwidth.
+    pub memory_time_s: f64,
+    /// FLOPs / peak.
+    pub compute_time_s: f64,
+    /// `memory` or `compute`.
+    pub bound: &'static str,
+    /// min(peak, intensity x bandwidth).
+    pub attainable_flops_per_s: f64,
+    /// Operation type requested.
+    pub math: &'static str,
+    /// Operation type run (differs when the chip converts).
+    pub executed_as: &'static str,
+    /// Whether the chip runs the requested type natively.
+    pub native: bool,
+    /// Says these are model predictions, not measurements.
+    pub kind: &'static str,
+}
+
+/// Builds the JSON of one prediction.
+pub fn prediction_json(
+    op: &'static str,
+    hw: &Hardware,
+    p: &Precision,
+    r: &OpPrediction,
+) -> PredictionJson {
+    PredictionJson {
+        op,
+        hardware: hw.key.clone(),
+        activations: p.activations.name(),
+        weights: p.weights.name(),
+        kv: p.kv.name(),
+        output: p.output.name(),
+        flops: r.cost.work.flops.get(),
+        bytes: r.cost.work.bytes.get(),
+        arithmetic_intensity: r.prediction.intensity.get(),
+        critical_intensity: r.prediction.ridge.get(),
+        time_s: r.prediction.time.get(),
+        memory_time_s: r.prediction.memory_time.get(),
+        compute_time_s: r.prediction.compute_time.get(),
+        bound: r.prediction.bound.name(),
+        attainable_flops_per_s: r.prediction.attainable.get(),
+        math: r.ceiling.requested.name(),
+        executed_as: r.ceiling.executed_as.name(),
+        native: r.ceiling.native,
+        kind: "predicted",
+    }
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<()> {
+    let hw = args.hardware.load()?;
+    let efficiency = args.hardware.efficiency()?;
+    let precision = args.precision.resolve();
+    let results: Vec<PredictionJson> = args
+        .op
+        .ops()?
+        .into_iter()
+        .map(|(name, op)| {
+            prediction_json(
+                name,
+                &hw,
+                &precision,
+                &op.predict(&precision, &hw, &efficiency),
+            )
+        })
+        .collect();
+    if args.json {
+        return match results.as_slice() {
+            [one] => super::print_json(one),
+            many => super::print_json(&many),
+        };
+    }
+    println!(
+        "{} | activations {}, weights {}, kv {}, output {} | predicted (roofline), not measured\n",
+        hw.name, precision.activations, precision.weights, precision.kv, precision.output
+    );
+    let mut t = table::new(
+        &[
+            "op",
+            "FLOPs",
+            "bytes",
+            "intensity",
+            "ridge",
+            "time",
+            "bound",
+            "attainable",
+            "runs as",
+        ],
+        1,
+    );
+    for r in &results {
+        let runs_as = if r.native {
+            r.executed_as.to_string()
+        } else {
+            format!("{} (converted from {})", r.executed_as, r.math)
+        };
+        t.add_row(vec![
+            r.op.to_string(),
+            si(r.flops, "FLOP"),
+            si(r.bytes, "B"),
+            format!("{:.2} FLOP/B", r.arithmetic_intensity),
+            format!("{:.0} FLOP/B", r.critical_intensity),
+            si(r.time_s, "s"),
+            r.bound.to_string(),
+            si(r.attainable_flops_per_s, "FLOP/s"),
+            runs_as,
+        ]);
+    }
+    table::print(&t);
+    Ok(())
+}
