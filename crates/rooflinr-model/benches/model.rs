@@ -1,6 +1,8 @@
 //! Benchmarks: whole-model DeepSeek-V3 decode per format (target < 1 ms each) and a
 //! 100,000-point GEMM sweep (target < 20 ms), on the project's 2-core machine.
 
+#![allow(missing_docs)] // criterion_group! generates an undocumented function.
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use rooflinr_model::analysis::{self, AttentionKernel, Phase, Scenario};
 use rooflinr_model::format::Format;
@@ -8,7 +10,7 @@ use rooflinr_model::hardware::registry;
 use rooflinr_model::ops::Precision;
 use rooflinr_model::presets;
 use rooflinr_model::roofline::Efficiency;
-use rooflinr_model::sweep::{self, SweepPrecision};
+use rooflinr_model::sweep::{GemmGrid, SweepPrecision};
 use std::hint::black_box;
 
 fn deepseek_decode(c: &mut Criterion) {
@@ -51,24 +53,28 @@ fn gemm_sweep(c: &mut Criterion) {
     let ns: Vec<u64> = (1..=25).map(|i| i * 512).collect();
     let ks: Vec<u64> = (1..=20).map(|i| i * 256).collect();
     let formats = &Format::CATALOGUE[..10];
-    assert_eq!(ms.len() * ns.len() * ks.len() * formats.len(), 100_000);
+    let grid = GemmGrid {
+        ms: &ms,
+        ns: &ns,
+        ks: &ks,
+        formats,
+        precision: SweepPrecision::Uniform,
+    };
+    assert_eq!(grid.len(), 100_000);
     c.bench_function("gemm_sweep_100k", |b| {
         b.iter(|| {
             let mut total = 0.0;
-            sweep::gemm_grid(
-                &ms,
-                &ns,
-                &ks,
-                formats,
-                SweepPrecision::Uniform,
-                &hw,
-                &Efficiency::IDEAL,
-                |p| total += p.result.prediction.time.get(),
-            );
+            grid.for_each(&hw, &Efficiency::IDEAL, |p| {
+                total += p.result.prediction.time.get()
+            });
             black_box(total)
         })
     });
 }
 
-criterion_group!(benches, deepseek_decode, gemm_sweep);
+criterion_group!(
+    name = benches;
+    config = Criterion::default();
+    targets = deepseek_decode, gemm_sweep
+);
 criterion_main!(benches);

@@ -255,13 +255,11 @@ impl ModelConfig {
             },
             _ => None,
         };
-        if let Some(freq) = f.optional_int("moe_layer_freq", 1, MAX_LAYERS)? {
-            if freq != 1 {
-                return Err(ModelError::invalid(
-                    "moe_layer_freq",
-                    format!("only 1 is supported, got {freq}"),
-                ));
-            }
+        if let Some(freq) = f.optional_int("moe_layer_freq", 1, MAX_LAYERS)?
+            && freq != 1
+        {
+            let problem = format!("only 1 is supported, got {freq}");
+            return Err(ModelError::invalid("moe_layer_freq", problem));
         }
         let mla = match family {
             Family::DeepSeek => Some(Mla {

@@ -12,6 +12,26 @@
 //! - [`ops`]: per-operator FLOP and byte counts.
 //! - [`config`], [`presets`], [`analysis`]: whole models.
 //! - [`sweep`]: grids of shapes x formats.
+//!
+//! A decode GEMV with FP8 weights on an H100 SXM is memory-bound, and its time is its
+//! bytes over the 3.35 TB/s of HBM3:
+//!
+//! ```
+//! use rooflinr_model::format::Format;
+//! use rooflinr_model::hardware::registry;
+//! use rooflinr_model::ops::{Op, Precision};
+//! use rooflinr_model::roofline::{Bound, Efficiency};
+//!
+//! let h100 = registry::get("h100-sxm")?;
+//! let precision = Precision { weights: Format::Fp8E4m3, ..Precision::uniform(Format::Fp16) };
+//! let gemv = Op::Gemm { m: 1.0, n: 4096.0, k: 4096.0, bias: false };
+//! let r = gemv.predict(&precision, &h100, &Efficiency::IDEAL);
+//! assert_eq!(r.prediction.bound, Bound::Memory);
+//! let bytes = 4096.0 * 2.0 + (4096.0 * 4096.0 + 4.0) + 4096.0 * 2.0;
+//! assert_eq!(r.cost.work.bytes.get(), bytes);
+//! assert!((r.prediction.time.get() - bytes / 3.35e12).abs() < 1e-15);
+//! # Ok::<(), rooflinr_model::ModelError>(())
+//! ```
 
 pub mod analysis;
 pub mod config;

@@ -51,36 +51,64 @@ impl SweepPrecision {
     }
 }
 
-/// Predicts every (m, n, k, format) combination, in that nesting order (format innermost),
-/// calling `visit` for each point.
-pub fn gemm_grid(
-    ms: &[u64],
-    ns: &[u64],
-    ks: &[u64],
-    formats: &[Format],
-    precision: SweepPrecision,
-    hardware: &Hardware,
-    efficiency: &Efficiency,
-    mut visit: impl FnMut(GemmPoint),
-) {
-    for &m in ms {
-        for &n in ns {
-            for &k in ks {
-                let op = Op::Gemm {
-                    m: m as f64,
-                    n: n as f64,
-                    k: k as f64,
-                    bias: false,
-                };
-                for &format in formats {
-                    let result = op.predict(&precision.for_format(format), hardware, efficiency);
-                    visit(GemmPoint {
-                        m,
-                        n,
-                        k,
-                        format,
-                        result,
-                    });
+/// A grid of GEMM shapes x weight formats.
+#[derive(Clone, Copy, Debug)]
+pub struct GemmGrid<'a> {
+    /// Rows of A.
+    pub ms: &'a [u64],
+    /// Output features.
+    pub ns: &'a [u64],
+    /// Reduction dimensions.
+    pub ks: &'a [u64],
+    /// Weight formats (innermost).
+    pub formats: &'a [Format],
+    /// Formats of the other operands.
+    pub precision: SweepPrecision,
+}
+
+impl GemmGrid<'_> {
+    /// Number of points.
+    pub fn len(&self) -> usize {
+        self.ms.len() * self.ns.len() * self.ks.len() * self.formats.len()
+    }
+
+    /// Whether the grid has no points.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The formats of every operand for one swept weight format.
+    pub fn precision_for(&self, format: Format) -> Precision {
+        self.precision.for_format(format)
+    }
+
+    /// Predicts every (m, n, k, format) point, in that nesting order (format innermost),
+    /// calling `visit` for each.
+    pub fn for_each(
+        &self,
+        hardware: &Hardware,
+        efficiency: &Efficiency,
+        mut visit: impl FnMut(GemmPoint),
+    ) {
+        for &m in self.ms {
+            for &n in self.ns {
+                for &k in self.ks {
+                    let op = Op::Gemm {
+                        m: m as f64,
+                        n: n as f64,
+                        k: k as f64,
+                        bias: false,
+                    };
+                    for &format in self.formats {
+                        let result = op.predict(&self.precision_for(format), hardware, efficiency);
+                        visit(GemmPoint {
+                            m,
+                            n,
+                            k,
+                            format,
+                            result,
+                        });
+                    }
                 }
             }
         }

@@ -25,10 +25,10 @@ fn arbitrary_json() -> impl Strategy<Value = serde_json::Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| Value::from(n)),
+        any::<i64>().prop_map(Value::from),
         any::<f64>()
             .prop_filter("finite", |f| f.is_finite())
-            .prop_map(|f| Value::from(f)),
+            .prop_map(Value::from),
         "[a-z_]{0,12}".prop_map(Value::String),
     ];
     leaf.prop_recursive(3, 32, 8, |inner| {

@@ -2,7 +2,7 @@
 
 use anyhow::{Result, bail};
 use rooflinr_model::format::Format;
-use rooflinr_model::sweep::{self, GemmPoint, SweepPrecision};
+use rooflinr_model::sweep::{GemmGrid, GemmPoint, SweepPrecision};
 use rooflinr_model::units::si;
 
 use crate::args::{HardwareArgs, Sizes};
@@ -49,54 +49,40 @@ const MAX_POINTS: usize = 1_000_000;
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let (ms, ns, ks) = (args.m.0, args.n.0, args.k.0);
     if args.formats.is_empty() {
         bail!("--formats needs at least one format");
     }
-    let points = ms.len() * ns.len() * ks.len() * args.formats.len();
-    if points > MAX_POINTS {
-        bail!("the sweep has {points} points; at most {MAX_POINTS} are printed");
+    let grid = GemmGrid {
+        ms: &args.m.0,
+        ns: &args.n.0,
+        ks: &args.k.0,
+        formats: &args.formats,
+        precision: if args.uniform {
+            SweepPrecision::Uniform
+        } else {
+            SweepPrecision::WeightsOnly {
+                activations: args.activations,
+                output: args.output,
+            }
+        },
+    };
+    if grid.len() > MAX_POINTS {
+        bail!(
+            "the sweep has {} points; at most {MAX_POINTS} are printed",
+            grid.len()
+        );
     }
     let hw = args.hardware.load()?;
     let efficiency = args.hardware.efficiency()?;
-    let precision = if args.uniform {
-        SweepPrecision::Uniform
-    } else {
-        SweepPrecision::WeightsOnly {
-            activations: args.activations,
-            output: args.output,
-        }
-    };
-    let mut results: Vec<GemmPoint> = Vec::with_capacity(points);
-    sweep::gemm_grid(
-        &ms,
-        &ns,
-        &ks,
-        &args.formats,
-        precision,
-        &hw,
-        &efficiency,
-        |p| results.push(p),
-    );
+    let mut results: Vec<GemmPoint> = Vec::with_capacity(grid.len());
+    grid.for_each(&hw, &efficiency, |p| results.push(p));
 
     if args.json {
         let rows: Vec<_> = results
             .iter()
             .map(|p| {
-                let pr = match precision {
-                    SweepPrecision::Uniform => rooflinr_model::ops::Precision::uniform(p.format),
-                    SweepPrecision::WeightsOnly {
-                        activations,
-                        output,
-                    } => rooflinr_model::ops::Precision {
-                        activations,
-                        weights: p.format,
-                        kv: activations,
-                        output,
-                    },
-                };
-                serde_json::json!({"m": p.m, "n": p.n, "k": p.k, "format": p.format.name(),
-                    "prediction": prediction_json("gemm", &hw, &pr, &p.result)})
+                let prediction = prediction_json("gemm", &hw, &grid.precision_for(p.format), &p.result);
+                serde_json::json!({"m": p.m, "n": p.n, "k": p.k, "format": p.format.name(), "prediction": prediction})
             })
             .collect();
         return super::print_json(&rows);

@@ -1,0 +1,347 @@
+//! The `rooflinr` binary end to end: seed 001's golden tables, stable JSON field names
+//! (checked against the model crate's own answer), and errors that name the problem.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use expect_test::expect_file;
+use rooflinr_model::analysis::{self, AttentionKernel, Phase, Scenario};
+use rooflinr_model::format::Format;
+use rooflinr_model::hardware::registry;
+use rooflinr_model::ops::{Op, Precision};
+use rooflinr_model::presets;
+use rooflinr_model::roofline::Efficiency;
+use serde_json::Value;
+
+fn rooflinr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rooflinr"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = rooflinr(args);
+    assert!(
+        out.status.success(),
+        "rooflinr {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+fn seed_hardware() -> String {
+    let p: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "rooflinr-model",
+        "test_data",
+        "seed-placeholder.toml",
+    ]
+    .iter()
+    .collect();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn seed_001_decode_table() {
+    let hw = seed_hardware();
+    let out = stdout(&[
+        "sweep",
+        "--m",
+        "1",
+        "--n",
+        "4096",
+        "--k",
+        "4096",
+        "--uniform",
+        "--hardware-file",
+        &hw,
+    ]);
+    expect_file!["golden/seed001-decode.txt"].assert_eq(&out);
+}
+
+#[test]
+fn seed_001_prefill_table() {
+    let hw = seed_hardware();
+    let out = stdout(&[
+        "sweep",
+        "--m",
+        "2048",
+        "--n",
+        "4096",
+        "--k",
+        "4096",
+        "--uniform",
+        "--hardware-file",
+        &hw,
+    ]);
+    expect_file!["golden/seed001-prefill.txt"].assert_eq(&out);
+}
+
+#[track_caller]
+fn close(json: &Value, field: &str, expected: f64) {
+    let got = json[field]
+        .as_f64()
+        .unwrap_or_else(|| panic!("field {field} missing in {json}"));
+    assert!(
+        (got - expected).abs() <= expected.abs() * 1e-12,
+        "{field}: {got} != {expected}"
+    );
+}
+
+#[test]
+fn predict_json_matches_the_model() {
+    let j = json(&[
+        "predict",
+        "gemm",
+        "--m",
+        "1",
+        "--n",
+        "4096",
+        "--k",
+        "4096",
+        "--weights",
+        "fp8-e4m3",
+        "--activations",
+        "fp16",
+        "--hardware",
+        "h100-sxm",
+        "--json",
+    ]);
+    let hw = registry::get("h100-sxm").unwrap();
+    let p = Precision {
+        activations: Format::Fp16,
+        weights: Format::Fp8E4m3,
+        kv: Format::Fp16,
+        output: Format::Fp16,
+    };
+    let r = Op::Gemm {
+        m: 1.0,
+        n: 4096.0,
+        k: 4096.0,
+        bias: false,
+    }
+    .predict(&p, &hw, &Efficiency::IDEAL);
+    close(&j, "flops", r.cost.work.flops.get());
+    close(&j, "bytes", r.cost.work.bytes.get());
+    close(&j, "arithmetic_intensity", r.prediction.intensity.get());
+    close(&j, "critical_intensity", r.prediction.ridge.get());
+    close(&j, "time_s", r.prediction.time.get());
+    assert_eq!(j["bound"], "memory");
+    assert_eq!(j["kind"], "predicted");
+    // FP8 weights with FP16 activations run as FP16.
+    assert_eq!(j["executed_as"], "fp16");
+}
+
+#[test]
+fn model_json_matches_the_model() {
+    let j = json(&[
+        "model",
+        "--preset",
+        "llama-3-8b",
+        "--hardware",
+        "gb10",
+        "--phase",
+        "decode",
+        "--batch",
+        "1",
+        "--seq",
+        "4096",
+        "--weights",
+        "nvfp4",
+        "--activations",
+        "fp16",
+        "--kv",
+        "fp8-e4m3",
+        "--json",
+    ]);
+    let s = Scenario {
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 4096,
+        precision: Precision {
+            activations: Format::Fp16,
+            weights: Format::NvFp4,
+            kv: Format::Fp8E4m3,
+            output: Format::Fp16,
+        },
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    };
+    let a = analysis::analyze(
+        &presets::get("llama-3-8b").unwrap(),
+        &registry::get("gb10").unwrap(),
+        &s,
+        &Efficiency::IDEAL,
+    )
+    .unwrap();
+    close(&j, "params_total", a.params.total);
+    close(&j, "params_active", a.params.active);
+    close(&j, "weight_bytes", a.weight_bytes.get());
+    close(&j, "kv_cache_bytes", a.kv_cache_bytes.get());
+    close(&j, "time_s", a.time.get());
+    close(&j, "tokens_per_s", a.tokens_per_s);
+    let ops = j["ops"].as_array().unwrap();
+    assert_eq!(ops.len(), a.ops.len());
+    for (o, want) in ops.iter().zip(&a.ops) {
+        assert_eq!(o["name"], want.name);
+        close(o, "count", want.count);
+        close(o, "flops", want.flops().get());
+        close(o, "bytes", want.bytes().get());
+        close(o, "time_s", want.time.get());
+        assert_eq!(o["bound"], want.bound().name());
+    }
+}
+
+#[test]
+fn model_from_a_config_file() {
+    let dir = std::env::temp_dir().join(format!("rooflinr-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("config.json");
+    std::fs::write(&good, presets::PRESETS[4].2).unwrap();
+    let j = json(&[
+        "model",
+        "--config",
+        good.to_str().unwrap(),
+        "--phase",
+        "prefill",
+        "--seq",
+        "512",
+        "--json",
+    ]);
+    assert_eq!(j["model"], "Qwen/Qwen2.5-7B");
+    assert_eq!(j["phase"], "prefill");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"model_type": "llama", "hidden_size": -3}"#).unwrap();
+    let out = rooflinr(&["model", "--config", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("bad.json")
+            && err.contains("field `hidden_size`: expected a whole number, got -3"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[track_caller]
+fn check_error(args: &[&str], expected: &str) {
+    let out = rooflinr(args);
+    assert!(!out.status.success(), "rooflinr {args:?} should fail");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(expected),
+        "{err:?} should contain {expected:?}"
+    );
+}
+
+#[test]
+fn bad_input_is_named() {
+    check_error(
+        &[
+            "predict",
+            "gemm",
+            "--m",
+            "1",
+            "--n",
+            "1",
+            "--k",
+            "1",
+            "--weights",
+            "fp7",
+        ],
+        "unknown format `fp7`",
+    );
+    check_error(
+        &["predict", "gemm", "--m", "0", "--n", "1", "--k", "1"],
+        "--m must be between 1 and 4294967296, got 0",
+    );
+    check_error(
+        &[
+            "predict",
+            "gemm",
+            "--m",
+            "1",
+            "--n",
+            "1",
+            "--k",
+            "1",
+            "--hardware",
+            "tpu",
+        ],
+        "unknown hardware `tpu`",
+    );
+    check_error(
+        &[
+            "predict",
+            "attention",
+            "--kv-len",
+            "10",
+            "--heads",
+            "32",
+            "--kv-heads",
+            "5",
+        ],
+        "--kv-heads (5) must divide --heads (32)",
+    );
+    check_error(
+        &["model", "--preset", "gpt-9"],
+        "unknown model preset `gpt-9`",
+    );
+    check_error(
+        &["model", "--preset", "llama-3-8b", "--batch", "0"],
+        "field `batch`: must be at least 1",
+    );
+    check_error(
+        &["model", "--preset", "llama-3-8b", "--config", "x.json"],
+        "cannot be used with",
+    );
+    check_error(
+        &["model", "--config", "/nonexistent/config.json"],
+        "cannot read /nonexistent/config.json",
+    );
+    check_error(&["sweep", "--m", "1,x"], "`x` is not a whole number");
+    check_error(
+        &["sweep", "--m", "1", "--compute-efficiency", "1.5"],
+        "--compute-efficiency must be in (0, 1], got 1.5",
+    );
+    check_error(
+        &["hardware", "--hardware-file", "/nonexistent.toml"],
+        "cannot read hardware file /nonexistent.toml",
+    );
+}
+
+#[test]
+fn formats_and_hardware_listings() {
+    let formats = json(&["formats", "--json"]);
+    let names: Vec<&str> = formats
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = Format::CATALOGUE.iter().map(|f| f.name()).collect();
+    assert_eq!(names, expected);
+    let nvfp4 = formats
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "nvfp4")
+        .unwrap();
+    assert_eq!(nvfp4["bits_per_element"], 4.5);
+    let hardware = json(&["hardware", "--json"]);
+    assert_eq!(hardware.as_array().unwrap().len(), registry::KEYS.len());
+    let h100 = json(&["hardware", "h100-sxm", "--json"]);
+    assert_eq!(h100["memory_bandwidth_gb_s"]["value"], 3350.0);
+    assert_eq!(h100["memory_bandwidth_gb_s"]["basis"], "datasheet");
+    assert!(
+        stdout(&["hardware", "gb10"])
+            .contains("FP4 dense / 2, the Blackwell ratio; unverified for GB10")
+    );
+    assert!(stdout(&["formats"]).contains("| nvfp4 "));
+}

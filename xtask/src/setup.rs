@@ -1,0 +1,173 @@
+//! Idempotent installation of the toolchain (shared/TOOLCHAIN.md): each step checks what is
+//! installed, installs only what is missing or at the wrong version, and says what it did.
+
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+use crate::{root, step};
+
+const TRUNK_VERSION: &str = "0.21.14";
+const BINARYEN_VERSION: &str = "132";
+
+/// Installs everything; prints one line per tool.
+pub fn all() -> Result<()> {
+    println!("==> set-up (skips what is installed)");
+    wasm_target()?;
+    trunk()?;
+    wasm_bindgen()?;
+    wasm_opt()?;
+    chromium()?;
+    Ok(())
+}
+
+/// The first line a command prints, if it runs at all.
+fn version_of(program: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(program).args(args).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    text.lines().next().map(|l| l.trim().to_string())
+}
+
+fn ok(what: &str, version: &str) {
+    println!("    ok: {what} ({version})");
+}
+
+fn wasm_target() -> Result<()> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .current_dir(root())
+        .output()
+        .context("cannot run rustup")?;
+    if String::from_utf8_lossy(&installed.stdout)
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
+        ok("wasm32-unknown-unknown target", "installed");
+        return Ok(());
+    }
+    step("rustup", &["target", "add", "wasm32-unknown-unknown"])
+}
+
+fn trunk() -> Result<()> {
+    match version_of("trunk", &["--version"]) {
+        Some(v) if v.ends_with(TRUNK_VERSION) => {
+            ok("trunk", &v);
+            Ok(())
+        }
+        found => {
+            println!(
+                "    installing trunk {TRUNK_VERSION} (found: {}; about 9 minutes on 2 cores)",
+                found.unwrap_or("none".into())
+            );
+            step(
+                "cargo",
+                &["install", "--locked", "trunk", "--version", TRUNK_VERSION],
+            )
+        }
+    }
+}
+
+/// The wasm-bindgen version the CLI must match: Cargo.lock's, or Trunk.toml's pin while no
+/// crate depends on wasm-bindgen yet. The two must agree when both exist.
+pub fn wasm_bindgen_version() -> Result<String> {
+    let trunk_toml =
+        std::fs::read_to_string(root().join("Trunk.toml")).context("cannot read Trunk.toml")?;
+    let pinned = trunk_toml
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("wasm_bindgen"))
+        .and_then(|rest| rest.split('"').nth(1))
+        .map(str::to_string)
+        .context("Trunk.toml has no [tools] wasm_bindgen pin")?;
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap_or_default();
+    let mut lines = lock.lines();
+    let locked = loop {
+        match lines.next() {
+            None => break None,
+            Some("name = \"wasm-bindgen\"") => {
+                break lines
+                    .next()
+                    .and_then(|l| l.strip_prefix("version = \""))
+                    .map(|v| v.trim_end_matches('"').to_string());
+            }
+            Some(_) => {}
+        }
+    };
+    match locked {
+        Some(v) if v != pinned => {
+            bail!("Cargo.lock has wasm-bindgen {v} but Trunk.toml pins {pinned}: make them equal")
+        }
+        _ => Ok(pinned),
+    }
+}
+
+fn wasm_bindgen() -> Result<()> {
+    let want = wasm_bindgen_version()?;
+    match version_of("wasm-bindgen", &["--version"]) {
+        Some(v) if v.ends_with(&want) => {
+            ok("wasm-bindgen", &v);
+            Ok(())
+        }
+        found => {
+            println!(
+                "    installing wasm-bindgen-cli {want} (found: {}; about 3 minutes)",
+                found.unwrap_or("none".into())
+            );
+            // No --locked: its lockfile names a crate version this registry lacks (TOOLCHAIN.md).
+            step(
+                "cargo",
+                &["install", "wasm-bindgen-cli", "--version", &want],
+            )
+        }
+    }
+}
+
+fn wasm_opt() -> Result<()> {
+    match version_of("wasm-opt", &["--version"]) {
+        Some(v) if v.contains(&format!("version {BINARYEN_VERSION}")) => {
+            ok("wasm-opt", &v);
+            Ok(())
+        }
+        found => {
+            println!(
+                "    installing binaryen@{BINARYEN_VERSION} from npm (found: {})",
+                found.unwrap_or("none".into())
+            );
+            step(
+                "npm",
+                &["install", "-g", &format!("binaryen@{BINARYEN_VERSION}")],
+            )
+        }
+    }
+}
+
+fn chromium() -> Result<()> {
+    let browser = version_of("/usr/bin/chromium", &["--version"]);
+    let driver = version_of("/usr/bin/chromedriver", &["--version"]);
+    if let (Some(b), Some(d)) = (&browser, &driver) {
+        ok("chromium", b);
+        ok("chromedriver", d);
+        return Ok(());
+    }
+    println!("    installing chromium and chromium-driver from Debian (about 1 minute)");
+    let root_user = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false);
+    let (program, prefix): (&str, Vec<&str>) = if root_user {
+        ("apt-get", vec![])
+    } else {
+        ("sudo", vec!["apt-get"])
+    };
+    let with = |args: &[&'static str]| [prefix.clone(), args.to_vec()].concat();
+    step(program, &with(&["update"]))?;
+    step(
+        program,
+        &with(&["install", "-y", "chromium", "chromium-driver"]),
+    )
+    .context("install Chromium and its driver (Debian packages chromium, chromium-driver)")
+}
