@@ -36,6 +36,29 @@ fn ok(what: &str, version: &str) {
     println!("    ok: {what} ({version})");
 }
 
+/// Keeps `tool` if `version_of(program --version)` passes `wanted`, else runs `install`.
+fn ensure(
+    tool: &str,
+    program: &str,
+    wanted: impl Fn(&str) -> bool,
+    note: &str,
+    install: impl FnOnce() -> Result<()>,
+) -> Result<()> {
+    match version_of(program, &["--version"]) {
+        Some(v) if wanted(&v) => {
+            ok(tool, &v);
+            Ok(())
+        }
+        found => {
+            println!(
+                "    installing {tool} (found: {}; {note})",
+                found.unwrap_or_else(|| "none".into())
+            );
+            install()
+        }
+    }
+}
+
 fn wasm_target() -> Result<()> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
@@ -53,22 +76,18 @@ fn wasm_target() -> Result<()> {
 }
 
 fn trunk() -> Result<()> {
-    match version_of("trunk", &["--version"]) {
-        Some(v) if v.ends_with(TRUNK_VERSION) => {
-            ok("trunk", &v);
-            Ok(())
-        }
-        found => {
-            println!(
-                "    installing trunk {TRUNK_VERSION} (found: {}; about 9 minutes on 2 cores)",
-                found.unwrap_or("none".into())
-            );
+    ensure(
+        "trunk",
+        "trunk",
+        |v| v.ends_with(TRUNK_VERSION),
+        "about 9 minutes on 2 cores",
+        || {
             step(
                 "cargo",
                 &["install", "--locked", "trunk", "--version", TRUNK_VERSION],
             )
-        }
-    }
+        },
+    )
 }
 
 /// The wasm-bindgen version the CLI must match: Cargo.lock's, or Trunk.toml's pin while no
@@ -106,42 +125,35 @@ pub fn wasm_bindgen_version() -> Result<String> {
 
 fn wasm_bindgen() -> Result<()> {
     let want = wasm_bindgen_version()?;
-    match version_of("wasm-bindgen", &["--version"]) {
-        Some(v) if v.ends_with(&want) => {
-            ok("wasm-bindgen", &v);
-            Ok(())
-        }
-        found => {
-            println!(
-                "    installing wasm-bindgen-cli {want} (found: {}; about 3 minutes)",
-                found.unwrap_or("none".into())
-            );
+    ensure(
+        "wasm-bindgen",
+        "wasm-bindgen",
+        |v| v.ends_with(&want),
+        "about 3 minutes",
+        || {
             // No --locked: its lockfile names a crate version this registry lacks (TOOLCHAIN.md).
             step(
                 "cargo",
                 &["install", "wasm-bindgen-cli", "--version", &want],
             )
-        }
-    }
+        },
+    )
 }
 
 fn wasm_opt() -> Result<()> {
-    match version_of("wasm-opt", &["--version"]) {
-        Some(v) if v.contains(&format!("version {BINARYEN_VERSION}")) => {
-            ok("wasm-opt", &v);
-            Ok(())
-        }
-        found => {
-            println!(
-                "    installing binaryen@{BINARYEN_VERSION} from npm (found: {})",
-                found.unwrap_or("none".into())
-            );
+    let wanted = format!("version {BINARYEN_VERSION}");
+    ensure(
+        "wasm-opt",
+        "wasm-opt",
+        |v| v.contains(&wanted),
+        "binaryen from npm, seconds",
+        || {
             step(
                 "npm",
                 &["install", "-g", &format!("binaryen@{BINARYEN_VERSION}")],
             )
-        }
-    }
+        },
+    )
 }
 
 fn chromium() -> Result<()> {

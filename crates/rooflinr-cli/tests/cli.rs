@@ -48,39 +48,29 @@ fn seed_hardware() -> String {
 }
 
 #[test]
-fn seed_001_decode_table() {
+fn seed_001_decode_and_prefill_tables() {
+    // Seed 001's two tables: decode (GEMV) and prefill (2048-row GEMM) on its placeholder
+    // hardware, every operand in the swept format as the seed assumed.
     let hw = seed_hardware();
-    let out = stdout(&[
-        "sweep",
-        "--m",
-        "1",
-        "--n",
-        "4096",
-        "--k",
-        "4096",
-        "--uniform",
-        "--hardware-file",
-        &hw,
-    ]);
-    expect_file!["golden/seed001-decode.txt"].assert_eq(&out);
-}
-
-#[test]
-fn seed_001_prefill_table() {
-    let hw = seed_hardware();
-    let out = stdout(&[
-        "sweep",
-        "--m",
-        "2048",
-        "--n",
-        "4096",
-        "--k",
-        "4096",
-        "--uniform",
-        "--hardware-file",
-        &hw,
-    ]);
-    expect_file!["golden/seed001-prefill.txt"].assert_eq(&out);
+    let table = [
+        ("1", expect_file!["golden/seed001-decode.txt"]),
+        ("2048", expect_file!["golden/seed001-prefill.txt"]),
+    ];
+    for (m, golden) in table {
+        let out = stdout(&[
+            "sweep",
+            "--m",
+            m,
+            "--n",
+            "4096",
+            "--k",
+            "4096",
+            "--uniform",
+            "--hardware-file",
+            &hw,
+        ]);
+        golden.assert_eq(&out);
+    }
 }
 
 #[track_caller]

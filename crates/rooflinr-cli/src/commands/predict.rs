@@ -84,26 +84,11 @@ enum OpArgs {
         no_causal: bool,
     },
     /// RMSNorm over tokens x dim.
-    Rmsnorm {
-        #[arg(long)]
-        tokens: u64,
-        #[arg(long)]
-        dim: u64,
-    },
+    Rmsnorm(Rows),
     /// LayerNorm over tokens x dim.
-    Layernorm {
-        #[arg(long)]
-        tokens: u64,
-        #[arg(long)]
-        dim: u64,
-    },
+    Layernorm(Rows),
     /// Residual add over tokens x dim.
-    ResidualAdd {
-        #[arg(long)]
-        tokens: u64,
-        #[arg(long)]
-        dim: u64,
-    },
+    ResidualAdd(Rows),
     /// Rotary embedding of `heads` heads of `rotary-dim` channels.
     Rope {
         #[arg(long)]
@@ -114,12 +99,7 @@ enum OpArgs {
         rotary_dim: u64,
     },
     /// SwiGLU: silu(gate) x up over tokens x dim.
-    SiluMul {
-        #[arg(long)]
-        tokens: u64,
-        #[arg(long)]
-        dim: u64,
-    },
+    SiluMul(Rows),
     /// MoE router softmax and top-k selection.
     RouterTopk {
         #[arg(long)]
@@ -130,12 +110,22 @@ enum OpArgs {
         top_k: u64,
     },
     /// Embedding lookup of `tokens` rows of `dim`.
-    Embedding {
-        #[arg(long)]
-        tokens: u64,
-        #[arg(long)]
-        dim: u64,
-    },
+    Embedding(Rows),
+}
+
+/// Shape of a row-wise operator: `tokens` rows of `dim` elements.
+#[derive(clap::Args)]
+struct Rows {
+    #[arg(long)]
+    tokens: u64,
+    #[arg(long)]
+    dim: u64,
+}
+
+impl Rows {
+    fn checked(&self) -> Result<(f64, f64)> {
+        Ok((check("tokens", self.tokens)?, check("dim", self.dim)?))
+    }
 }
 
 /// Largest dimension accepted (2^32): beyond any real tensor, and keeps products exact.
@@ -220,29 +210,32 @@ impl OpArgs {
                     vec![("attention", Op::FusedAttention(shape))]
                 }
             }
-            OpArgs::Rmsnorm { tokens, dim } => vec![(
-                "rmsnorm",
-                Op::Norm {
-                    tokens: check("tokens", tokens)?,
-                    dim: check("dim", dim)?,
-                    kind: NormKind::Rms,
-                },
-            )],
-            OpArgs::Layernorm { tokens, dim } => vec![(
-                "layernorm",
-                Op::Norm {
-                    tokens: check("tokens", tokens)?,
-                    dim: check("dim", dim)?,
-                    kind: NormKind::Layer,
-                },
-            )],
-            OpArgs::ResidualAdd { tokens, dim } => vec![(
-                "residual_add",
-                Op::ResidualAdd {
-                    tokens: check("tokens", tokens)?,
-                    dim: check("dim", dim)?,
-                },
-            )],
+            OpArgs::Rmsnorm(ref r) => {
+                let (tokens, dim) = r.checked()?;
+                vec![(
+                    "rmsnorm",
+                    Op::Norm {
+                        tokens,
+                        dim,
+                        kind: NormKind::Rms,
+                    },
+                )]
+            }
+            OpArgs::Layernorm(ref r) => {
+                let (tokens, dim) = r.checked()?;
+                vec![(
+                    "layernorm",
+                    Op::Norm {
+                        tokens,
+                        dim,
+                        kind: NormKind::Layer,
+                    },
+                )]
+            }
+            OpArgs::ResidualAdd(ref r) => {
+                let (tokens, dim) = r.checked()?;
+                vec![("residual_add", Op::ResidualAdd { tokens, dim })]
+            }
             OpArgs::Rope {
                 tokens,
                 heads,
@@ -257,13 +250,10 @@ impl OpArgs {
                     },
                 )]
             }
-            OpArgs::SiluMul { tokens, dim } => vec![(
-                "silu_mul",
-                Op::SiluMul {
-                    tokens: check("tokens", tokens)?,
-                    dim: check("dim", dim)?,
-                },
-            )],
+            OpArgs::SiluMul(ref r) => {
+                let (tokens, dim) = r.checked()?;
+                vec![("silu_mul", Op::SiluMul { tokens, dim })]
+            }
             OpArgs::RouterTopk {
                 tokens,
                 experts,
@@ -281,13 +271,10 @@ impl OpArgs {
                     },
                 )]
             }
-            OpArgs::Embedding { tokens, dim } => vec![(
-                "embedding",
-                Op::Embedding {
-                    tokens: check("tokens", tokens)?,
-                    dim: check("dim", dim)?,
-                },
-            )],
+            OpArgs::Embedding(ref r) => {
+                let (tokens, dim) = r.checked()?;
+                vec![("embedding", Op::Embedding { tokens, dim })]
+            }
         };
         Ok(ops)
     }
