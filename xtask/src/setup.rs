@@ -170,10 +170,12 @@ fn chromium() -> Result<()> {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
         .unwrap_or(false);
+    // Through `env` so that apt never prompts (CI has no terminal); under sudo when not root.
+    let apt = vec!["DEBIAN_FRONTEND=noninteractive", "apt-get"];
     let (program, prefix): (&str, Vec<&str>) = if root_user {
-        ("apt-get", vec![])
+        ("env", apt)
     } else {
-        ("sudo", vec!["apt-get"])
+        ("sudo", [vec!["env"], apt].concat())
     };
     let with = |args: &[&'static str]| [prefix.clone(), args.to_vec()].concat();
     step(program, &with(&["update"]))?;
