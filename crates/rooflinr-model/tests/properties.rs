@@ -55,22 +55,33 @@ fn arbitrary_json() -> impl Strategy<Value = serde_json::Value> {
     })
 }
 
-/// A config.json of a plausible family with every field drawn at random, including
-/// zeros and huge values.
+/// A config.json of a supported (or, rarely, unknown) family: sizes mostly valid so that
+/// the analysis runs, sometimes zero or huge so that the range checks do.
 fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
-    let dim = prop_oneof![0u64..4, 1u64..20_000, Just(u64::MAX), Just(1 << 40)];
+    let dim =
+        prop_oneof![12 => 1u64..20_000, 1 => 0u64..4, 1 => Just(u64::MAX), 1 => Just(1 << 40)];
     (
         prop::sample::select(vec!["llama", "mistral", "qwen2", "qwen3", "mixtral", "deepseek_v3", "gpt2"]),
         prop::collection::vec(dim, 16),
+        0u64..4,
     )
-        .prop_map(|(family, d)| {
+        .prop_map(|(family, d, gqa)| {
+            let heads = d[2];
+            // Mostly a divisor of the head count (MHA, MQA, GQA by 8), sometimes anything.
+            let kv_heads = match gqa {
+                0 => heads,
+                1 => 1,
+                2 if heads % 8 == 0 => heads / 8,
+                _ => d[3],
+            };
+            let experts = 1 + d[6] % 300;
             serde_json::json!({
-                "model_type": family, "hidden_size": d[0], "num_hidden_layers": d[1] % 200,
-                "num_attention_heads": d[2], "num_key_value_heads": d[3], "intermediate_size": d[4],
-                "vocab_size": d[5], "num_local_experts": d[6] % 300, "num_experts_per_tok": d[7] % 10,
-                "n_routed_experts": d[6] % 300, "moe_intermediate_size": d[8], "kv_lora_rank": d[9],
+                "model_type": family, "hidden_size": d[0], "num_hidden_layers": 1 + d[1] % 100,
+                "num_attention_heads": heads, "num_key_value_heads": kv_heads, "intermediate_size": d[4],
+                "vocab_size": d[5], "num_local_experts": experts, "num_experts_per_tok": 1 + d[7] % experts.min(16),
+                "n_routed_experts": experts, "moe_intermediate_size": d[8], "kv_lora_rank": d[9],
                 "qk_nope_head_dim": d[10] % 300, "qk_rope_head_dim": d[11] % 300, "v_head_dim": d[12],
-                "first_k_dense_replace": d[13] % 100, "q_lora_rank": d[14], "head_dim": d[15] % 1000
+                "first_k_dense_replace": d[13] % 4, "q_lora_rank": d[14], "head_dim": 1 + d[15] % 512
             })
         })
 }
