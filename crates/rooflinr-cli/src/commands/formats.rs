@@ -42,7 +42,7 @@ pub fn run(args: Args) -> Result<()> {
     let rows: Vec<FormatJson> = Format::CATALOGUE
         .iter()
         .map(|&f| {
-            let block = f.blocks().first().copied();
+            let block = f.blocks().next();
             FormatJson {
                 name: f.name(),
                 description: f.description(),

@@ -330,13 +330,13 @@ pub fn analyze(
     }
 
     let params = params::count(c);
-    let weight_bytes = params::weight_bytes(c, scenario);
+    let storage = params::storage(c, scenario, b);
+    let weight_bytes = storage.total;
     let kv_bytes_per_token = kv_bytes_per_token(c, scenario.precision.kv);
     let kv_cache_bytes = kv_bytes_per_token * (b * s);
     let required = weight_bytes + kv_cache_bytes;
     let capacity = hardware.memory_capacity.value;
-    let decode_weight_read_bytes = params::decode_weight_read_bytes(c, scenario, weight_bytes, b);
-    let kv_crossover_tokens = decode_weight_read_bytes / (kv_bytes_per_token * b);
+    let kv_crossover_tokens = storage.decode_read / (kv_bytes_per_token * b);
     Ok(ModelAnalysis {
         ops,
         time,
@@ -351,7 +351,7 @@ pub fn analyze(
             capacity,
             fits: required.get() <= capacity.get(),
         },
-        decode_weight_read_bytes,
+        decode_weight_read_bytes: storage.decode_read,
         kv_crossover_tokens,
     })
 }
@@ -366,10 +366,8 @@ fn norm(tokens: f64, dim: f64) -> Op {
 
 fn attention(w: &mut Builder<'_>, layers: f64, shape: AttentionShape, role: Role) {
     match w.scenario.attention {
-        crate::analysis::AttentionKernel::Fused => {
-            w.push("attention", layers, Op::FusedAttention(shape), role)
-        }
-        crate::analysis::AttentionKernel::Unfused => {
+        AttentionKernel::Fused => w.push("attention", layers, Op::FusedAttention(shape), role),
+        AttentionKernel::Unfused => {
             w.push("attn_scores", layers, Op::AttentionScores(shape), role);
             w.push("attn_softmax", layers, Op::AttentionSoftmax(shape), role);
             w.push("attn_context", layers, Op::AttentionContext(shape), role);

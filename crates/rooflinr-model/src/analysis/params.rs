@@ -149,32 +149,37 @@ fn format_of(kind: Kind, s: &Scenario) -> Format {
     }
 }
 
-/// Storage of every weight, each tensor in its format.
-pub fn weight_bytes(c: &ModelConfig, s: &Scenario) -> Bytes {
-    inventory(c)
-        .iter()
-        .map(|g| format_of(g.kind, s).tensor_bytes(g.elements) * g.instances)
-        .sum()
+/// Weight storage under a scenario.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Storage {
+    /// Every weight, each tensor in its format.
+    pub total: Bytes,
+    /// What one decode step of the batch reads: everything but the routed experts no token
+    /// chose, and the embedding table, of which only `batch` rows are gathered.
+    pub decode_read: Bytes,
 }
 
-/// Weight bytes one decode step of `batch` sequences reads: everything but the routed
-/// experts that no token of the batch chose, and the embedding table, of which only
-/// `batch` rows are gathered.
-pub fn decode_weight_read_bytes(c: &ModelConfig, s: &Scenario, total: Bytes, batch: f64) -> Bytes {
+/// Weight storage of `c` under `s`, and what a decode step of `batch` sequences reads.
+pub fn storage(c: &ModelConfig, s: &Scenario, batch: f64) -> Storage {
+    let routed_touched = c.moe.as_ref().map_or(1.0, |m| {
+        let (e, k) = (m.experts as f64, m.top_k as f64);
+        expected_distinct_experts(e, k, batch) / e
+    });
+    let mut total = Bytes::ZERO;
     let mut unread = Bytes::ZERO;
     for g in inventory(c) {
         let bytes = format_of(g.kind, s).tensor_bytes(g.elements) * g.instances;
+        total += bytes;
         if g.kind == Kind::Routed {
-            let m = c
-                .moe
-                .as_ref()
-                .map_or((1.0, 1.0), |m| (m.experts as f64, m.top_k as f64));
-            let touched = expected_distinct_experts(m.0, m.1, batch) / m.0;
-            unread += bytes * (1.0 - touched);
+            unread += bytes * (1.0 - routed_touched);
         }
     }
     // The input embedding is a gather of `batch` rows, not a read of the table.
-    let table = format_of(Kind::Embedding, s).tensor_bytes((c.vocab * c.hidden) as f64);
-    let gathered = format_of(Kind::Embedding, s).tensor_bytes(batch * c.hidden as f64);
-    total - unread - table + gathered
+    let embedding = format_of(Kind::Embedding, s);
+    let table = embedding.tensor_bytes((c.vocab * c.hidden) as f64);
+    let gathered = embedding.tensor_bytes(batch * c.hidden as f64);
+    Storage {
+        total,
+        decode_read: total - unread - table + gathered,
+    }
 }

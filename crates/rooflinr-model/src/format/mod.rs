@@ -349,28 +349,23 @@ impl Format {
         }
     }
 
-    /// Scale-sharing levels, innermost first.
-    pub fn blocks(self) -> Vec<Block> {
-        let one = |size, bits| vec![Block { size, bits }];
-        match self {
+    /// Scale-sharing levels, innermost first (at most two; no allocation).
+    pub fn blocks(self) -> impl Iterator<Item = Block> {
+        let block = |size, bits| Some(Block { size, bits });
+        let levels = match self {
             Format::MxFp8E4m3
             | Format::MxFp8E5m2
             | Format::MxFp6E3m2
             | Format::MxFp6E2m3
             | Format::MxFp4
-            | Format::MxInt8 => one(32, ScaleType::E8m0.bits()),
-            Format::NvFp4 => one(16, ScaleType::Ue4m3.bits()),
-            Format::Nf4 => one(64, 32),
-            Format::Nf4Dq => vec![
-                Block { size: 64, bits: 8 },
-                Block {
-                    size: 64 * 256,
-                    bits: 32,
-                },
-            ],
-            Format::Grouped(g) => one(g.group, g.per_group_bits()),
-            _ => Vec::new(),
-        }
+            | Format::MxInt8 => [block(32, ScaleType::E8m0.bits()), None],
+            Format::NvFp4 => [block(16, ScaleType::Ue4m3.bits()), None],
+            Format::Nf4 => [block(64, 32), None],
+            Format::Nf4Dq => [block(64, 8), block(64 * 256, 32)],
+            Format::Grouped(g) => [block(g.group, g.per_group_bits()), None],
+            _ => [None, None],
+        };
+        levels.into_iter().flatten()
     }
 
     /// Bits of per-tensor metadata (an FP32 scale), amortised over the tensor's elements.
@@ -406,7 +401,6 @@ impl Format {
         f64::from(self.element_bits())
             + self
                 .blocks()
-                .iter()
                 .map(|b| f64::from(b.bits) / f64::from(b.size))
                 .sum::<f64>()
     }
@@ -417,37 +411,14 @@ impl Format {
         if elements <= 0.0 {
             return Bytes::ZERO;
         }
-        let mut bits = elements * f64::from(self.element_bits());
-        match self {
-            // The common cases have at most one block level; avoid allocating.
-            Format::Nf4Dq => {
-                for b in self.blocks() {
-                    bits += (elements / f64::from(b.size)).ceil() * f64::from(b.bits);
-                }
-            }
-            _ => {
-                if let Some((size, block_bits)) = self.single_block() {
-                    bits += (elements / f64::from(size)).ceil() * f64::from(block_bits);
-                }
-            }
-        }
-        bits += f64::from(self.tensor_scale_bits());
+        let blocks: f64 = self
+            .blocks()
+            .map(|b| (elements / f64::from(b.size)).ceil() * f64::from(b.bits))
+            .sum();
+        let bits = elements * f64::from(self.element_bits())
+            + blocks
+            + f64::from(self.tensor_scale_bits());
         Bytes::from_bits(bits)
-    }
-
-    fn single_block(self) -> Option<(u32, u32)> {
-        match self {
-            Format::MxFp8E4m3
-            | Format::MxFp8E5m2
-            | Format::MxFp6E3m2
-            | Format::MxFp6E2m3
-            | Format::MxFp4
-            | Format::MxInt8 => Some((32, 8)),
-            Format::NvFp4 => Some((16, 8)),
-            Format::Nf4 => Some((64, 32)),
-            Format::Grouped(g) => Some((g.group, g.per_group_bits())),
-            _ => None,
-        }
     }
 
     /// The operation type this format computes as where the chip runs it natively;

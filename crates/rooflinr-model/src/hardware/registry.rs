@@ -60,7 +60,6 @@ struct Entry {
 
 impl Entry {
     fn build(self) -> Hardware {
-        let map = |f: Figure<f64>, scale: fn(f64) -> f64| Figure::new(scale(f.value), f.source);
         Hardware {
             key: self.key.into(),
             name: self.name.into(),
@@ -79,8 +78,8 @@ impl Entry {
             l2_cache: self
                 .l2_mib
                 .map(|f| Figure::new(Bytes::mib(f.value), f.source)),
-            boost_clock_mhz: self.boost_clock_mhz.map(|f| map(f, |v| v)),
-            power_watts: self.power_watts.map(|f| map(f, |v| v)),
+            boost_clock_mhz: self.boost_clock_mhz,
+            power_watts: self.power_watts,
             block_scaled_mma: self.block_scaled_mma,
             peaks: self
                 .peaks
