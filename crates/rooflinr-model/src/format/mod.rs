@@ -351,8 +351,13 @@ impl Format {
 
     /// Scale-sharing levels, innermost first (at most two; no allocation).
     pub fn blocks(self) -> impl Iterator<Item = Block> {
+        self.block_levels().into_iter().flatten()
+    }
+
+    /// The block table itself: the one place block sizes and scale bits are written.
+    fn block_levels(self) -> [Option<Block>; 2] {
         let block = |size, bits| Some(Block { size, bits });
-        let levels = match self {
+        match self {
             Format::MxFp8E4m3
             | Format::MxFp8E5m2
             | Format::MxFp6E3m2
@@ -364,8 +369,7 @@ impl Format {
             Format::Nf4Dq => [block(64, 8), block(64 * 256, 32)],
             Format::Grouped(g) => [block(g.group, g.per_group_bits()), None],
             _ => [None, None],
-        };
-        levels.into_iter().flatten()
+        }
     }
 
     /// Bits of per-tensor metadata (an FP32 scale), amortised over the tensor's elements.
