@@ -40,6 +40,7 @@ pub mod format;
 pub mod hardware;
 pub mod ops;
 pub mod presets;
+pub mod quant;
 pub mod roofline;
 pub mod sweep;
 pub mod units;
