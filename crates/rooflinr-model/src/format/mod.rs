@@ -10,7 +10,7 @@
 //!   as FP32 (32 bits). Seed 002's "2.375 bytes" counts its significant bits instead.
 //! - NF4 as bitsandbytes stores it keeps an FP32 absmax per block of 64 (4.5 bits), or,
 //!   with double quantisation, an 8-bit absmax per 64 plus an FP32 per 256 blocks
-//!   (4.127 bits). Seed 001's "16-bit absmax, 4.25 bits" matches neither.
+//!   (4.127 bits) and the FP32 mean the absmaxes are centred on. Seed 001's "16-bit absmax, 4.25 bits" matches neither.
 //! - Quantised formats (FP8, INT8, INT4, INT2) carry the FP32 per-tensor scale every
 //!   inference recipe needs (e.g. `torch._scaled_mm`), amortised over the tensor.
 //! - Block scales pad: a tensor of n elements with blocks of b stores ceil(n / b) scales.
@@ -380,7 +380,9 @@ impl Format {
             | Format::Int8
             | Format::Int4
             | Format::Int2
-            | Format::NvFp4 => 32,
+            | Format::NvFp4
+            // Double quantisation centres the block absmaxes on their mean, kept as FP32.
+            | Format::Nf4Dq => 32,
             _ => 0,
         }
     }
