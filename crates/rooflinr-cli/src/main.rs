@@ -27,6 +27,8 @@ enum Command {
     Model(commands::model::Args),
     /// Predict a grid of GEMM shapes x formats.
     Sweep(commands::sweep::Args),
+    /// Round values through a format, or measure every format's error on a tensor.
+    Quantize(commands::quantize::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -37,6 +39,7 @@ fn main() -> std::process::ExitCode {
         Command::Predict(a) => commands::predict::run(a),
         Command::Model(a) => commands::model::run(a),
         Command::Sweep(a) => commands::sweep::run(a),
+        Command::Quantize(a) => commands::quantize::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

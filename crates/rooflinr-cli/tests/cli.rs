@@ -335,3 +335,89 @@ fn formats_and_hardware_listings() {
     );
     assert!(stdout(&["formats"]).contains("| nvfp4 "));
 }
+
+#[test]
+fn quantize_values_through_scalar_and_block_formats() {
+    use rooflinr_model::quant::{Codec, Overflow, Scalar};
+    let values = [1.5f32, -0.3, 470.0, 0.1, 1e-3];
+    let list = "1.5,-0.3,470,0.1,1e-3";
+    // JSON has no NaN (serde writes null); numbers are read back as the f32 they print.
+    let as_f32 = |v: &Value| -> Vec<Option<f32>> {
+        let array = v.as_array().expect("an array");
+        array.iter().map(|x| x.as_f64().map(|f| f as f32)).collect()
+    };
+    for name in [
+        "fp8-e4m3", "fp8-e5m2", "fp6-e3m2", "fp6-e2m3", "fp4-e2m1", "bf16", "fp16",
+    ] {
+        let out = json(&["quantize", "--format", name, "--values", list, "--json"]);
+        let scalar: Scalar = name.parse().unwrap();
+        let expected: Vec<Option<f32>> = values
+            .iter()
+            .map(|v| Some(scalar.round(*v, Overflow::Cast)).filter(|q| !q.is_nan()))
+            .collect();
+        assert_eq!(as_f32(&out["dequantized"]), expected, "{name}");
+    }
+    for name in ["nvfp4", "mxfp4", "nf4", "int4-g128-fp16-zp"] {
+        let out = json(&["quantize", "--format", name, "--values", list, "--json"]);
+        let expected = name
+            .parse::<Codec>()
+            .unwrap()
+            .round_trip(&values, values.len())
+            .unwrap();
+        let expected: Vec<Option<f32>> = expected.into_iter().map(Some).collect();
+        assert_eq!(as_f32(&out["dequantized"]), expected, "{name}");
+    }
+}
+
+#[test]
+fn quantize_measures_a_safetensors_tensor() {
+    use rooflinr_model::quant::Codec;
+    use rooflinr_model::quant::quality::{ErrorStats, Synthetic};
+    let values = Synthetic::HeavyTailed.generate(4, 256, 9);
+    let mut data = Vec::new();
+    values.iter().for_each(|v| data.extend(v.to_le_bytes()));
+    let header = r#"{"model.layers.0.mlp.up_proj.weight":{"dtype":"F32","shape":[4,256],"data_offsets":[0,4096]}}"#;
+    let mut file = (header.len() as u64).to_le_bytes().to_vec();
+    file.extend(header.as_bytes());
+    file.extend(&data);
+    let dir = std::env::temp_dir().join(format!("rooflinr-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("w.safetensors");
+    std::fs::write(&path, file).unwrap();
+    let path = path.to_str().unwrap();
+    let out = json(&[
+        "quantize",
+        "--safetensors",
+        path,
+        "--tensor",
+        "model.layers.0.mlp.up_proj.weight",
+        "--formats",
+        "nvfp4,mxfp4,fp32",
+        "--json",
+    ]);
+    assert_eq!(out["shape"], serde_json::json!([4, 256]));
+    for (i, name) in ["nvfp4", "mxfp4"].iter().enumerate() {
+        let q = name
+            .parse::<Codec>()
+            .unwrap()
+            .round_trip(&values, 256)
+            .unwrap();
+        let e = ErrorStats::between(&values, &q);
+        let row = &out["formats"][i];
+        assert_eq!(row["format"], *name);
+        close(row, "sqnr_db", e.sqnr_db);
+        close(row, "mse", e.mse);
+    }
+    assert_eq!(out["formats"][2]["sqnr_db"], Value::Null, "fp32 is exact");
+    check_error(
+        &[
+            "quantize",
+            "--safetensors",
+            path,
+            "--tensor",
+            "lm_head.weight",
+        ],
+        "no tensor `lm_head.weight` in the file; it has model.layers.0.mlp.up_proj.weight",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

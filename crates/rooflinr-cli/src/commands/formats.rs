@@ -93,7 +93,7 @@ pub fn run(args: Args) -> Result<()> {
         "Grouped integers take any group size and scale: int{{bits}}-g{{group}}[-{{scale}}][-zp[-{{type}}]], e.g. int4-g128-fp16-zp."
     );
     println!(
-        "Per-tensor FP32 scales (fp8, int8, int4, int2, nvfp4) are amortised over each tensor and not shown in bits/elem."
+        "Per-tensor FP32 scales (fp8, int8, int4, int2, nvfp4; nf4-dq's absmax mean) are amortised over each tensor and not shown in bits/elem."
     );
     Ok(())
 }

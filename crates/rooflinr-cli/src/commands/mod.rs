@@ -4,6 +4,7 @@ pub mod formats;
 pub mod hardware;
 pub mod model;
 pub mod predict;
+pub mod quantize;
 pub mod sweep;
 
 /// Prints `value` as pretty JSON.
