@@ -29,6 +29,8 @@ enum Command {
     Sweep(commands::sweep::Args),
     /// Round values through a format, or measure every format's error on a tensor.
     Quantize(commands::quantize::Args),
+    /// Rank quantisation strategies by predicted speed-up, memory and measured quality.
+    Recommend(commands::recommend::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -40,6 +42,7 @@ fn main() -> std::process::ExitCode {
         Command::Model(a) => commands::model::run(a),
         Command::Sweep(a) => commands::sweep::run(a),
         Command::Quantize(a) => commands::quantize::run(a),
+        Command::Recommend(a) => commands::recommend::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -41,8 +41,10 @@ pub mod hardware;
 pub mod ops;
 pub mod presets;
 pub mod quant;
+pub mod recommend;
 pub mod roofline;
 pub mod sweep;
+pub mod tiling;
 pub mod units;
 
 pub use error::ModelError;

@@ -5,6 +5,7 @@ pub mod hardware;
 pub mod model;
 pub mod predict;
 pub mod quantize;
+pub mod recommend;
 pub mod sweep;
 
 /// Prints `value` as pretty JSON.

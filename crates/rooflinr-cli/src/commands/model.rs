@@ -55,10 +55,20 @@ pub struct Args {
     json: bool,
 }
 
+/// `--phase` on the command line.
 #[derive(Clone, Copy, clap::ValueEnum)]
-enum PhaseArg {
+pub enum PhaseArg {
     Prefill,
     Decode,
+}
+
+impl From<PhaseArg> for Phase {
+    fn from(p: PhaseArg) -> Phase {
+        match p {
+            PhaseArg::Prefill => Phase::Prefill,
+            PhaseArg::Decode => Phase::Decode,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -102,8 +112,9 @@ struct ModelJson {
     ops: Vec<OpJson>,
 }
 
-fn load_config(args: &Args) -> Result<ModelConfig> {
-    match (&args.preset, &args.config) {
+/// The model of `--preset` or `--config`.
+pub fn load_config(preset: Option<&str>, config: Option<&std::path::Path>) -> Result<ModelConfig> {
+    match (preset, config) {
         (Some(p), _) => Ok(presets::get(p)?),
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
@@ -116,7 +127,7 @@ fn load_config(args: &Args) -> Result<ModelConfig> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let config = load_config(&args)?;
+    let config = load_config(args.preset.as_deref(), args.config.as_deref())?;
     let hw = args.hardware.load()?;
     let efficiency = args.hardware.efficiency()?;
     let precision = Precision {
@@ -126,10 +137,7 @@ pub fn run(args: Args) -> Result<()> {
         output: args.activations,
     };
     let scenario = Scenario {
-        phase: match args.phase {
-            PhaseArg::Prefill => Phase::Prefill,
-            PhaseArg::Decode => Phase::Decode,
-        },
+        phase: args.phase.into(),
         batch: args.batch,
         seq: args.seq,
         precision,

@@ -183,6 +183,16 @@ impl Hardware {
         }
     }
 
+    /// The CUDA compute capability as a number (`sm_90` -> 90), read from the
+    /// architecture text; `None` for devices that do not state one.
+    pub fn sm_version(&self) -> Option<u32> {
+        let digits = self.architecture.split("sm_").nth(1)?;
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        digits[..end].parse().ok()
+    }
+
     /// Ridge point for a computation type: peak / bandwidth.
     pub fn ridge(&self, math: Math, block_scaled: bool) -> crate::units::FlopsPerByte {
         self.ceiling(math, block_scaled).peak / self.memory_bandwidth.value

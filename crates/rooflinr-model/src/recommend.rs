@@ -1,0 +1,744 @@
+//! The recommender: rank quantisation strategies for an operator or a whole model on a
+//! device by predicted speed-up, memory saved and *measured* quality, and say why.
+//!
+//! Quality is the worst SQNR (dB) over the tensors a strategy quantises, each measured by
+//! quantising a sample tensor with the strategy's codec ([`QualitySamples`]): weights
+//! (synthetic Gaussian, or a real weight the caller supplies), activations (synthetic
+//! with outlier channels, quantised per token as dynamic scaling does) and keys/values
+//! (synthetic heavy-tailed). Speed and memory come from the roofline analysis.
+//!
+//! Conventions:
+//! - Activation quantisation is dynamic and per token: before each linear layer whose
+//!   activations are quantised, a kernel reads the FP16 input, finds each token's absmax,
+//!   and writes the quantised copy and its scales (q/k/v and gate/up share an input and
+//!   pay once). That work is added to the strategy's time at the FP32 vector rate.
+//! - Attention kernels ([`AttentionChoice`]): FlashAttention 2 computes in FP16/BF16
+//!   (an FP8 KV cache is dequantised in the kernel: fewer bytes, same math);
+//!   FlashAttention 3 (Hopper, sm_90 only) and the Blackwell generation (sm_100; not
+//!   sm_12x, which lacks tcgen05) compute attention in FP8 when the KV cache is FP8.
+//! - The mixed-precision strategy keeps attention (projections and KV) in FP8 and runs
+//!   the MLP or experts in the best 4-bit format; embeddings and LM head stay FP16 in
+//!   every strategy.
+
+use crate::analysis::{self, AttentionKernel, ModelAnalysis, OpReport, Phase, Scenario};
+use crate::config::ModelConfig;
+use crate::error::ModelError;
+use crate::format::{Format, GroupedInt, Math};
+use crate::hardware::Hardware;
+use crate::ops::{Op, Precision};
+use crate::quant::quality::ErrorStats;
+use crate::quant::{Codec, Synthetic};
+use crate::roofline::{Bound, Efficiency, Roof, Work};
+use crate::units::{Bytes, Flops, Seconds};
+
+/// What is being optimised.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// One GEMM (`m` = 1 is a decode GEMV).
+    Gemm {
+        /// Tokens.
+        m: u64,
+        /// Output features.
+        n: u64,
+        /// Input features.
+        k: u64,
+    },
+    /// A whole model.
+    Model(Box<ModelConfig>),
+}
+
+/// An attention kernel a user can choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttentionChoice {
+    /// FlashAttention 2: FP16/BF16 math on sm_80 and later.
+    Fa2,
+    /// FlashAttention 3: Hopper (sm_90) only, with FP8 attention.
+    Fa3,
+    /// The Blackwell generation (FlashAttention 4, cuDNN): sm_100, with FP8 attention.
+    Blackwell,
+}
+
+impl AttentionChoice {
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AttentionChoice::Fa2 => "fa2",
+            AttentionChoice::Fa3 => "fa3",
+            AttentionChoice::Blackwell => "blackwell",
+        }
+    }
+
+    /// Why the kernel cannot run on `hardware`, if it cannot.
+    pub fn unsupported_on(self, hardware: &Hardware) -> Option<String> {
+        let sm = hardware.sm_version();
+        let ok = match self {
+            AttentionChoice::Fa2 => sm.is_none_or(|v| v >= 80),
+            AttentionChoice::Fa3 => sm == Some(90),
+            AttentionChoice::Blackwell => sm.is_some_and(|v| (100..110).contains(&v)),
+        };
+        (!ok).then(|| {
+            let arch = &hardware.architecture;
+            match self {
+                AttentionChoice::Fa2 => format!("FlashAttention 2 needs sm_80 or later ({arch})"),
+                AttentionChoice::Fa3 => {
+                    format!("FlashAttention 3 runs on Hopper sm_90 only ({arch})")
+                }
+                AttentionChoice::Blackwell => {
+                    format!("Blackwell attention kernels need sm_100 tcgen05 ({arch})")
+                }
+            }
+        })
+    }
+
+    /// The most capable kernel the device runs.
+    pub fn best_for(hardware: &Hardware) -> AttentionChoice {
+        [AttentionChoice::Blackwell, AttentionChoice::Fa3]
+            .into_iter()
+            .find(|k| k.unsupported_on(hardware).is_none())
+            .unwrap_or(AttentionChoice::Fa2)
+    }
+
+    /// Whether it computes attention in FP8 over an FP8 KV cache.
+    pub fn fp8_attention(self) -> bool {
+        self != AttentionChoice::Fa2
+    }
+}
+
+impl std::str::FromStr for AttentionChoice {
+    type Err = ModelError;
+
+    fn from_str(s: &str) -> Result<Self, ModelError> {
+        [
+            AttentionChoice::Fa2,
+            AttentionChoice::Fa3,
+            AttentionChoice::Blackwell,
+        ]
+        .into_iter()
+        .find(|k| k.name() == s.trim())
+        .ok_or_else(|| {
+            ModelError::invalid(
+                "attention",
+                format!("`{s}` is not one of fa2, fa3, blackwell"),
+            )
+        })
+    }
+}
+
+/// Sample tensors the quality of each strategy is measured on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QualitySamples {
+    /// Weight sample and its row length.
+    pub weights: (Vec<f32>, usize),
+    /// Activation sample (rows are tokens) and its row length.
+    pub activations: (Vec<f32>, usize),
+    /// Key/value sample and its row length (a head dimension).
+    pub kv: (Vec<f32>, usize),
+    /// Where the weight sample came from, for reports.
+    pub weights_source: String,
+}
+
+impl QualitySamples {
+    /// Synthetic samples: 32 x 1024 Gaussian weights, 32 tokens x 1024 activations with
+    /// outlier channels, 256 x 128 heavy-tailed keys/values; fixed seeds.
+    pub fn synthetic() -> Self {
+        QualitySamples {
+            weights: (Synthetic::Gaussian.generate(32, 1024, 1), 1024),
+            activations: (Synthetic::OutlierChannels.generate(32, 1024, 2), 1024),
+            kv: (Synthetic::HeavyTailed.generate(256, 128, 3), 128),
+            weights_source: "synthetic Gaussian weights (32 x 1024)".into(),
+        }
+    }
+}
+
+/// What a strategy quantises, to what.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrategyFormats {
+    /// Formats of the MLP / expert layers (and of everything when not mixed).
+    pub main: Precision,
+    /// Formats of the attention layers when they differ (mixed precision).
+    pub attention: Option<Precision>,
+    /// Attention computed in FP8 by an FP8-capable kernel.
+    pub fp8_attention: bool,
+}
+
+/// One ranked strategy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Short name (`NVFP4 W4A4 + FP8 KV`).
+    pub name: String,
+    /// Its formats.
+    pub formats: StrategyFormats,
+    /// Predicted time of the operator or forward pass.
+    pub time: Seconds,
+    /// Baseline time over this time.
+    pub speedup: f64,
+    /// Weights (plus KV cache for a model) in bytes.
+    pub memory: Bytes,
+    /// 1 - memory / baseline memory.
+    pub memory_saved: f64,
+    /// The worst measured SQNR over the quantised tensors, dB.
+    pub quality_db: f64,
+    /// Which tensor that worst SQNR is (`weights`, `activations`, `kv`).
+    pub quality_limited_by: &'static str,
+    /// Quality at or above the budget.
+    pub within_budget: bool,
+    /// Not beaten on all of speed, memory and quality by another candidate.
+    pub pareto: bool,
+    /// Fits the device's memory.
+    pub fits: bool,
+    /// Why it is as fast as it is, in words.
+    pub reason: String,
+}
+
+/// The recommender's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recommendation {
+    /// What limits the baseline, in words (`decode GEMV: intensity 1.0 ...`).
+    pub bottleneck: String,
+    /// Candidates, fastest first; the first is the FP16 baseline's position wherever
+    /// it falls.
+    pub candidates: Vec<Candidate>,
+    /// Index of the recommended candidate: the fastest within the quality budget that
+    /// fits in memory.
+    pub best: Option<usize>,
+    /// Strategies not offered on this device, with the reason.
+    pub skipped: Vec<(String, String)>,
+    /// The attention kernel assumed.
+    pub attention: AttentionChoice,
+    /// The weight sample quality was measured on.
+    pub weights_source: String,
+}
+
+/// What to recommend for.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// Operator or model.
+    pub target: Target,
+    /// The device.
+    pub hardware: &'a Hardware,
+    /// Prefill or decode (models only).
+    pub phase: Phase,
+    /// Sequences in the batch (models only).
+    pub batch: u64,
+    /// Prompt or context length (models only).
+    pub seq: u64,
+    /// Smallest acceptable SQNR, dB.
+    pub min_sqnr_db: f64,
+    /// The attention kernel (default: the best the device runs).
+    pub attention: Option<AttentionChoice>,
+    /// Achievable fractions of the peaks.
+    pub efficiency: Efficiency,
+}
+
+/// Names of linear layers that share their input with the layer before them, so their
+/// activations are quantised once.
+const SHARED_INPUT: [&str; 4] = ["k_proj", "v_proj", "up_proj", "experts.up_proj"];
+
+fn is_attention_op(name: &str) -> bool {
+    !(name.contains("gate_proj")
+        || name.contains("up_proj")
+        || name.contains("down_proj")
+        || name.contains("silu")
+        || name.contains("router")
+        || name.contains("moe"))
+}
+
+/// Ranks the strategies.
+pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendation, ModelError> {
+    if !req.min_sqnr_db.is_finite() {
+        return Err(ModelError::invalid(
+            "min_sqnr_db",
+            "must be a finite number of dB",
+        ));
+    }
+    let hw = req.hardware;
+    let attention = req
+        .attention
+        .unwrap_or_else(|| AttentionChoice::best_for(hw));
+    if let Some(why) = attention.unsupported_on(hw) {
+        return Err(ModelError::invalid("attention", why));
+    }
+    let (strategies, skipped) = strategies(req, attention);
+    let mut quality = QualityCache::new(samples);
+    let mut candidates = Vec::with_capacity(strategies.len());
+    let baseline_formats = strategies[0].1;
+    let baseline = evaluate(req, &baseline_formats)?;
+    for (name, formats) in &strategies {
+        let e = evaluate(req, formats)?;
+        let (quality_db, limited_by) = quality.strategy(formats);
+        candidates.push(Candidate {
+            name: name.clone(),
+            formats: *formats,
+            time: e.time,
+            speedup: baseline.time / e.time,
+            memory: e.memory,
+            memory_saved: 1.0 - e.memory / baseline.memory,
+            quality_db,
+            quality_limited_by: limited_by,
+            within_budget: quality_db >= req.min_sqnr_db,
+            pareto: false,
+            fits: e.memory <= hw.memory_capacity.value,
+            reason: e.reason(&baseline),
+        });
+    }
+    mark_pareto(&mut candidates);
+    candidates.sort_by(|a, b| {
+        b.speedup
+            .total_cmp(&a.speedup)
+            .then(b.quality_db.total_cmp(&a.quality_db))
+    });
+    let best = candidates.iter().position(|c| c.within_budget && c.fits);
+    Ok(Recommendation {
+        bottleneck: baseline.bottleneck,
+        candidates,
+        best,
+        skipped,
+        attention,
+        weights_source: samples.weights_source.clone(),
+    })
+}
+
+fn uniform(weights: Format, activations: Format) -> Precision {
+    Precision {
+        activations,
+        weights,
+        kv: Format::Fp16,
+        output: Format::Fp16,
+    }
+}
+
+/// The strategies offered on the device, and those skipped with the reason.
+fn strategies(
+    req: &Request,
+    attention: AttentionChoice,
+) -> (Vec<(String, StrategyFormats)>, Vec<(String, String)>) {
+    let hw = req.hardware;
+    let fp4_native = hw.ceiling(Math::Fp4, true).native;
+    let fp8_native = hw.ceiling(Math::Fp8, false).native;
+    let awq = Format::Grouped(GroupedInt::AWQ_INT4);
+    let mut bases = vec![
+        (
+            "FP16 baseline".to_string(),
+            uniform(Format::Fp16, Format::Fp16),
+        ),
+        (
+            "FP8 W8A8".to_string(),
+            uniform(Format::Fp8E4m3, Format::Fp8E4m3),
+        ),
+        ("INT8 W8A8".to_string(), uniform(Format::Int8, Format::Int8)),
+        (
+            "INT4 weight-only (AWQ/GPTQ g128)".to_string(),
+            uniform(awq, Format::Fp16),
+        ),
+    ];
+    let mut skipped = Vec::new();
+    for (name, format) in [("NVFP4 W4A4", Format::NvFp4), ("MXFP4 W4A4", Format::MxFp4)] {
+        if fp4_native {
+            bases.push((name.to_string(), uniform(format, format)));
+        } else {
+            skipped.push((
+                name.to_string(),
+                format!("{} has no block-scaled FP4 tensor cores", hw.name),
+            ));
+        }
+    }
+    if !fp8_native {
+        skipped.push((
+            "FP8 natively".to_string(),
+            format!(
+                "{} has no FP8 tensor cores: FP8 runs as FP16 after conversion",
+                hw.name
+            ),
+        ));
+    }
+    let plain = |main: Precision| StrategyFormats {
+        main,
+        attention: None,
+        fp8_attention: false,
+    };
+    let mut out: Vec<(String, StrategyFormats)> =
+        bases.iter().map(|(n, p)| (n.clone(), plain(*p))).collect();
+    let Target::Model(_) = &req.target else {
+        return (out, skipped);
+    };
+    // KV-cache quantisation on top of each weight strategy.
+    let fp8_attention = attention.fp8_attention();
+    for (name, p) in &bases {
+        for (kv_name, kv) in [("FP8 KV", Format::Fp8E4m3), ("NVFP4 KV", Format::NvFp4)] {
+            let fp8 = fp8_attention && kv == Format::Fp8E4m3;
+            let label = if fp8 {
+                format!(
+                    "{name} + {kv_name} ({} FP8 attention)",
+                    attention.name().to_uppercase()
+                )
+            } else {
+                format!("{name} + {kv_name}")
+            };
+            out.push((
+                label,
+                StrategyFormats {
+                    main: Precision { kv, ..*p },
+                    attention: None,
+                    fp8_attention: fp8,
+                },
+            ));
+        }
+    }
+    // Mixed precision: attention in FP8 (with an FP8 KV cache), MLP in the best 4-bit.
+    let four_bit = if fp4_native {
+        uniform(Format::NvFp4, Format::NvFp4)
+    } else {
+        uniform(awq, Format::Fp16)
+    };
+    let attention_side = Precision {
+        kv: Format::Fp8E4m3,
+        ..uniform(Format::Fp8E4m3, Format::Fp8E4m3)
+    };
+    out.push((
+        format!(
+            "Mixed: attention FP8 + FP8 KV, MLP {}",
+            if fp4_native { "NVFP4" } else { "INT4 AWQ" }
+        ),
+        StrategyFormats {
+            main: Precision {
+                kv: Format::Fp8E4m3,
+                ..four_bit
+            },
+            attention: Some(attention_side),
+            fp8_attention,
+        },
+    ));
+    (out, skipped)
+}
+
+/// Time, memory and the words explaining them, for one strategy.
+struct Evaluation {
+    time: Seconds,
+    memory: Bytes,
+    weight_bytes: Bytes,
+    /// The largest-share operator: name, intensity, ridge, bound, math it ran as, native.
+    dominant: (String, f64, f64, Bound, Math, bool),
+    quantize_overhead: Seconds,
+    bottleneck: String,
+}
+
+impl Evaluation {
+    fn reason(&self, baseline: &Evaluation) -> String {
+        let (name, ai, ridge, bound, math, native) = &self.dominant;
+        let how = match bound {
+            Bound::Memory => format!(
+                "{name} is memory-bound (intensity {ai:.1} vs ridge {ridge:.0} FLOP/B): weights {:.2}x smaller",
+                baseline.weight_bytes / self.weight_bytes
+            ),
+            Bound::Compute => format!(
+                "{name} is compute-bound (intensity {ai:.0} vs ridge {ridge:.0} FLOP/B): runs as {}{}",
+                math.name(),
+                if *native { "" } else { " (converted)" }
+            ),
+        };
+        if self.quantize_overhead.get() > 0.0 {
+            format!(
+                "{how}; per-token activation quantisation adds {}",
+                self.quantize_overhead
+            )
+        } else {
+            how
+        }
+    }
+}
+
+fn evaluate(req: &Request, formats: &StrategyFormats) -> Result<Evaluation, ModelError> {
+    match &req.target {
+        Target::Gemm { m, n, k } => {
+            let (m, n, k) = (*m as f64, *n as f64, *k as f64);
+            let op = Op::Gemm {
+                m,
+                n,
+                k,
+                bias: false,
+            };
+            let p = formats.main;
+            let r = op.predict(&p, req.hardware, &req.efficiency);
+            let overhead = activation_quantisation(req, p.activations, &[(m, k)]);
+            let weight_bytes = p.weights.tensor_bytes(n * k);
+            let pr = r.prediction;
+            let dominant = (
+                if m == 1.0 { "GEMV" } else { "GEMM" }.to_string(),
+                pr.intensity.get(),
+                pr.ridge.get(),
+                pr.bound,
+                r.ceiling.executed_as,
+                r.ceiling.native,
+            );
+            let bottleneck = bottleneck_words(&dominant, 1.0, req.phase, false);
+            Ok(Evaluation {
+                time: pr.time + overhead,
+                memory: weight_bytes,
+                weight_bytes,
+                dominant,
+                quantize_overhead: overhead,
+                bottleneck,
+            })
+        }
+        Target::Model(config) => evaluate_model(req, config, formats),
+    }
+}
+
+fn scenario(req: &Request, p: Precision) -> Scenario {
+    Scenario {
+        phase: req.phase,
+        batch: req.batch,
+        seq: req.seq,
+        precision: p,
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    }
+}
+
+fn evaluate_model(
+    req: &Request,
+    config: &ModelConfig,
+    formats: &StrategyFormats,
+) -> Result<Evaluation, ModelError> {
+    let run =
+        |p: Precision| analysis::analyze(config, req.hardware, &scenario(req, p), &req.efficiency);
+    let main = run(formats.main)?;
+    let side = formats.attention.map(run).transpose()?;
+    // FP8 attention: the attention operator computes with FP8 queries.
+    let fp8_attn = formats.fp8_attention.then(|| {
+        let p = formats.attention.unwrap_or(formats.main);
+        run(Precision {
+            activations: Format::Fp8E4m3,
+            kv: Format::Fp8E4m3,
+            ..p
+        })
+    });
+    let fp8_attn = fp8_attn.transpose()?;
+    let pick = |i: usize, o: &OpReport| -> OpReport {
+        if o.name == "attention"
+            && let Some(a) = &fp8_attn
+        {
+            return a.ops[i].clone();
+        }
+        match &side {
+            Some(s) if is_attention_op(o.name) => s.ops[i].clone(),
+            _ => o.clone(),
+        }
+    };
+    let ops: Vec<OpReport> = main
+        .ops
+        .iter()
+        .enumerate()
+        .map(|(i, o)| pick(i, o))
+        .collect();
+    let time: Seconds = ops.iter().map(|o| o.time).sum();
+    // Activation quantisation: one per linear input, shared inputs once.
+    let inputs: Vec<(f64, f64)> = ops
+        .iter()
+        .filter(|o| !SHARED_INPUT.contains(&o.name) && o.precision.activations != Format::Fp16)
+        .filter_map(|o| match o.op {
+            Op::Gemm { m, k, .. } if o.name != "lm_head" => Some((m * o.count, k)),
+            _ => None,
+        })
+        .collect();
+    let act_format = formats.main.activations;
+    let overhead = activation_quantisation(req, act_format, &inputs);
+    let weight_bytes = match (&side, formats.attention) {
+        (Some(s), Some(_)) => mixed_weight_bytes(config, &main, s),
+        _ => main.weight_bytes,
+    };
+    let kv_bytes = match &side {
+        Some(s) => s.kv_cache_bytes,
+        None => main.kv_cache_bytes,
+    };
+    let dominant = ops
+        .iter()
+        .max_by(|a, b| a.time.get().total_cmp(&b.time.get()))
+        .map(|o| {
+            let pr = o.result.prediction;
+            (
+                o.name.to_string(),
+                pr.intensity.get(),
+                pr.ridge.get(),
+                pr.bound,
+                o.result.ceiling.executed_as,
+                o.result.ceiling.native,
+            )
+        })
+        .ok_or_else(|| ModelError::invalid("model", "has no operators"))?;
+    let memory_share = ops
+        .iter()
+        .filter(|o| o.bound() == Bound::Memory)
+        .map(|o| o.time.get())
+        .sum::<f64>()
+        / time.get();
+    let bottleneck = bottleneck_words(&dominant, memory_share, req.phase, true);
+    Ok(Evaluation {
+        time: time + overhead,
+        memory: weight_bytes + kv_bytes,
+        weight_bytes,
+        dominant,
+        quantize_overhead: overhead,
+        bottleneck,
+    })
+}
+
+/// Weight bytes with the MLP from `mlp` and everything else from `attention`: storage is
+/// linear in bits per element, so the MLP's elements move from one format to the other.
+fn mixed_weight_bytes(
+    config: &ModelConfig,
+    mlp: &ModelAnalysis,
+    attention: &ModelAnalysis,
+) -> Bytes {
+    let (h, l) = (config.hidden as f64, config.layers as f64);
+    let mlp_elements = match &config.moe {
+        Some(m) => {
+            let dense = m.dense_layers as f64;
+            let experts = (m.experts + m.shared_experts) as f64;
+            3.0 * h
+                * (dense * config.intermediate as f64
+                    + (l - dense) * experts * m.expert_intermediate as f64)
+        }
+        None => 3.0 * h * config.intermediate as f64 * l,
+    };
+    let mlp_format = mlp
+        .ops
+        .iter()
+        .find(|o| o.name.contains("down_proj"))
+        .map(|o| o.precision.weights);
+    let attention_format = attention
+        .ops
+        .iter()
+        .find(|o| o.name.contains("down_proj"))
+        .map(|o| o.precision.weights);
+    match (mlp_format, attention_format) {
+        (Some(m), Some(a)) => {
+            attention.weight_bytes + m.tensor_bytes(mlp_elements) - a.tensor_bytes(mlp_elements)
+        }
+        _ => mlp.weight_bytes,
+    }
+}
+
+/// Time of dynamic per-token quantisation of linear inputs (`(tokens, features)` each):
+/// read FP16, write the format plus one FP32 scale per token; about 3 FLOPs per element
+/// (absmax, scale, round), at the FP32 vector rate.
+fn activation_quantisation(req: &Request, format: Format, inputs: &[(f64, f64)]) -> Seconds {
+    if matches!(format, Format::Fp16 | Format::Bf16 | Format::Fp32) {
+        return Seconds(0.0);
+    }
+    let hw = req.hardware;
+    let roof = Roof::new(hw, &hw.ceiling(Math::Fp32, false), &req.efficiency);
+    inputs
+        .iter()
+        .map(|&(tokens, features)| {
+            let n = tokens * features;
+            let work = Work {
+                flops: Flops(3.0 * n),
+                bytes: Format::Fp16.tensor_bytes(n) + format.tensor_bytes(n) + Bytes(4.0 * tokens),
+            };
+            roof.predict(work).time
+        })
+        .sum()
+}
+
+fn bottleneck_words(
+    dominant: &(String, f64, f64, Bound, Math, bool),
+    memory_share: f64,
+    phase: Phase,
+    model: bool,
+) -> String {
+    let (name, ai, ridge, bound, _, _) = dominant;
+    let what = if model {
+        format!(
+            "{}: {:.0}% of the time is memory-bound; the largest operator, {name}, has intensity {ai:.1} against a ridge of {ridge:.0} FLOP/B",
+            phase.name(),
+            memory_share * 100.0
+        )
+    } else {
+        format!("{name}: intensity {ai:.1} against a ridge of {ridge:.0} FLOP/B")
+    };
+    match bound {
+        Bound::Memory => format!("{what}, memory-bound, so bytes decide"),
+        Bound::Compute => {
+            format!("{what}, compute-bound, so the format's tensor-core rate decides")
+        }
+    }
+}
+
+/// Marks candidates no other candidate beats on speed, memory and quality at once.
+fn mark_pareto(candidates: &mut [Candidate]) {
+    let keys: Vec<(f64, f64, f64)> = candidates
+        .iter()
+        .map(|c| (c.speedup, c.memory_saved, c.quality_db))
+        .collect();
+    for (i, c) in candidates.iter_mut().enumerate() {
+        let a = keys[i];
+        c.pareto = !keys.iter().any(|b| {
+            b.0 >= a.0 && b.1 >= a.1 && b.2 >= a.2 && (b.0 > a.0 || b.1 > a.1 || b.2 > a.2)
+        });
+    }
+}
+
+/// Measured SQNR per (role, format), each measured once.
+struct QualityCache<'a> {
+    samples: &'a QualitySamples,
+    measured: Vec<(&'static str, Format, f64)>,
+}
+
+impl<'a> QualityCache<'a> {
+    fn new(samples: &'a QualitySamples) -> Self {
+        QualityCache {
+            samples,
+            measured: Vec::new(),
+        }
+    }
+
+    fn sqnr(&mut self, role: &'static str, format: Format) -> f64 {
+        if let Some((_, _, db)) = self
+            .measured
+            .iter()
+            .find(|(r, f, _)| *r == role && *f == format)
+        {
+            return *db;
+        }
+        let (values, cols) = match role {
+            "weights" => &self.samples.weights,
+            "activations" => &self.samples.activations,
+            _ => &self.samples.kv,
+        };
+        // Activations are scaled per token: INT8 per row, the block formats per block.
+        let codec = match (role, format) {
+            ("activations", Format::Int8) => {
+                "int8-channel".parse().unwrap_or(Codec::for_format(format))
+            }
+            _ => Codec::for_format(format),
+        };
+        let db = codec
+            .round_trip(values, *cols)
+            .map(|q| ErrorStats::between(values, &q).sqnr_db)
+            .unwrap_or(f64::NEG_INFINITY);
+        self.measured.push((role, format, db));
+        db
+    }
+
+    /// The worst SQNR over the tensors a strategy stores in each format.
+    fn strategy(&mut self, f: &StrategyFormats) -> (f64, &'static str) {
+        let mut roles = vec![
+            ("weights", f.main.weights),
+            ("activations", f.main.activations),
+            ("kv", f.main.kv),
+        ];
+        if let Some(a) = f.attention {
+            roles.extend([
+                ("weights", a.weights),
+                ("activations", a.activations),
+                ("kv", a.kv),
+            ]);
+        }
+        roles
+            .into_iter()
+            .map(|(role, format)| (self.sqnr(role, format), role))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap_or((f64::INFINITY, "weights"))
+    }
+}
