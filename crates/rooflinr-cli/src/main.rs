@@ -31,6 +31,8 @@ enum Command {
     Quantize(commands::quantize::Args),
     /// Rank quantisation strategies by predicted speed-up, memory and measured quality.
     Recommend(commands::recommend::Args),
+    /// Tile a GEMM on a device: waves, occupancy, L2 reuse, refined time.
+    Tiling(commands::tiling::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -43,6 +45,7 @@ fn main() -> std::process::ExitCode {
         Command::Sweep(a) => commands::sweep::run(a),
         Command::Quantize(a) => commands::quantize::run(a),
         Command::Recommend(a) => commands::recommend::run(a),
+        Command::Tiling(a) => commands::tiling::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -7,6 +7,7 @@ pub mod predict;
 pub mod quantize;
 pub mod recommend;
 pub mod sweep;
+pub mod tiling;
 
 /// Prints `value` as pretty JSON.
 pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {

@@ -241,6 +241,12 @@ fn print(hw: &str, req: &Request, out: &RecommendationJson, budget: f64) {
         .find(|c| Some(&c.strategy) == out.recommended.as_ref())
     {
         println!("Why {}: {}.", best.strategy, best.reason);
+        if !best.fits {
+            println!(
+                "Warning: no strategy within the budget fits in this device's memory ({} needed); split the model across devices.",
+                rooflinr_model::units::si(best.memory_bytes, "B")
+            );
+        }
     }
     for (name, why) in &out.skipped {
         println!("Not offered: {name}: {why}.");

@@ -199,7 +199,7 @@ pub struct Recommendation {
     /// it falls.
     pub candidates: Vec<Candidate>,
     /// Index of the recommended candidate: the fastest within the quality budget that
-    /// fits in memory.
+    /// fits in memory, or, when none fits, the fastest within the budget.
     pub best: Option<usize>,
     /// Strategies not offered on this device, with the reason.
     pub skipped: Vec<(String, String)>,
@@ -287,7 +287,10 @@ pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendati
             .total_cmp(&a.speedup)
             .then(b.quality_db.total_cmp(&a.quality_db))
     });
-    let best = candidates.iter().position(|c| c.within_budget && c.fits);
+    let best = candidates
+        .iter()
+        .position(|c| c.within_budget && c.fits)
+        .or_else(|| candidates.iter().position(|c| c.within_budget));
     Ok(Recommendation {
         bottleneck: baseline.bottleneck,
         candidates,
@@ -504,19 +507,25 @@ fn evaluate_model(
         |p: Precision| analysis::analyze(config, req.hardware, &scenario(req, p), &req.efficiency);
     let main = run(formats.main)?;
     let side = formats.attention.map(run).transpose()?;
-    // FP8 attention: the attention operator computes with FP8 queries.
-    let fp8_attn = formats.fp8_attention.then(|| {
-        let p = formats.attention.unwrap_or(formats.main);
-        run(Precision {
-            activations: Format::Fp8E4m3,
-            kv: Format::Fp8E4m3,
-            ..p
+    // The attention kernel decides attention's math: FP8 with an FP8-capable kernel over
+    // an FP8 cache, FP16 otherwise (FlashAttention 2 dequantises whatever the cache holds).
+    let attention_side = formats.attention.unwrap_or(formats.main);
+    let attention_math = if formats.fp8_attention {
+        Format::Fp8E4m3
+    } else {
+        Format::Fp16
+    };
+    let kernel = (attention_side.activations != attention_math)
+        .then(|| {
+            run(Precision {
+                activations: attention_math,
+                ..attention_side
+            })
         })
-    });
-    let fp8_attn = fp8_attn.transpose()?;
+        .transpose()?;
     let pick = |i: usize, o: &OpReport| -> OpReport {
         if o.name == "attention"
-            && let Some(a) = &fp8_attn
+            && let Some(a) = &kernel
         {
             return a.ops[i].clone();
         }
@@ -742,3 +751,6 @@ impl<'a> QualityCache<'a> {
             .unwrap_or((f64::INFINITY, "weights"))
     }
 }
+
+#[cfg(test)]
+mod tests;
