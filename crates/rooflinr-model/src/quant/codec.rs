@@ -277,13 +277,14 @@ impl Codec {
 
     /// Quantises a row-major `values.len() / cols x cols` tensor.
     pub fn quantize(self, values: &[f32], cols: usize) -> Result<Quantized, ModelError> {
-        if cols == 0 || values.len() % cols != 0 {
+        if cols == 0 || !values.len().is_multiple_of(cols) {
             return Err(ModelError::invalid(
                 "shape",
                 format!("{} values do not make whole rows of {cols}", values.len()),
             ));
         }
         if !matches!(self, Codec::Fp32 | Codec::Cast(_))
+            && !values.iter().all(|v| v.is_finite())
             && let Some(i) = values.iter().position(|v| !v.is_finite())
         {
             return Err(ModelError::invalid(
@@ -315,6 +316,22 @@ impl Codec {
                     out.push(u32::from(s.encode(v / scale, Overflow::Saturate)), s.bits());
                 }
             }
+            Codec::Mx(MxElement::Float(Scalar::Fp4E2m1)) => {
+                let mut codes = vec![0u8; values.len()];
+                let mut at = 0;
+                for block in blocks(values, cols, MX_BLOCK) {
+                    let exponent =
+                        mx_shared_exponent(absmax(block), MxElement::Float(Scalar::Fp4E2m1));
+                    q.scales.push((exponent + 127) as u8);
+                    let inv = pow2_f32(-exponent);
+                    for (c, v) in codes[at..at + block.len()].iter_mut().zip(block) {
+                        *c = fp4_encode(v * inv);
+                    }
+                    at += block.len();
+                }
+                q.elements = pack_nibbles(&codes);
+                return Ok(q);
+            }
             Codec::Mx(element) => {
                 for block in blocks(values, cols, MX_BLOCK) {
                     let exponent = mx_shared_exponent(absmax(block), element);
@@ -326,13 +343,17 @@ impl Codec {
                 let g = absmax(values) / NVFP4_RANGE;
                 let g = if g > 0.0 { g } else { 1.0 };
                 q.tensor.extend(g.to_le_bytes());
-                let mut codes = [0u8; NVFP4_BLOCK];
+                let table = BlockScales::new(g);
+                let mut codes = vec![0u8; values.len()];
+                let mut at = 0;
                 for block in blocks(values, cols, NVFP4_BLOCK) {
-                    let codes = &mut codes[..block.len()];
-                    let scale = nvfp4_block(block, g, four_over_six, codes);
-                    q.scales.push(scale);
-                    codes.iter().for_each(|c| out.push(u32::from(*c), 4));
+                    let block_codes = &mut codes[at..at + block.len()];
+                    q.scales
+                        .push(nvfp4_block(block, g, &table, four_over_six, block_codes));
+                    at += block.len();
                 }
+                q.elements = pack_nibbles(&codes);
+                return Ok(q);
             }
             Codec::Nf4 { double_quant } => {
                 let mut absmaxes = Vec::new();
@@ -461,9 +482,16 @@ fn sign_extend(raw: u32, width: u32) -> i32 {
     ((raw << shift) as i32) >> shift
 }
 
-/// The largest magnitude (0 for an empty slice).
+/// The largest magnitude (0 for an empty slice) of finite values: for non-negative
+/// floats the bit patterns order like the values, and an integer maximum vectorises.
 fn absmax(values: &[f32]) -> f32 {
-    values.iter().fold(0.0f32, |m, v| m.max(v.abs()))
+    f32::from_bits(
+        values
+            .iter()
+            .map(|v| v.to_bits() & 0x7fff_ffff)
+            .max()
+            .unwrap_or(0),
+    )
 }
 
 /// Blocks of `block` values along each row of `cols`.
@@ -498,16 +526,23 @@ fn mx_shared_exponent(absmax: f32, element: MxElement) -> i32 {
     (floor_log2(absmax) - mx_emax(element)).clamp(-127, 127)
 }
 
+/// 2^k as an f32 (normal or subnormal) for k in [-127, 127]: multiplying by it rounds
+/// exactly as dividing by 2^-k would.
+fn pow2_f32(k: i32) -> f32 {
+    f64::from_bits(((k + 1023) as u64) << 52) as f32
+}
+
+/// Packs 4-bit codes two a byte, the first in the low nibble (the [`bits`] layout).
+fn pack_nibbles(codes: &[u8]) -> Vec<u8> {
+    codes
+        .chunks(2)
+        .map(|pair| pair[0] | pair.get(1).map_or(0, |hi| hi << 4))
+        .collect()
+}
+
 fn mx_encode(block: &[f32], exponent: i32, element: MxElement, out: &mut BitWriter) {
-    // 2^-exponent is an f32 (normal or subnormal) for every exponent E8M0 holds, so
-    // multiplying by it rounds exactly as dividing by the scale would.
-    let inv = (-f64::from(exponent)).exp2() as f32;
+    let inv = pow2_f32(-exponent);
     match element {
-        MxElement::Float(Scalar::Fp4E2m1) => {
-            block
-                .iter()
-                .for_each(|v| out.push(u32::from(fp4_encode(v * inv)), 4));
-        }
         MxElement::Float(s) => block
             .iter()
             .for_each(|v| out.push(u32::from(s.encode(v * inv, Overflow::Saturate)), s.bits())),
@@ -535,20 +570,47 @@ pub(crate) fn fp4_encode(x: f32) -> u8 {
 }
 
 /// Encodes one NVFP4 block into `codes`; returns its UE4M3 scale code.
-fn nvfp4_block(block: &[f32], g: f32, four_over_six: bool, codes: &mut [u8]) -> u8 {
+/// Every UE4M3 block scale times the tensor scale, and its inverse (0 for a zero scale).
+struct BlockScales {
+    scale: [f32; 128],
+    inv: [f32; 128],
+}
+
+impl BlockScales {
+    fn new(g: f32) -> Self {
+        let scale: [f32; 128] = std::array::from_fn(|c| Scalar::Ue4m3.decode(c as u16) * g);
+        let inv = scale.map(|s| if s > 0.0 { 1.0 / s } else { 0.0 });
+        BlockScales { scale, inv }
+    }
+}
+
+fn nvfp4_block(
+    block: &[f32],
+    g: f32,
+    table: &BlockScales,
+    four_over_six: bool,
+    codes: &mut [u8],
+) -> u8 {
     let m = absmax(block);
     let candidate = |top: f32, codes: &mut [u8]| -> (u8, f32) {
         let scale_code = Scalar::Ue4m3.encode(m / (top * g), Overflow::Saturate) as u8;
-        let scale = Scalar::Ue4m3.decode(u16::from(scale_code)) * g;
-        let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
-        let mut error = 0.0;
+        let (scale, inv) = (
+            table.scale[usize::from(scale_code)],
+            table.inv[usize::from(scale_code)],
+        );
         for (c, v) in codes.iter_mut().zip(block) {
             *c = fp4_encode(v * inv);
-            if four_over_six {
-                let d = Scalar::Fp4E2m1.decode(u16::from(*c)) * scale - v;
-                error += d * d;
-            }
         }
+        let error = if four_over_six {
+            let decoded = |c: &u8| Scalar::Fp4E2m1.decode(u16::from(*c)) * scale;
+            codes
+                .iter()
+                .zip(block)
+                .map(|(c, v)| (decoded(c) - v).powi(2))
+                .sum()
+        } else {
+            0.0
+        };
         (scale_code, error)
     };
     let (six, six_error) = candidate(6.0, codes);

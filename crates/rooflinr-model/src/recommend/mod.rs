@@ -310,11 +310,11 @@ fn uniform(weights: Format, activations: Format) -> Precision {
     }
 }
 
+/// A strategy's name and formats.
+type Named = (String, StrategyFormats);
+
 /// The strategies offered on the device, and those skipped with the reason.
-fn strategies(
-    req: &Request,
-    attention: AttentionChoice,
-) -> (Vec<(String, StrategyFormats)>, Vec<(String, String)>) {
+fn strategies(req: &Request, attention: AttentionChoice) -> (Vec<Named>, Vec<(String, String)>) {
     let hw = req.hardware;
     let fp4_native = hw.ceiling(Math::Fp4, true).native;
     let fp8_native = hw.ceiling(Math::Fp8, false).native;
@@ -359,8 +359,7 @@ fn strategies(
         attention: None,
         fp8_attention: false,
     };
-    let mut out: Vec<(String, StrategyFormats)> =
-        bases.iter().map(|(n, p)| (n.clone(), plain(*p))).collect();
+    let mut out: Vec<Named> = bases.iter().map(|(n, p)| (n.clone(), plain(*p))).collect();
     let Target::Model(_) = &req.target else {
         return (out, skipped);
     };

@@ -1,0 +1,58 @@
+//! Benchmarks of the quantisation advisor: NVFP4 and MXFP4 quantisation throughput on one
+//! core (target >= 200 M values/s: quantise and pack, `Codec::quantize`), and a whole
+//! DeepSeek-V3 recommendation including its quality measurements (target < 10 ms).
+
+#![allow(missing_docs)] // criterion_group! generates an undocumented function.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rooflinr_model::analysis::Phase;
+use rooflinr_model::hardware::registry;
+use rooflinr_model::presets;
+use rooflinr_model::quant::{Codec, Synthetic};
+use rooflinr_model::recommend::{self, QualitySamples, Request, Target};
+use rooflinr_model::roofline::Efficiency;
+use std::hint::black_box;
+
+fn quantize(c: &mut Criterion) {
+    let (rows, cols) = (256, 4096);
+    let values = Synthetic::Gaussian.generate(rows, cols, 0);
+    let mut group = c.benchmark_group("quantize_1M");
+    group.throughput(Throughput::Elements(values.len() as u64));
+    for name in [
+        "nvfp4",
+        "mxfp4",
+        "nvfp4-4over6",
+        "mxfp8-e4m3",
+        "nf4",
+        "int4-g128-fp16-zp",
+    ] {
+        let codec: Codec = name.parse().unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| codec.quantize(black_box(&values), cols).unwrap())
+        });
+    }
+    group.finish();
+}
+
+fn recommend_deepseek(c: &mut Criterion) {
+    let hw = registry::get("b200").unwrap();
+    let request = Request {
+        target: Target::Model(Box::new(presets::get("deepseek-v3").unwrap())),
+        hardware: &hw,
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 4096,
+        min_sqnr_db: 18.0,
+        attention: None,
+        efficiency: Efficiency::IDEAL,
+    };
+    // The sample tensors are inputs (a loaded weight, or synthetic ones made once); the
+    // quality measurement on them runs inside every recommendation.
+    let samples = QualitySamples::synthetic();
+    c.bench_function("recommend_deepseek_v3_decode", |b| {
+        b.iter(|| recommend::recommend(black_box(&request), &samples).unwrap())
+    });
+}
+
+criterion_group!(benches, quantize, recommend_deepseek);
+criterion_main!(benches);
