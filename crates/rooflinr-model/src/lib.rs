@@ -12,6 +12,9 @@
 //! - [`ops`]: per-operator FLOP and byte counts.
 //! - [`config`], [`presets`], [`analysis`]: whole models.
 //! - [`sweep`]: grids of shapes x formats.
+//! - [`quant`]: real codecs for every format and their measured error.
+//! - [`recommend`]: strategies ranked by predicted speed, memory and measured quality.
+//! - [`tiling`]: GEMM tiles, waves and L2 reuse on a GPU.
 //!
 //! A decode GEMV with FP8 weights on an H100 SXM is memory-bound, and its time is its
 //! bytes over the 3.35 TB/s of HBM3:

@@ -160,3 +160,54 @@ proptest! {
         }
     }
 }
+
+mod quantisation {
+    use proptest::prelude::*;
+    use rooflinr_model::quant::quality::{self, read_safetensors};
+    use rooflinr_model::quant::{Codec, Overflow, Scalar};
+
+    fn codec() -> impl Strategy<Value = Codec> {
+        prop::sample::select(quality::default_codecs())
+    }
+
+    proptest! {
+        #[test]
+        fn codec_names_never_panic(name in "\\PC{0,24}") {
+            let _ = name.parse::<Codec>();
+        }
+
+        #[test]
+        fn safetensors_parsing_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..256), name in "[a-z]{0,4}") {
+            let _ = read_safetensors(&bytes, &name);
+        }
+
+        #[test]
+        fn any_finite_tensor_round_trips_to_finite_values_of_the_same_length(
+            codec in codec(),
+            cols in 1usize..80,
+            rows in 1usize..4,
+            seed in prop::collection::vec(-1e4f32..1e4, 1..400),
+        ) {
+            let values: Vec<f32> = seed.iter().cycle().take(rows * cols).copied().collect();
+            let q = codec.quantize(&values, cols).unwrap();
+            let back = q.dequantize();
+            prop_assert_eq!(back.len(), values.len());
+            prop_assert!(back.iter().all(|v| v.is_finite()), "{}: {:?}", codec, back);
+            // Symmetric codecs keep signs (or flush to zero).
+            let asymmetric = codec.name().contains("-zp");
+            if !asymmetric {
+                for (x, y) in values.iter().zip(&back) {
+                    prop_assert!(x * y >= 0.0, "{}: {} -> {}", codec, x, y);
+                }
+            }
+        }
+
+        #[test]
+        fn scalar_rounding_is_monotonic(a in -1e5f32..1e5, b in -1e5f32..1e5) {
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            for s in [Scalar::Fp8E4m3, Scalar::Fp8E5m2, Scalar::Fp6E3m2, Scalar::Fp6E2m3, Scalar::Fp4E2m1, Scalar::Bf16, Scalar::Fp16] {
+                prop_assert!(s.round(lo, Overflow::Saturate) <= s.round(hi, Overflow::Saturate), "{}", s);
+            }
+        }
+    }
+}
