@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use rooflinr_model::analysis::Phase;
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, custom, registry};
 use rooflinr_model::ops::Precision;
@@ -92,6 +93,36 @@ impl PrecisionArgs {
             weights: self.weights.unwrap_or(base),
             kv: self.kv.unwrap_or(activations),
             output: self.output.or(self.precision).unwrap_or(activations),
+        }
+    }
+}
+
+/// Which pass of a model: phase, batch and sequence length.
+#[derive(Args, Clone, Debug)]
+pub struct PassArgs {
+    /// Prefill (the whole prompt) or decode (one new token per sequence).
+    #[arg(long, value_enum, default_value = "decode")]
+    pub phase: PhaseArg,
+    /// Sequences in the batch.
+    #[arg(long, default_value_t = 1)]
+    pub batch: u64,
+    /// Prompt length (prefill) or context length held in the KV cache (decode).
+    #[arg(long, default_value_t = 4096)]
+    pub seq: u64,
+}
+
+/// `--phase` on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum PhaseArg {
+    Prefill,
+    Decode,
+}
+
+impl From<PhaseArg> for Phase {
+    fn from(p: PhaseArg) -> Phase {
+        match p {
+            PhaseArg::Prefill => Phase::Prefill,
+            PhaseArg::Decode => Phase::Decode,
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, Phase, Scenario};
+use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::format::Format;
 use rooflinr_model::ops::Precision;
@@ -11,7 +11,7 @@ use rooflinr_model::presets;
 use rooflinr_model::units::si;
 use serde::Serialize;
 
-use crate::args::HardwareArgs;
+use crate::args::{HardwareArgs, PassArgs};
 use crate::table;
 
 /// Arguments of `rooflinr model`.
@@ -26,15 +26,8 @@ pub struct Args {
     config: Option<PathBuf>,
     #[command(flatten)]
     hardware: HardwareArgs,
-    /// Prefill (the whole prompt) or decode (one new token per sequence).
-    #[arg(long, value_enum, default_value = "decode")]
-    phase: PhaseArg,
-    /// Sequences in the batch.
-    #[arg(long, default_value_t = 1)]
-    batch: u64,
-    /// Prompt length (prefill) or context length held in the KV cache (decode).
-    #[arg(long, default_value_t = 4096)]
-    seq: u64,
+    #[command(flatten)]
+    pass: PassArgs,
     /// Weight format.
     #[arg(long, default_value = "bf16")]
     weights: Format,
@@ -53,22 +46,6 @@ pub struct Args {
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
-}
-
-/// `--phase` on the command line.
-#[derive(Clone, Copy, clap::ValueEnum)]
-pub enum PhaseArg {
-    Prefill,
-    Decode,
-}
-
-impl From<PhaseArg> for Phase {
-    fn from(p: PhaseArg) -> Phase {
-        match p {
-            PhaseArg::Prefill => Phase::Prefill,
-            PhaseArg::Decode => Phase::Decode,
-        }
-    }
 }
 
 #[derive(Serialize)]
@@ -137,9 +114,9 @@ pub fn run(args: Args) -> Result<()> {
         output: args.activations,
     };
     let scenario = Scenario {
-        phase: args.phase.into(),
-        batch: args.batch,
-        seq: args.seq,
+        phase: args.pass.phase.into(),
+        batch: args.pass.batch,
+        seq: args.pass.seq,
         precision,
         attention: if args.unfused_attention {
             AttentionKernel::Unfused

@@ -10,8 +10,8 @@ use rooflinr_model::recommend::{
 };
 use serde::Serialize;
 
-use super::model::{PhaseArg, load_config};
-use crate::args::HardwareArgs;
+use super::model::load_config;
+use crate::args::{HardwareArgs, PassArgs};
 use crate::table;
 
 /// Arguments of `rooflinr recommend`.
@@ -28,15 +28,8 @@ pub struct Args {
     gemm: Option<Vec<u64>>,
     #[command(flatten)]
     hardware: HardwareArgs,
-    /// Prefill or decode.
-    #[arg(long, value_enum, default_value = "decode")]
-    phase: PhaseArg,
-    /// Sequences in the batch.
-    #[arg(long, default_value_t = 1)]
-    batch: u64,
-    /// Prompt length (prefill) or context length (decode).
-    #[arg(long, default_value_t = 4096)]
-    seq: u64,
+    #[command(flatten)]
+    pass: PassArgs,
     /// Quality budget: the smallest acceptable SQNR in dB over the quantised tensors
     /// (18 dB: noise at 1.6% of the signal power; on Gaussian weights INT4 g128 and
     /// NVFP4 measure about 20 dB, MXFP4 about 16).
@@ -128,9 +121,9 @@ pub fn run(args: Args) -> Result<()> {
     let request = Request {
         target,
         hardware: &hw,
-        phase: args.phase.into(),
-        batch: args.batch,
-        seq: args.seq,
+        phase: args.pass.phase.into(),
+        batch: args.pass.batch,
+        seq: args.pass.seq,
         min_sqnr_db: args.min_sqnr,
         attention: args.attention,
         efficiency,
