@@ -261,10 +261,13 @@ pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendati
     let (strategies, skipped) = strategies(req, attention);
     let mut quality = QualityCache::new(samples);
     let mut candidates = Vec::with_capacity(strategies.len());
-    let baseline_formats = strategies[0].1;
-    let baseline = evaluate(req, &baseline_formats)?;
-    for (name, formats) in &strategies {
-        let e = evaluate(req, formats)?;
+    // Every strategy evaluated once; the first is the FP16 baseline the others compare to.
+    let evaluations = strategies
+        .iter()
+        .map(|(_, formats)| evaluate(req, formats))
+        .collect::<Result<Vec<_>, _>>()?;
+    let baseline = &evaluations[0];
+    for ((name, formats), e) in strategies.iter().zip(&evaluations) {
         let (quality_db, limited_by) = quality.strategy(formats);
         candidates.push(Candidate {
             name: name.clone(),
@@ -278,7 +281,7 @@ pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendati
             within_budget: quality_db >= req.min_sqnr_db,
             pareto: false,
             fits: e.memory <= hw.memory_capacity.value,
-            reason: e.reason(&baseline),
+            reason: e.reason(baseline),
         });
     }
     mark_pareto(&mut candidates);
@@ -292,7 +295,7 @@ pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendati
         .position(|c| c.within_budget && c.fits)
         .or_else(|| candidates.iter().position(|c| c.within_budget));
     Ok(Recommendation {
-        bottleneck: baseline.bottleneck,
+        bottleneck: baseline.bottleneck.clone(),
         candidates,
         best,
         skipped,
