@@ -1,0 +1,168 @@
+//! The few places the calculator touches the browser: the address bar, local storage,
+//! downloads (text, SVG, PNG), the colour-scheme preference, files and the clock. Each call
+//! degrades quietly where the browser refuses (private mode storage, for instance); none
+//! can take the page down.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+const STORAGE_KEY: &str = "rooflinr.state";
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The page's query string, without the `?`.
+pub fn query() -> String {
+    window()
+        .and_then(|w| w.location().search().ok())
+        .map(|s| s.trim_start_matches('?').to_string())
+        .unwrap_or_default()
+}
+
+/// The page's address without query or fragment (works under any sub-path).
+pub fn base_url() -> String {
+    window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// Puts `query` in the address bar without reloading or adding history entries; keeps the
+/// fragment (where an agent's pairing token lives).
+pub fn replace_query(query: &str) {
+    let Some(w) = window() else { return };
+    let hash = w.location().hash().unwrap_or_default();
+    let url = format!("{}?{query}{hash}", base_url());
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window()?.local_storage().ok().flatten()
+}
+
+/// The query saved by the last session, if any.
+pub fn saved_query() -> Option<String> {
+    storage()?.get_item(STORAGE_KEY).ok().flatten()
+}
+
+/// Saves the query for the next session.
+pub fn save_query(query: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(STORAGE_KEY, query);
+    }
+}
+
+/// Whether the system asks for a dark colour scheme.
+pub fn prefers_dark() -> bool {
+    window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Milliseconds since navigation started (`performance.now()`).
+pub fn now_ms() -> f64 {
+    window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Records a named moment on the performance timeline (read by the benchmarks).
+pub fn mark(name: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+fn click_download(href: &str, filename: &str) {
+    let Some(doc) = window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(a) = doc.create_element("a") else {
+        return;
+    };
+    let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+    a.set_href(href);
+    a.set_download(filename);
+    a.click();
+}
+
+fn blob_url(text: &str, mime: &str) -> Option<String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    web_sys::Url::create_object_url_with_blob(&blob).ok()
+}
+
+/// Offers `text` as a file download.
+pub fn download(filename: &str, mime: &str, text: &str) {
+    if let Some(url) = blob_url(text, mime) {
+        click_download(&url, filename);
+        let _ = web_sys::Url::revoke_object_url(&url);
+    }
+}
+
+/// The markup of the element with `id` (the chart's `<svg>`), with an XML declaration.
+pub fn svg_markup(id: &str) -> Option<String> {
+    let el = window()?.document()?.get_element_by_id(id)?;
+    Some(format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}",
+        el.outer_html()
+    ))
+}
+
+/// Renders SVG markup to a PNG of `width` x `height` pixels and offers it as a download.
+pub fn download_png(svg: &str, filename: &str, width: u32, height: u32) {
+    let Some(url) = blob_url(svg, "image/svg+xml") else {
+        return;
+    };
+    let Ok(img) = web_sys::HtmlImageElement::new() else {
+        return;
+    };
+    let name = filename.to_string();
+    let img_for_load = img.clone();
+    let url_for_load = url.clone();
+    let onload = Closure::once(move || {
+        let _ = web_sys::Url::revoke_object_url(&url_for_load);
+        let Some(doc) = window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Ok(canvas) = doc.create_element("canvas") else {
+            return;
+        };
+        let canvas: web_sys::HtmlCanvasElement = canvas.unchecked_into();
+        canvas.set_width(width);
+        canvas.set_height(height);
+        let Ok(Some(ctx)) = canvas.get_context("2d") else {
+            return;
+        };
+        let ctx: web_sys::CanvasRenderingContext2d = ctx.unchecked_into();
+        let _ = ctx.draw_image_with_html_image_element_and_dw_and_dh(
+            &img_for_load,
+            0.0,
+            0.0,
+            f64::from(width),
+            f64::from(height),
+        );
+        if let Ok(data) = canvas.to_data_url_with_type("image/png") {
+            click_download(&data, &name);
+        }
+    });
+    img.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    img.set_src(&url);
+}
+
+/// Reads a file chosen in an `<input type="file">` as text.
+pub async fn read_text(file: web_sys::File) -> Result<String, String> {
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .map_err(|e| format!("cannot read the file: {e:?}"))?;
+    text.as_string()
+        .ok_or_else(|| "the file is not text".to_string())
+}

@@ -1,0 +1,339 @@
+//! The roofline chart component: draws what [`ChartData`] holds through the pure
+//! [`geometry`](super::geometry), and handles hover, legend toggles, zoom and pan.
+
+use leptos::prelude::*;
+use rooflinr_model::analysis::Phase;
+use rooflinr_model::units::si;
+use wasm_bindgen::JsCast;
+
+use super::geometry::{self, Frame, Viewport};
+use super::palette::Palette;
+use crate::compute::{ChartData, ChartPoint};
+use crate::state::State;
+
+/// The `id` of the chart's `<svg>`, used by the SVG and PNG exports.
+pub const CHART_ID: &str = "roofline-chart";
+
+const FRAME: Frame = Frame::DEFAULT;
+
+/// Converts a mouse event's position to SVG coordinates of the chart.
+fn svg_point(ev: &web_sys::MouseEvent) -> Option<(f64, f64)> {
+    let el: web_sys::Element = ev.current_target()?.dyn_into().ok()?;
+    let rect = el.get_bounding_client_rect();
+    if rect.width() <= 0.0 || rect.height() <= 0.0 {
+        return None;
+    }
+    Some((
+        (f64::from(ev.client_x()) - rect.left()) * FRAME.width / rect.width(),
+        (f64::from(ev.client_y()) - rect.top()) * FRAME.height / rect.height(),
+    ))
+}
+
+/// A series in the legend.
+#[derive(Clone, Debug, PartialEq)]
+struct LegendItem {
+    key: String,
+    label: String,
+    colour: &'static str,
+    roof: bool,
+}
+
+fn legend(data: &ChartData, palette: &Palette) -> Vec<LegendItem> {
+    let mut items: Vec<LegendItem> = data
+        .roofs
+        .iter()
+        .map(|r| LegendItem {
+            key: r.key.clone(),
+            label: format!("{} roof", r.math.to_uppercase()),
+            colour: palette.roof(r.math),
+            roof: true,
+        })
+        .collect();
+    for p in &data.points {
+        if !items.iter().any(|i| i.key == p.key) {
+            items.push(LegendItem {
+                key: p.key.clone(),
+                label: p.format.clone(),
+                colour: palette.format(&p.format),
+                roof: false,
+            });
+        }
+    }
+    items
+}
+
+/// The interactive log-log roofline chart.
+#[component]
+pub fn RooflineChart(
+    /// What to draw; `None` while the inputs have a problem (the chart keeps its frame).
+    data: Memo<Option<ChartData>>,
+    /// Colours of the current theme.
+    palette: Signal<Palette>,
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let zoomed = RwSignal::new(None::<Viewport>);
+    let hover = RwSignal::new(None::<ChartPoint>);
+    let hover_at = RwSignal::new((0.0, 0.0));
+    let drag = StoredValue::new(None::<(f64, f64)>);
+
+    let viewport = Memo::new(move |_| {
+        zoomed.get().unwrap_or_else(|| {
+            data.with(|d| d.as_ref().map(ChartData::extent).unwrap_or_default().fit())
+        })
+    });
+    let visible = Memo::new(move |_| {
+        let hidden = state.with(|s| s.hidden.clone());
+        data.with(|d| {
+            d.as_ref().map_or_else(Vec::new, |d| {
+                d.points
+                    .iter()
+                    .filter(|p| !hidden.contains(&p.key))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let projected = Memo::new(move |_| {
+        let v = viewport.get();
+        visible.with(|pts| {
+            pts.iter()
+                .map(|p| v.project(&FRAME, p.intensity, p.performance))
+                .collect::<Vec<_>>()
+        })
+    });
+
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let Some((px, py)) = svg_point(&ev) else {
+            return;
+        };
+        if let Some((x0, y0)) = drag.get_value() {
+            zoomed.set(Some(viewport.get_untracked().pan(&FRAME, px - x0, py - y0)));
+            drag.set_value(Some((px, py)));
+            return;
+        }
+        let hit = projected.with_untracked(|pts| geometry::nearest(pts, px, py, 12.0));
+        let point = hit.and_then(|i| visible.with_untracked(|v| v.get(i).cloned()));
+        if let Some(i) = hit {
+            hover_at.set(projected.with_untracked(|pts| pts[i]));
+        }
+        if hover.with_untracked(|h| h != &point) {
+            hover.set(point);
+        }
+    };
+    let on_down = move |ev: web_sys::MouseEvent| {
+        if let Some(p) = svg_point(&ev).filter(|(x, y)| geometry::inside(&FRAME, *x, *y)) {
+            drag.set_value(Some(p));
+        }
+    };
+    let end_drag = move |_| drag.set_value(None);
+    let on_wheel = move |ev: web_sys::WheelEvent| {
+        let Some((px, py)) = svg_point(&ev) else {
+            return;
+        };
+        if !geometry::inside(&FRAME, px, py) {
+            return;
+        }
+        ev.prevent_default();
+        let factor = (-ev.delta_y() * 0.002).exp();
+        zoomed.set(Some(viewport.get_untracked().zoom(&FRAME, factor, px, py)));
+    };
+
+    let grid = move || {
+        let v = viewport.get();
+        let pal = palette.get();
+        let xs = geometry::log_ticks(v.x, "");
+        let ys = geometry::log_ticks(v.y, "FLOP/s");
+        let x_lines = xs
+            .into_iter()
+            .map(|t| {
+                let (x, _) = v.project(&FRAME, t.value, 1.0);
+                let stroke = if t.major { pal.grid } else { pal.background };
+                view! {
+                    <line x1=x x2=x y1=FRAME.y0() y2=FRAME.y1() stroke=stroke stroke-width="1"></line>
+                    <line x1=x x2=x y1=FRAME.y1() y2=FRAME.y1() + if t.major { 6.0 } else { 3.0 } stroke=pal.muted></line>
+                    <text x=x y=FRAME.y1() + 20.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
+                }
+            })
+            .collect_view();
+        let y_lines = ys
+            .into_iter()
+            .map(|t| {
+                let (_, y) = v.project(&FRAME, 1.0, t.value);
+                let stroke = if t.major { pal.grid } else { pal.background };
+                view! {
+                    <line x1=FRAME.x0() x2=FRAME.x1() y1=y y2=y stroke=stroke stroke-width="1"></line>
+                    <line x1=FRAME.x0() - if t.major { 6.0 } else { 3.0 } x2=FRAME.x0() y1=y y2=y stroke=pal.muted></line>
+                    <text x=FRAME.x0() - 10.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
+                }
+            })
+            .collect_view();
+        view! { <g class="grid">{x_lines}{y_lines}</g> }
+    };
+
+    let roofs = move || {
+        let v = viewport.get();
+        let pal = palette.get();
+        let hidden = state.with(|s| s.hidden.clone());
+        data.with(|d| {
+            let Some(d) = d else {
+                return ().into_any();
+            };
+            let slope = geometry::path(&v, &FRAME, &geometry::slope_outline(d.bandwidth, &v));
+            // Label the memory roof where it enters the plot.
+            let lx = 10f64.powf(v.x.0 + 0.08 * (v.x.1 - v.x.0));
+            let (sx, sy) = v.project(&FRAME, lx, d.bandwidth * lx);
+            let memory_label = format!("memory {}", si(d.bandwidth, "B/s"));
+            let roofs = d
+                .roofs
+                .iter()
+                .filter(|r| !hidden.contains(&r.key))
+                .map(|r| {
+                    let colour = pal.roof(r.math);
+                    let outline = geometry::roof_outline(d.bandwidth, r.peak, &v);
+                    let (rx, ry) = v.project(&FRAME, r.ridge, r.peak);
+                    let label = format!("{} {}", r.math.to_uppercase(), si(r.peak, "FLOP/s"));
+                    let ridge = format!("ridge {:.0}", r.ridge);
+                    let show_ridge = geometry::inside(&FRAME, rx, ry);
+                    view! {
+                        <path d=geometry::path(&v, &FRAME, &outline) fill="none" stroke=colour stroke-width="2"></path>
+                        <text x=FRAME.x1() - 6.0 y=ry - 6.0 text-anchor="end" font-size="12" font-weight="600" fill=colour>{label}</text>
+                        {show_ridge.then(|| view! {
+                            <circle cx=rx cy=ry r="3.5" fill=colour></circle>
+                            <text x=rx + 6.0 y=ry + 14.0 font-size="11" fill=colour>{ridge}</text>
+                        })}
+                    }
+                })
+                .collect_view();
+            view! {
+                <path d=slope fill="none" stroke=pal.memory stroke-width="1.5" stroke-dasharray="6 4"></path>
+                <text x=sx + 4.0 y=sy - 8.0 font-size="12" fill=pal.memory>{memory_label}</text>
+                {roofs}
+            }
+            .into_any()
+        })
+    };
+
+    let points = move || {
+        let pal = palette.get();
+        let pts = projected.get();
+        visible.with(|vis| {
+            vis.iter()
+                .zip(pts)
+                .filter(|(_, (x, y))| geometry::inside(&FRAME, *x, *y))
+                .map(|(p, (x, y))| {
+                    let colour = pal.format(&p.format);
+                    let r = if p.selected { 7.0 } else { 5.0 };
+                    let ring = if p.selected { pal.ink } else { pal.background };
+                    let width = if p.selected { "2" } else { "1" };
+                    match p.phase {
+                        Phase::Decode => view! {
+                            <circle cx=x cy=y r=r fill=colour stroke=ring stroke-width=width></circle>
+                        }
+                        .into_any(),
+                        Phase::Prefill => view! {
+                            <rect x=x - r y=y - r width=2.0 * r height=2.0 * r fill=colour stroke=ring stroke-width=width></rect>
+                        }
+                        .into_any(),
+                    }
+                })
+                .collect_view()
+        })
+    };
+
+    let tooltip = move || {
+        hover.get().map(|p| {
+            let (x, y) = hover_at.get();
+            let left = x / FRAME.width * 100.0;
+            let top = y / FRAME.height * 100.0;
+            let flip = if left > 60.0 { "flip" } else { "" };
+            view! {
+                <div class=format!("tooltip {flip}") style=format!("left:{left:.2}%;top:{top:.2}%") role="status">
+                    <strong>{p.name.clone()}</strong> " · " {p.format.clone()} " · " {p.phase.name()}
+                    <dl>
+                        <dt>"FLOPs"</dt><dd>{si(p.flops, "FLOP")}</dd>
+                        <dt>"bytes"</dt><dd>{si(p.bytes, "B")}</dd>
+                        <dt>"intensity"</dt><dd>{format!("{:.2} FLOP/B", p.intensity)}</dd>
+                        <dt>"predicted time"</dt><dd>{si(p.time, "s")}{(p.count != 1.0).then(|| format!(" × {}", p.count))}</dd>
+                        <dt>"bound"</dt><dd>{p.bound.name()}</dd>
+                    </dl>
+                </div>
+            }
+        })
+    };
+
+    let legend_items = move || data.with(|d| d.as_ref().map(|d| legend(d, &palette.get())).unwrap_or_default());
+
+    view! {
+        <figure class="chart">
+            <div class="chart-box">
+                <svg
+                    id=CHART_ID
+                    xmlns="http://www.w3.org/2000/svg"
+                    viewBox=format!("0 0 {} {}", FRAME.width, FRAME.height)
+                    role="img"
+                    aria-label="Roofline chart: performance against arithmetic intensity, log-log"
+                    font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
+                    on:mousemove=on_move
+                    on:mousedown=on_down
+                    on:mouseup=end_drag
+                    on:mouseleave=move |ev| {
+                        end_drag(ev);
+                        hover.set(None);
+                    }
+                    on:wheel=on_wheel
+                    on:dblclick=move |_| zoomed.set(None)
+                >
+                    <rect width=FRAME.width height=FRAME.height fill=move || palette.get().background></rect>
+                    <defs>
+                        <clipPath id="plot-area">
+                            <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0()></rect>
+                        </clipPath>
+                    </defs>
+                    {grid}
+                    <g clip-path="url(#plot-area)">{roofs}{points}</g>
+                    <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0() fill="none" stroke=move || palette.get().muted></rect>
+                    <text x=(FRAME.x0() + FRAME.x1()) / 2.0 y=FRAME.height - 10.0 text-anchor="middle" font-size="13" fill=move || palette.get().ink>
+                        "Arithmetic intensity (FLOP/byte)"
+                    </text>
+                    <text transform=format!("translate(18 {}) rotate(-90)", (FRAME.y0() + FRAME.y1()) / 2.0) text-anchor="middle" font-size="13" fill=move || palette.get().ink>
+                        "Performance (FLOP/s)"
+                    </text>
+                </svg>
+                {tooltip}
+            </div>
+            <figcaption class="legend">
+                <ul>
+                    <For each=legend_items key=|i| (i.key.clone(), i.colour) let:item>
+                        {
+                            let key_toggle = item.key.clone();
+                            let hidden_key = StoredValue::new(item.key.clone());
+                            let off = move || state.with(|s| hidden_key.with_value(|k| s.hidden.contains(k)));
+                            view! {
+                                <li>
+                                    <button
+                                        class="legend-item"
+                                        class:off=off
+                                        aria-pressed=move || if off() { "false" } else { "true" }
+                                        title="Show or hide this series"
+                                        on:click=move |_| state.update(|s| {
+                                            if !s.hidden.remove(&key_toggle) {
+                                                s.hidden.insert(key_toggle.clone());
+                                            }
+                                        })
+                                    >
+                                        <span class=if item.roof { "swatch line" } else { "swatch dot" } style=format!("--c:{}", item.colour)></span>
+                                        {item.label.clone()}
+                                    </button>
+                                </li>
+                            }
+                        }
+                    </For>
+                </ul>
+                <p class="hint">
+                    "Circles: decode · squares: prefill · ringed: your selection. Scroll to zoom, drag to pan, "
+                    <button class="link" on:click=move |_| zoomed.set(None)>"fit to data"</button>"."
+                </p>
+            </figcaption>
+        </figure>
+    }
+}

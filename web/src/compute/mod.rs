@@ -1,0 +1,518 @@
+//! From the calculator's [`State`] to what it shows: the device, the operator or model
+//! analysis, and the chart's data. Every figure comes from `rooflinr_model`; this module
+//! only validates the typed inputs (naming the field at fault) and arranges the results.
+
+use rooflinr_model::ModelError;
+use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, OpReport, Phase, Scenario};
+use rooflinr_model::config::ModelConfig;
+use rooflinr_model::format::Format;
+use rooflinr_model::hardware::{Hardware, custom, registry};
+use rooflinr_model::ops::{AttentionShape, Op, OpPrediction, Precision};
+use rooflinr_model::presets;
+use rooflinr_model::roofline::{Bound, Efficiency};
+
+use crate::chart::geometry::Extent;
+use crate::state::{CUSTOM, OpKind, State, Vary};
+
+/// A problem with the input, shown inline beside the field it names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// The field at fault, as labelled in the UI.
+    pub field: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl Problem {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    fn model(field: &str, e: ModelError) -> Self {
+        Problem::new(field, e.to_string())
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+/// Largest dimension accepted (2^32), as on the command line.
+pub const MAX_DIM: u64 = 1 << 32;
+
+/// Parses a whole number between 1 and `max` typed into `field`.
+pub fn whole(field: &str, text: &str, max: u64) -> Result<u64, Problem> {
+    let t = text.trim().replace('_', "");
+    match t.parse::<u64>() {
+        Ok(v) if (1..=max).contains(&v) => Ok(v),
+        Ok(v) => Err(Problem::new(
+            field,
+            format!("must be between 1 and {max}, got {v}"),
+        )),
+        Err(_) if t.is_empty() => Err(Problem::new(field, "enter a whole number")),
+        Err(_) => Err(Problem::new(
+            field,
+            format!("`{}` is not a whole number", text.trim()),
+        )),
+    }
+}
+
+fn format(field: &str, name: &str) -> Result<Format, Problem> {
+    name.parse().map_err(|e| Problem::model(field, e))
+}
+
+/// The device the state names: a registry entry or the custom device.
+pub fn hardware(state: &State) -> Result<Hardware, Problem> {
+    if state.hardware != CUSTOM {
+        return registry::get(&state.hardware).map_err(|e| Problem::model("hardware", e));
+    }
+    let c = &state.custom;
+    let number = |field: &str, text: &str| -> Result<f64, Problem> {
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| Problem::new(field, format!("`{}` is not a positive number", text.trim())))
+    };
+    let mut spec = serde_json::Map::new();
+    spec.insert("name".into(), c.name.trim().into());
+    spec.insert(
+        "memory_bandwidth_gb_s".into(),
+        number("bandwidth", &c.bandwidth_gb_s)?.into(),
+    );
+    if !c.capacity_gb.trim().is_empty() {
+        spec.insert(
+            "memory_capacity_gb".into(),
+            number("capacity", &c.capacity_gb)?.into(),
+        );
+    }
+    spec.insert("block_scaled_mma".into(), c.block_scaled.into());
+    spec.insert("source".into(), "entered in the calculator".into());
+    let mut peaks = serde_json::Map::new();
+    for pair in c.peaks.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (math, rate) = pair.split_once(':').ok_or_else(|| {
+            Problem::new(
+                "peaks",
+                format!("`{pair}` should be type:TFLOP/s, e.g. fp16:200"),
+            )
+        })?;
+        peaks.insert(
+            math.trim().to_ascii_lowercase(),
+            number(&format!("peak {}", math.trim()), rate)?.into(),
+        );
+    }
+    spec.insert("peak_tflops".into(), peaks.into());
+    let json = serde_json::Value::Object(spec).to_string();
+    custom::from_json(&json).map_err(|e| Problem::model("custom device", e))
+}
+
+/// The formats chosen for each operand.
+pub fn precision(state: &State) -> Result<Precision, Problem> {
+    Ok(Precision {
+        activations: format("activations", &state.activations)?,
+        weights: format("weights", &state.weights)?,
+        kv: format("KV cache", &state.kv)?,
+        output: format("output", &state.output)?,
+    })
+}
+
+/// Formats the ranking compares: the whole catalogue but FP64 (no inference runs in it).
+pub fn ranked_formats() -> impl Iterator<Item = Format> {
+    Format::CATALOGUE
+        .into_iter()
+        .filter(|f| !matches!(f, Format::Fp64))
+}
+
+/// One format in the operator ranking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankRow {
+    /// The format varied.
+    pub format: Format,
+    /// The operands' formats.
+    pub precision: Precision,
+    /// The prediction.
+    pub result: OpPrediction,
+    /// FP16 time / this time.
+    pub speedup: f64,
+    /// 1 - bytes / FP16 bytes.
+    pub bytes_saved: f64,
+}
+
+/// Operator mode's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OperatorView {
+    /// `gemv`, `gemm` or `attention`.
+    pub name: &'static str,
+    /// The operator.
+    pub op: Op,
+    /// The chosen formats.
+    pub precision: Precision,
+    /// Prediction with the chosen formats.
+    pub result: OpPrediction,
+    /// Every format, fastest first.
+    pub ranking: Vec<RankRow>,
+}
+
+/// The operator the state describes.
+pub fn operator_op(state: &State) -> Result<(&'static str, Op), Problem> {
+    Ok(match state.op {
+        OpKind::Gemv | OpKind::Gemm => {
+            let gemv = state.op == OpKind::Gemv;
+            let m_label = if gemv { "batch" } else { "M" };
+            (
+                if gemv { "gemv" } else { "gemm" },
+                Op::Gemm {
+                    m: whole(m_label, &state.m, MAX_DIM)? as f64,
+                    n: whole("N", &state.n, MAX_DIM)? as f64,
+                    k: whole("K", &state.k, MAX_DIM)? as f64,
+                    bias: false,
+                },
+            )
+        }
+        OpKind::Attention => {
+            let heads = whole("heads", &state.heads, MAX_DIM)?;
+            let kv_heads = whole("KV heads", &state.kv_heads, MAX_DIM)?;
+            if heads % kv_heads != 0 {
+                return Err(Problem::new(
+                    "KV heads",
+                    format!("{kv_heads} must divide the {heads} query heads"),
+                ));
+            }
+            let q_len = whole("query tokens", &state.q_len, MAX_DIM)?;
+            let kv_len = whole("context", &state.kv_len, MAX_DIM)?;
+            if q_len > kv_len {
+                return Err(Problem::new(
+                    "query tokens",
+                    format!("{q_len} exceeds the context of {kv_len}: queries attend to the context they are part of"),
+                ));
+            }
+            let d = whole("head dim", &state.head_dim, 65_536)? as f64;
+            (
+                "attention",
+                Op::FusedAttention(AttentionShape {
+                    batch: whole("batch", &state.attn_batch, MAX_DIM)? as f64,
+                    q_len: q_len as f64,
+                    kv_len: kv_len as f64,
+                    heads: heads as f64,
+                    kv_heads: kv_heads as f64,
+                    qk_dim: d,
+                    v_dim: d,
+                    causal: state.causal,
+                    shared_kv: false,
+                }),
+            )
+        }
+    })
+}
+
+/// Operator mode: the chosen operator under the chosen formats, and every format ranked.
+pub fn operator(state: &State, hw: &Hardware) -> Result<OperatorView, Problem> {
+    let (name, op) = operator_op(state)?;
+    let chosen = precision(state)?;
+    let eff = Efficiency::IDEAL;
+    let attention = matches!(op, Op::FusedAttention(_));
+    let vary = |f: Format| match state.vary {
+        Vary::All => Precision::uniform(f),
+        Vary::Weights if attention => Precision { kv: f, ..chosen },
+        Vary::Weights => Precision {
+            weights: f,
+            ..chosen
+        },
+    };
+    let base = op.predict(&vary(Format::Fp16), hw, &eff);
+    let mut ranking: Vec<RankRow> = ranked_formats()
+        .map(|format| {
+            let precision = vary(format);
+            let result = op.predict(&precision, hw, &eff);
+            RankRow {
+                format,
+                precision,
+                result,
+                speedup: base.prediction.time.get() / result.prediction.time.get(),
+                bytes_saved: 1.0 - result.cost.work.bytes.get() / base.cost.work.bytes.get(),
+            }
+        })
+        .collect();
+    ranking.sort_by(|a, b| {
+        a.result
+            .prediction
+            .time
+            .get()
+            .total_cmp(&b.result.prediction.time.get())
+    });
+    Ok(OperatorView {
+        name,
+        op,
+        precision: chosen,
+        result: op.predict(&chosen, hw, &eff),
+        ranking,
+    })
+}
+
+/// The model config the state names: a preset or the pasted `config.json`.
+pub fn model_config(state: &State) -> Result<ModelConfig, Problem> {
+    if state.model == CUSTOM {
+        if state.config.trim().is_empty() {
+            return Err(Problem::new(
+                "config.json",
+                "paste a Hugging Face config.json or choose a file",
+            ));
+        }
+        ModelConfig::from_json(&state.config).map_err(|e| Problem::model("config.json", e))
+    } else {
+        presets::get(&state.model).map_err(|e| Problem::model("model", e))
+    }
+}
+
+/// A point of the decode-time curve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurvePoint {
+    /// Context length, tokens.
+    pub context: u64,
+    /// Predicted decode step time, seconds.
+    pub time: f64,
+}
+
+/// Model mode's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelView {
+    /// The model.
+    pub config: ModelConfig,
+    /// The scenario analysed.
+    pub scenario: Scenario,
+    /// The selected phase.
+    pub analysis: ModelAnalysis,
+    /// The other phase at the same batch and length (drawn on the chart too).
+    pub other: ModelAnalysis,
+    /// Decode step time against context length for this batch.
+    pub curve: Vec<CurvePoint>,
+}
+
+/// Points on the decode-time curve.
+pub const CURVE_POINTS: usize = 28;
+
+/// Model mode: the analysis of the selected phase, the other phase, and the decode curve.
+pub fn model(state: &State, hw: &Hardware) -> Result<ModelView, Problem> {
+    let config = model_config(state)?;
+    let batch = whole("batch", &state.batch, 1 << 20)?;
+    let seq_label = match state.phase {
+        Phase::Prefill => "prompt length",
+        Phase::Decode => "context length",
+    };
+    let seq = whole(seq_label, &state.seq, 1 << 24)?;
+    let scenario = Scenario {
+        phase: state.phase,
+        batch,
+        seq,
+        precision: precision(state)?,
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    };
+    let eff = Efficiency::IDEAL;
+    let run = |s: &Scenario| {
+        analysis::analyze(&config, hw, s, &eff).map_err(|e| Problem::model(seq_label, e))
+    };
+    let analysis = run(&scenario)?;
+    let other_phase = match state.phase {
+        Phase::Prefill => Phase::Decode,
+        Phase::Decode => Phase::Prefill,
+    };
+    let other = run(&Scenario {
+        phase: other_phase,
+        ..scenario.clone()
+    })?;
+    let top = (seq * 4).clamp(32_768, 1 << 24);
+    let curve = (0..CURVE_POINTS)
+        .filter_map(|i| {
+            let t = i as f64 / (CURVE_POINTS - 1) as f64;
+            let context = (128f64 * (top as f64 / 128.0).powf(t)).round() as u64;
+            let s = Scenario {
+                phase: Phase::Decode,
+                seq: context,
+                ..scenario.clone()
+            };
+            let a = analysis::analyze(&config, hw, &s, &eff).ok()?;
+            Some(CurvePoint {
+                context,
+                time: a.time.get(),
+            })
+        })
+        .collect();
+    Ok(ModelView {
+        config,
+        scenario,
+        analysis,
+        other,
+        curve,
+    })
+}
+
+/// The format that colours an operator's point: its weights for linear layers, its cache
+/// for attention, its activations for everything else.
+pub fn op_format(r: &OpReport) -> Format {
+    match r.op {
+        Op::Gemm { .. } | Op::BatchedGemm { .. } | Op::Embedding { .. } => r.precision.weights,
+        Op::FusedAttention(_)
+        | Op::AttentionScores(_)
+        | Op::AttentionContext(_)
+        | Op::AttentionSoftmax(_) => r.precision.kv,
+        _ => r.precision.activations,
+    }
+}
+
+/// One compute roof of the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoofSeries {
+    /// Legend key (`roof:fp8`).
+    pub key: String,
+    /// Operation type name (`fp8`).
+    pub math: &'static str,
+    /// Dense peak, FLOP/s.
+    pub peak: f64,
+    /// Ridge point, FLOP/B.
+    pub ridge: f64,
+}
+
+/// One operator point of the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartPoint {
+    /// Legend key of its format (`fmt:nvfp4`).
+    pub key: String,
+    /// Format name.
+    pub format: String,
+    /// Operator name.
+    pub name: String,
+    /// Prefill or decode (decides the marker's shape).
+    pub phase: Phase,
+    /// FLOPs of one instance.
+    pub flops: f64,
+    /// Bytes of one instance.
+    pub bytes: f64,
+    /// FLOP/B.
+    pub intensity: f64,
+    /// Predicted FLOP/s (FLOPs / predicted time).
+    pub performance: f64,
+    /// Predicted time of one instance, s.
+    pub time: f64,
+    /// Which limit binds.
+    pub bound: Bound,
+    /// Instances per pass.
+    pub count: f64,
+    /// Whether this is the user's chosen configuration (drawn larger).
+    pub selected: bool,
+}
+
+/// Everything the roofline chart draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartData {
+    /// Memory bandwidth, B/s.
+    pub bandwidth: f64,
+    /// One roof per operation type the device lists.
+    pub roofs: Vec<RoofSeries>,
+    /// Operator points.
+    pub points: Vec<ChartPoint>,
+}
+
+impl ChartData {
+    fn new(hw: &Hardware) -> Self {
+        let bandwidth = hw.memory_bandwidth.value.get();
+        ChartData {
+            bandwidth,
+            roofs: hw
+                .peaks
+                .iter()
+                .map(|p| RoofSeries {
+                    key: format!("roof:{}", p.math.name()),
+                    math: p.math.name(),
+                    peak: p.rate.value.get(),
+                    ridge: p.rate.value.get() / bandwidth,
+                })
+                .collect(),
+            points: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, name: &str, format: Format, phase: Phase, r: &OpPrediction, count: f64, selected: bool) {
+        let p = &r.prediction;
+        let time = p.time.get();
+        if !(time > 0.0 && r.cost.work.flops.get() > 0.0) {
+            return; // no FLOPs: nothing to place on a FLOP/s axis
+        }
+        self.points.push(ChartPoint {
+            key: format!("fmt:{}", format.name()),
+            format: format.name(),
+            name: name.to_string(),
+            phase,
+            flops: r.cost.work.flops.get(),
+            bytes: r.cost.work.bytes.get(),
+            intensity: p.intensity.get(),
+            performance: r.cost.work.flops.get() / time,
+            time,
+            bound: p.bound,
+            count,
+            selected,
+        });
+    }
+
+    /// Operator mode: the operator under every ranked format; the chosen formats' point is
+    /// marked selected.
+    pub fn for_operator(hw: &Hardware, view: &OperatorView) -> Self {
+        let mut data = ChartData::new(hw);
+        let phase = match view.op {
+            Op::Gemm { m, .. } if m <= 16.0 => Phase::Decode,
+            Op::FusedAttention(s) if s.q_len <= 16.0 => Phase::Decode,
+            _ => Phase::Prefill,
+        };
+        for row in &view.ranking {
+            let selected = row.precision == view.precision;
+            data.push(view.name, row.format, phase, &row.result, 1.0, selected);
+        }
+        if !view.ranking.iter().any(|r| r.precision == view.precision) {
+            let format = match view.op {
+                Op::FusedAttention(_) => view.precision.kv,
+                _ => view.precision.weights,
+            };
+            data.push(view.name, format, phase, &view.result, 1.0, true);
+        }
+        data
+    }
+
+    /// Model mode: every operator of both phases.
+    pub fn for_model(hw: &Hardware, view: &ModelView) -> Self {
+        let mut data = ChartData::new(hw);
+        for (a, selected) in [(&view.other, false), (&view.analysis, true)] {
+            let phase = if selected {
+                view.scenario.phase
+            } else {
+                match view.scenario.phase {
+                    Phase::Prefill => Phase::Decode,
+                    Phase::Decode => Phase::Prefill,
+                }
+            };
+            for r in &a.ops {
+                data.push(r.name, op_format(r), phase, &r.result, r.count, selected);
+            }
+        }
+        data
+    }
+
+    /// The extent the auto-fit must show: every point and every ridge.
+    pub fn extent(&self) -> Extent {
+        let mut e = Extent::default();
+        for p in &self.points {
+            e.include(p.intensity, p.performance);
+        }
+        for r in &self.roofs {
+            e.include(r.ridge, r.peak);
+        }
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,207 @@
+//! Tests of input validation and of the arrangement of model results for display.
+
+use rooflinr_model::format::Format;
+use rooflinr_model::roofline::Bound;
+
+use super::*;
+use crate::state::{Mode, State};
+
+fn op_state(edit: impl FnOnce(&mut State)) -> State {
+    let mut s = State {
+        mode: Mode::Operator,
+        ..State::default()
+    };
+    edit(&mut s);
+    s
+}
+
+#[track_caller]
+fn check_problem(result: Result<impl std::fmt::Debug, Problem>, field: &str, says: &str) {
+    let p = result.expect_err("should be refused");
+    assert_eq!(p.field, field, "{p}");
+    assert!(p.message.contains(says), "{p}");
+}
+
+#[test]
+fn whole_numbers_are_validated_with_the_field_named() {
+    assert_eq!(whole("N", " 4_096 ", MAX_DIM), Ok(4096));
+    check_problem(whole("N", "abc", MAX_DIM), "N", "`abc` is not a whole number");
+    check_problem(whole("N", "", MAX_DIM), "N", "enter a whole number");
+    check_problem(whole("N", "0", MAX_DIM), "N", "between 1 and");
+    check_problem(whole("N", "-3", MAX_DIM), "N", "not a whole number");
+    check_problem(whole("N", "99999999999", MAX_DIM), "N", "got 99999999999");
+}
+
+#[test]
+fn ranking_is_fastest_first_with_fp16_as_baseline() {
+    let hw = hardware(&State::default()).unwrap();
+    let view = operator(&op_state(|_| {}), &hw).unwrap();
+    assert_eq!(view.ranking.len(), Format::CATALOGUE.len() - 1);
+    assert!(
+        view.ranking
+            .windows(2)
+            .all(|w| w[0].result.prediction.time.get() <= w[1].result.prediction.time.get())
+    );
+    let fp16 = view
+        .ranking
+        .iter()
+        .find(|r| r.format == Format::Fp16)
+        .unwrap();
+    assert_eq!((fp16.speedup, fp16.bytes_saved), (1.0, 0.0));
+    // A 4096x4096 GEMV is memory-bound: NVFP4 (4.5 bits) is ~16/4.5 faster than FP16.
+    let nvfp4 = view
+        .ranking
+        .iter()
+        .find(|r| r.format == Format::NvFp4)
+        .unwrap();
+    assert_eq!(nvfp4.result.prediction.bound, Bound::Memory);
+    assert!((nvfp4.speedup - 16.0 / 4.5).abs() < 0.01, "{}", nvfp4.speedup);
+    assert!((nvfp4.bytes_saved - (1.0 - 4.5 / 16.0)).abs() < 0.001);
+}
+
+#[test]
+fn weights_only_ranking_keeps_the_other_operands() {
+    let hw = hardware(&State::default()).unwrap();
+    let s = op_state(|s| {
+        s.vary = Vary::Weights;
+        s.activations = "bf16".into();
+    });
+    let view = operator(&s, &hw).unwrap();
+    assert!(view.ranking.iter().all(|r| r.precision.activations == Format::Bf16));
+    let attn = op_state(|s| {
+        s.vary = Vary::Weights;
+        s.op = OpKind::Attention;
+    });
+    let view = operator(&attn, &hw).unwrap();
+    assert!(view.ranking.iter().any(|r| r.precision.kv == Format::Fp8E4m3));
+    assert!(view.ranking.iter().all(|r| r.precision.weights == Format::Fp16));
+}
+
+#[test]
+fn operator_inputs_are_checked() {
+    let hw = hardware(&State::default()).unwrap();
+    check_problem(operator(&op_state(|s| s.k = "x".into()), &hw), "K", "`x`");
+    let attn = |edit: fn(&mut State)| {
+        op_state(|s| {
+            s.op = OpKind::Attention;
+            edit(s);
+        })
+    };
+    check_problem(
+        operator(&attn(|s| s.kv_heads = "5".into()), &hw),
+        "KV heads",
+        "must divide the 32 query heads",
+    );
+    check_problem(
+        operator(&attn(|s| s.q_len = "5000".into()), &hw),
+        "query tokens",
+        "exceeds the context of 4096",
+    );
+    check_problem(
+        operator(&op_state(|s| s.weights = "fp7".into()), &hw),
+        "weights",
+        "unknown format `fp7`",
+    );
+}
+
+#[test]
+fn custom_device_errors_name_the_field() {
+    let custom = |edit: fn(&mut State)| {
+        let mut s = State {
+            hardware: CUSTOM.into(),
+            ..State::default()
+        };
+        edit(&mut s);
+        hardware(&s)
+    };
+    let hw = custom(|_| {}).unwrap();
+    assert_eq!(hw.name, "My accelerator");
+    assert_eq!(hw.memory_bandwidth.value.get(), 1e12);
+    assert_eq!(hw.peaks.len(), 4);
+    check_problem(custom(|s| s.custom.bandwidth_gb_s = "fast".into()), "bandwidth", "`fast`");
+    check_problem(custom(|s| s.custom.peaks = "fp16=3".into()), "peaks", "type:TFLOP/s");
+    check_problem(custom(|s| s.custom.peaks = "fp17:3".into()), "custom device", "unknown operation type");
+    check_problem(custom(|s| s.custom.peaks = " ".into()), "custom device", "at least one rate");
+    check_problem(custom(|s| s.custom.name = " ".into()), "custom device", "must not be empty");
+    // A blank capacity means unlimited.
+    assert!(custom(|s| s.custom.capacity_gb = "".into()).is_ok());
+}
+
+#[test]
+fn model_view_has_both_phases_and_a_rising_decode_curve() {
+    let s = State::default();
+    let hw = hardware(&s).unwrap();
+    let view = model(&s, &hw).unwrap();
+    assert_eq!(view.analysis.ops.is_empty(), false);
+    assert_ne!(view.analysis.time, view.other.time);
+    assert_eq!(view.curve.len(), CURVE_POINTS);
+    assert!(view.curve.windows(2).all(|w| w[0].context < w[1].context && w[0].time <= w[1].time));
+    // The curve's point at the chosen context agrees with the main analysis.
+    let chart = ChartData::for_model(&hw, &view);
+    let selected = chart.points.iter().filter(|p| p.selected).count();
+    assert!(selected > 0 && selected < chart.points.len());
+    assert!(chart.points.iter().any(|p| p.phase == Phase::Prefill));
+    assert!(chart.points.iter().any(|p| p.phase == Phase::Decode));
+    assert_eq!(chart.roofs.len(), hw.peaks.len());
+}
+
+#[test]
+fn model_inputs_are_checked() {
+    let hw = hardware(&State::default()).unwrap();
+    let with = |edit: fn(&mut State)| {
+        let mut s = State::default();
+        edit(&mut s);
+        model(&s, &hw)
+    };
+    check_problem(with(|s| s.batch = "0".into()), "batch", "between 1 and");
+    check_problem(with(|s| s.seq = "lots".into()), "context length", "`lots`");
+    check_problem(
+        with(|s| {
+            s.phase = Phase::Prefill;
+            s.seq = "".into()
+        }),
+        "prompt length",
+        "enter a whole number",
+    );
+    check_problem(with(|s| s.model = "gpt-9".into()), "model", "unknown model preset");
+    check_problem(with(|s| s.model = CUSTOM.into()), "config.json", "paste");
+    check_problem(
+        with(|s| {
+            s.model = CUSTOM.into();
+            s.config = "{\"model_type\": \"llama\",".into()
+        }),
+        "config.json",
+        "cannot parse",
+    );
+    check_problem(
+        with(|s| {
+            s.model = CUSTOM.into();
+            s.config = "{\"model_type\": \"llama\"}".into()
+        }),
+        "config.json",
+        "missing field",
+    );
+}
+
+#[test]
+fn operator_chart_marks_the_chosen_formats() {
+    let hw = hardware(&State::default()).unwrap();
+    let view = operator(&op_state(|s| s.weights = "nvfp4".into()), &hw).unwrap();
+    let chart = ChartData::for_operator(&hw, &view);
+    // Vary::All ranks uniform formats; the chosen mix (FP16 activations, NVFP4 weights) is
+    // not among them, so it is added as its own point.
+    assert_eq!(chart.points.len(), view.ranking.len() + 1);
+    let chosen: Vec<_> = chart.points.iter().filter(|p| p.selected).collect();
+    assert_eq!(chosen.len(), 1);
+    assert_eq!(chosen[0].time, view.result.prediction.time.get());
+    let uniform = operator(&op_state(|_| {}), &hw).unwrap();
+    let chart = ChartData::for_operator(&hw, &uniform);
+    let selected: Vec<_> = chart.points.iter().filter(|p| p.selected).collect();
+    assert_eq!(selected.len(), 1);
+    assert_eq!(selected[0].format, "fp16");
+    assert_eq!(selected[0].phase, Phase::Decode);
+    let e = chart.extent().fit();
+    for p in &chart.points {
+        assert!(p.intensity.log10() > e.x.0 && p.intensity.log10() < e.x.1);
+    }
+}

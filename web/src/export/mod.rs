@@ -1,0 +1,312 @@
+//! Exports of what the calculator shows: tables as CSV and JSON, and a Markdown report.
+//! Pure text generation; the browser glue in [`crate::browser`] turns it into downloads.
+//! Every export says that its figures are roofline predictions, not measurements.
+
+use rooflinr_model::hardware::Hardware;
+use rooflinr_model::ops::Precision;
+use rooflinr_model::units::si;
+use serde_json::{Value, json};
+
+use crate::compute::{ModelView, OperatorView};
+
+/// What every export says about where its numbers come from.
+pub const PROVENANCE: &str = "predicted by the roofline model (rooflinr), not measured";
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn csv(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut out = header.join(",");
+    out.push('\n');
+    for row in rows {
+        let cells: Vec<String> = row.iter().map(|c| csv_field(c)).collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+fn precision_json(p: &Precision) -> Value {
+    json!({
+        "activations": p.activations.name(),
+        "weights": p.weights.name(),
+        "kv": p.kv.name(),
+        "output": p.output.name(),
+    })
+}
+
+const RANK_HEADER: [&str; 9] = [
+    "format",
+    "time_s",
+    "flops",
+    "bytes",
+    "intensity_flop_per_byte",
+    "bound",
+    "runs_as",
+    "speedup_vs_fp16",
+    "bytes_saved_vs_fp16",
+];
+
+fn rank_rows(view: &OperatorView) -> Vec<Vec<String>> {
+    view.ranking
+        .iter()
+        .map(|r| {
+            let p = &r.result.prediction;
+            vec![
+                r.format.name(),
+                format!("{:e}", p.time.get()),
+                format!("{}", r.result.cost.work.flops.get()),
+                format!("{}", r.result.cost.work.bytes.get()),
+                format!("{:.4}", p.intensity.get()),
+                p.bound.name().to_string(),
+                r.result.ceiling.executed_as.name().to_string(),
+                format!("{:.4}", r.speedup),
+                format!("{:.4}", r.bytes_saved),
+            ]
+        })
+        .collect()
+}
+
+/// The operator ranking as CSV.
+pub fn operator_csv(view: &OperatorView) -> String {
+    csv(&RANK_HEADER, &rank_rows(view))
+}
+
+/// The operator analysis as JSON.
+pub fn operator_json(hw: &Hardware, view: &OperatorView) -> Value {
+    let p = &view.result.prediction;
+    json!({
+        "kind": PROVENANCE,
+        "hardware": hw.key,
+        "operator": view.name,
+        "shape": format!("{:?}", view.op),
+        "precision": precision_json(&view.precision),
+        "time_s": p.time.get(),
+        "intensity": p.intensity.get(),
+        "bound": p.bound.name(),
+        "ranking": view.ranking.iter().map(|r| json!({
+            "format": r.format.name(),
+            "precision": precision_json(&r.precision),
+            "time_s": r.result.prediction.time.get(),
+            "flops": r.result.cost.work.flops.get(),
+            "bytes": r.result.cost.work.bytes.get(),
+            "intensity": r.result.prediction.intensity.get(),
+            "bound": r.result.prediction.bound.name(),
+            "runs_as": r.result.ceiling.executed_as.name(),
+            "speedup_vs_fp16": r.speedup,
+            "bytes_saved_vs_fp16": r.bytes_saved,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+const MODEL_HEADER: [&str; 10] = [
+    "operator",
+    "count",
+    "flops",
+    "bytes",
+    "intensity_flop_per_byte",
+    "bound",
+    "runs_as",
+    "time_s",
+    "share",
+    "shape",
+];
+
+fn model_rows(view: &ModelView) -> Vec<Vec<String>> {
+    view.analysis
+        .ops
+        .iter()
+        .map(|r| {
+            vec![
+                r.name.to_string(),
+                format!("{}", r.count),
+                format!("{}", r.flops().get()),
+                format!("{}", r.bytes().get()),
+                format!("{:.4}", r.result.prediction.intensity.get()),
+                r.bound().name().to_string(),
+                r.result.ceiling.executed_as.name().to_string(),
+                format!("{:e}", r.time.get()),
+                format!("{:.4}", r.share),
+                format!("{:?}", r.op),
+            ]
+        })
+        .collect()
+}
+
+/// The per-operator table of a model analysis as CSV.
+pub fn model_csv(view: &ModelView) -> String {
+    csv(&MODEL_HEADER, &model_rows(view))
+}
+
+/// A model analysis as JSON.
+pub fn model_json(hw: &Hardware, view: &ModelView) -> Value {
+    let a = &view.analysis;
+    json!({
+        "kind": PROVENANCE,
+        "hardware": hw.key,
+        "model": view.config.name,
+        "phase": view.scenario.phase.name(),
+        "batch": view.scenario.batch,
+        "seq": view.scenario.seq,
+        "precision": precision_json(&view.scenario.precision),
+        "time_s": a.time.get(),
+        "tokens_per_s": a.tokens_per_s,
+        "flops": a.work.flops.get(),
+        "bytes": a.work.bytes.get(),
+        "params_total": a.params.total,
+        "params_active": a.params.active,
+        "weight_bytes": a.weight_bytes.get(),
+        "kv_cache_bytes": a.kv_cache_bytes.get(),
+        "memory_required_bytes": a.memory.required.get(),
+        "memory_capacity_bytes": a.memory.capacity.get(),
+        "fits": a.memory.fits,
+        "kv_crossover_tokens": a.kv_crossover_tokens,
+        "ops": a.ops.iter().map(|r| json!({
+            "name": r.name,
+            "count": r.count,
+            "flops": r.flops().get(),
+            "bytes": r.bytes().get(),
+            "intensity": r.result.prediction.intensity.get(),
+            "bound": r.bound().name(),
+            "runs_as": r.result.ceiling.executed_as.name(),
+            "time_s": r.time.get(),
+            "share": r.share,
+        })).collect::<Vec<_>>(),
+        "decode_curve": view.curve.iter().map(|c| json!({"context": c.context, "time_s": c.time})).collect::<Vec<_>>(),
+    })
+}
+
+fn md_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut out = format!("| {} |\n", header.join(" | "));
+    out.push_str(&format!(
+        "|{}\n",
+        header.iter().map(|_| " --- |").collect::<String>()
+    ));
+    for row in rows {
+        out.push_str(&format!("| {} |\n", row.join(" | ")));
+    }
+    out
+}
+
+fn hardware_md(hw: &Hardware) -> String {
+    let mut out = format!(
+        "## Hardware: {}\n\n- memory: {} at {} ({}; {})\n",
+        hw.name,
+        hw.memory_capacity.value,
+        hw.memory_bandwidth.value,
+        hw.memory_type,
+        hw.memory_bandwidth.source
+    );
+    for p in &hw.peaks {
+        out.push_str(&format!(
+            "- {}: {} dense, ridge {:.0} FLOP/B ({})\n",
+            p.math.name(),
+            p.rate.value,
+            (p.rate.value / hw.memory_bandwidth.value).get(),
+            p.rate.source
+        ));
+    }
+    out
+}
+
+/// A Markdown report of an operator analysis, with a link that reproduces it.
+pub fn operator_markdown(hw: &Hardware, view: &OperatorView, link: &str) -> String {
+    let p = &view.result.prediction;
+    let rows: Vec<Vec<String>> = view
+        .ranking
+        .iter()
+        .map(|r| {
+            vec![
+                r.format.name(),
+                si(r.result.prediction.time.get(), "s"),
+                format!("{:.2}", r.result.prediction.intensity.get()),
+                r.result.prediction.bound.name().into(),
+                format!("{:.2}x", r.speedup),
+                format!("{:.0}%", r.bytes_saved * 100.0),
+            ]
+        })
+        .collect();
+    format!(
+        "# rooflinr: {name} on {hw}\n\n_{PROVENANCE}._ [Open this analysis]({link})\n\n\
+         {hardware}\n## {name} {shape:?}\n\n\
+         With activations {a}, weights {w}, KV {kv}, output {o}: **{time}**, intensity {ai:.2} FLOP/B, \
+         {bound}-bound (ridge {ridge:.0} FLOP/B).\n\n## Every format\n\n{table}",
+        name = view.name,
+        hw = hw.name,
+        hardware = hardware_md(hw),
+        shape = view.op,
+        a = view.precision.activations,
+        w = view.precision.weights,
+        kv = view.precision.kv,
+        o = view.precision.output,
+        time = si(p.time.get(), "s"),
+        ai = p.intensity.get(),
+        bound = p.bound.name(),
+        ridge = p.ridge.get(),
+        table = md_table(
+            &["format", "time", "FLOP/B", "bound", "speed-up vs FP16", "bytes saved"],
+            &rows
+        ),
+    )
+}
+
+/// A Markdown report of a model analysis, with a link that reproduces it.
+pub fn model_markdown(hw: &Hardware, view: &ModelView, link: &str) -> String {
+    let a = &view.analysis;
+    let s = &view.scenario;
+    let rows: Vec<Vec<String>> = a
+        .ops
+        .iter()
+        .map(|r| {
+            vec![
+                r.name.to_string(),
+                format!("{}", r.count),
+                si(r.flops().get(), "FLOP"),
+                si(r.bytes().get(), "B"),
+                format!("{:.2}", r.result.prediction.intensity.get()),
+                r.bound().name().into(),
+                si(r.time.get(), "s"),
+                format!("{:.1}%", r.share * 100.0),
+            ]
+        })
+        .collect();
+    format!(
+        "# rooflinr: {model} on {hw}\n\n_{PROVENANCE}._ [Open this analysis]({link})\n\n\
+         {hardware}\n## Scenario\n\n- {phase}, batch {batch}, {seq} tokens\n\
+         - weights {w}, activations {act}, KV cache {kv}\n\n## Result\n\n\
+         - time per pass: **{time}**, {tps:.1} tokens/s\n\
+         - parameters: {total:.2} B total, {active:.2} B active\n\
+         - memory: {req} of {cap} ({fit})\n\
+         - KV crossover: {cross:.0} tokens of context read as many bytes as the weights\n\n\
+         ## Operators\n\n{table}",
+        model = view.config.name,
+        hw = hw.name,
+        hardware = hardware_md(hw),
+        phase = s.phase.name(),
+        batch = s.batch,
+        seq = s.seq,
+        w = s.precision.weights,
+        act = s.precision.activations,
+        kv = s.precision.kv,
+        time = si(a.time.get(), "s"),
+        tps = a.tokens_per_s,
+        total = a.params.total / 1e9,
+        active = a.params.active / 1e9,
+        req = a.memory.required,
+        cap = a.memory.capacity,
+        fit = if a.memory.fits { "fits" } else { "does not fit" },
+        cross = a.kv_crossover_tokens,
+        table = md_table(
+            &["operator", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time", "share"],
+            &rows
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests;

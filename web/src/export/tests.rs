@@ -1,0 +1,81 @@
+//! Tests of the CSV, JSON and Markdown exports.
+
+use super::*;
+use crate::compute::{self, ModelView, OperatorView};
+use crate::state::{Mode, State};
+
+fn operator_view() -> (Hardware, OperatorView) {
+    let s = State {
+        mode: Mode::Operator,
+        ..State::default()
+    };
+    let hw = compute::hardware(&s).unwrap();
+    let v = compute::operator(&s, &hw).unwrap();
+    (hw, v)
+}
+
+fn model_view() -> (Hardware, ModelView) {
+    let s = State::default();
+    let hw = compute::hardware(&s).unwrap();
+    let v = compute::model(&s, &hw).unwrap();
+    (hw, v)
+}
+
+#[test]
+fn csv_quotes_what_needs_quoting() {
+    assert_eq!(csv_field("plain"), "plain");
+    assert_eq!(csv_field("a,b"), "\"a,b\"");
+    assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    assert_eq!(csv(&["a", "b"], &[vec!["1".into(), "x,y".into()]]), "a,b\n1,\"x,y\"\n");
+}
+
+#[test]
+fn operator_csv_has_a_row_per_format_with_figures_that_parse_back() {
+    let (_, v) = operator_view();
+    let text = operator_csv(&v);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], RANK_HEADER.join(","));
+    assert_eq!(lines.len(), v.ranking.len() + 1);
+    let first: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(first[0], v.ranking[0].format.name());
+    let time: f64 = first[1].parse().unwrap();
+    assert_eq!(time, v.ranking[0].result.prediction.time.get());
+}
+
+#[test]
+fn model_exports_carry_the_analysis() {
+    let (hw, v) = model_view();
+    let text = model_csv(&v);
+    assert_eq!(text.lines().count(), v.analysis.ops.len() + 1);
+    // The op shape (with commas) is quoted, so every row has the header's column count
+    // when parsed with quotes respected.
+    assert!(text.lines().skip(1).all(|l| l.ends_with('"') && l.matches(",\"").count() == 1), "{text}");
+    let json = model_json(&hw, &v);
+    assert_eq!(json["kind"], PROVENANCE);
+    assert_eq!(json["time_s"].as_f64(), Some(v.analysis.time.get()));
+    assert_eq!(json["ops"].as_array().unwrap().len(), v.analysis.ops.len());
+    let shares: f64 = json["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["share"].as_f64().unwrap())
+        .sum();
+    assert!((shares - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn markdown_reports_say_what_they_are() {
+    let (hw, v) = model_view();
+    let md = model_markdown(&hw, &v, "https://example.test/?v=1");
+    assert!(md.starts_with("# rooflinr: meta-llama/Meta-Llama-3-8B on NVIDIA H100"), "{md}");
+    assert!(md.contains(PROVENANCE));
+    assert!(md.contains("(https://example.test/?v=1)"));
+    assert!(md.contains("| operator | count |"));
+    assert_eq!(md.matches("\n| ").count(), v.analysis.ops.len() + 2);
+    let (hw, v) = operator_view();
+    let md = operator_markdown(&hw, &v, "x");
+    assert!(md.contains("## Every format"));
+    assert!(md.contains("memory-bound") || md.contains("compute-bound"));
+    let json = operator_json(&hw, &v);
+    assert_eq!(json["ranking"].as_array().unwrap().len(), v.ranking.len());
+}

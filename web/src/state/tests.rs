@@ -1,0 +1,101 @@
+//! Tests of the URL encoding of the calculator's state.
+
+use proptest::prelude::*;
+
+use super::*;
+
+#[test]
+fn default_state_round_trips() {
+    let s = State::default();
+    let q = s.to_query();
+    assert_eq!(
+        q,
+        "v=1&mode=model&hw=h100-sxm&act=fp16&w=fp16&kv=fp16&out=fp16&model=llama-3-8b&phase=decode&batch=1&seq=4096"
+    );
+    assert_eq!(State::from_query(&q), (s, vec![]));
+}
+
+#[test]
+fn operator_state_with_custom_device_round_trips() {
+    let mut s = State {
+        mode: Mode::Operator,
+        op: OpKind::Attention,
+        hardware: CUSTOM.into(),
+        vary: Vary::Weights,
+        theme: Theme::Dark,
+        causal: false,
+        kv: "nvfp4".into(),
+        ..State::default()
+    };
+    s.custom.name = "Chip & Co / 2026".into();
+    s.custom.block_scaled = true;
+    s.hidden.insert("roof:fp32".into());
+    s.hidden.insert("fmt:int8".into());
+    let q = s.to_query();
+    assert!(q.contains("hw_name=Chip+%26+Co+%2F+2026"), "{q}");
+    assert!(q.contains("hide=fmt%3Aint8%2Croof%3Afp32"), "{q}");
+    // Model-only keys are not written in operator mode.
+    assert!(!q.contains("seq="), "{q}");
+    let (back, warnings) = State::from_query(&format!("?{q}"));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(back, s);
+}
+
+#[test]
+fn a_pasted_config_travels_in_the_link() {
+    let s = State {
+        model: CUSTOM.into(),
+        config: r#"{"model_type": "llama", "hidden_size": 4096}"#.into(),
+        phase: Phase::Prefill,
+        ..State::default()
+    };
+    assert_eq!(State::from_query(&s.to_query()).0, s);
+}
+
+#[test]
+fn bad_values_warn_and_keep_defaults() {
+    let (s, warnings) = State::from_query("mode=chart&phase=decoding&v=9&unknown=1&seq=12");
+    assert_eq!(s.mode, Mode::Model);
+    assert_eq!(s.phase, Phase::Decode);
+    assert_eq!(s.seq, "12");
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(warnings[0].contains("`mode=chart`"), "{warnings:?}");
+}
+
+#[test]
+fn empty_and_garbage_queries_give_defaults() {
+    assert_eq!(State::from_query(""), (State::default(), vec![]));
+    let (s, _) = State::from_query("&&=&%zz&%%%");
+    assert_eq!(s, State::default());
+}
+
+fn text() -> impl Strategy<Value = String> {
+    // Any printable text, including the separators the encoding must escape.
+    "[ -~é€&=%+#?,:]{0,24}"
+}
+
+proptest! {
+    #[test]
+    fn any_text_fields_round_trip(
+        m in text(), seq in text(), config in text(), name in text(),
+        hardware in prop_oneof![Just(CUSTOM.to_string()), text()],
+        model in prop_oneof![Just(CUSTOM.to_string()), text()],
+        operator in any::<bool>(),
+    ) {
+        let mut s = State {
+            mode: if operator { Mode::Operator } else { Mode::Model },
+            m, seq, config, hardware, model,
+            ..State::default()
+        };
+        s.custom.name = name;
+        let (back, warnings) = State::from_query(&s.to_query());
+        prop_assert!(warnings.is_empty());
+        // Fields not written for this mode come back as defaults: compare what is shown.
+        prop_assert_eq!(back.to_query(), s.to_query());
+    }
+
+    #[test]
+    fn any_query_parses_without_panicking(q in "\\PC{0,200}") {
+        let _ = State::from_query(&q);
+    }
+}

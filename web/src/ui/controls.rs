@@ -1,0 +1,404 @@
+//! The input panels: hardware (presets with sources, and the custom editor), formats, the
+//! operator's shape, and the model scenario.
+
+use leptos::prelude::*;
+use rooflinr_model::analysis::Phase;
+use rooflinr_model::hardware::{Figure, Hardware, registry};
+use rooflinr_model::presets;
+use rooflinr_model::units::si;
+use wasm_bindgen::JsCast;
+
+use super::fields::{CurrentProblem, FormatSelect, Segmented, TextField};
+use crate::browser;
+use crate::compute::Problem;
+use crate::state::{CUSTOM, Mode, OpKind, State, Vary};
+
+/// One figure with its source on hover and its basis as a badge.
+fn figure_row<T>(label: String, value: String, figure: &Figure<T>) -> impl IntoView + use<T> {
+    let basis = figure.source.basis.name();
+    view! {
+        <tr>
+            <th scope="row">{label}</th>
+            <td class="num">{value}</td>
+            <td><span class=format!("badge {basis}") title=figure.source.text.to_string()>{basis}</span></td>
+        </tr>
+    }
+}
+
+fn hardware_figures(hw: &Hardware) -> impl IntoView + use<> {
+    let bw = hw.memory_bandwidth.value.get();
+    let mut rows = vec![
+        figure_row(
+            "memory bandwidth".into(),
+            si(bw, "B/s"),
+            &hw.memory_bandwidth,
+        )
+        .into_any(),
+        figure_row(
+            "memory".into(),
+            format!("{} {}", hw.memory_capacity.value, hw.memory_type),
+            &hw.memory_capacity,
+        )
+        .into_any(),
+    ];
+    for p in &hw.peaks {
+        let rate = p.rate.value.get();
+        rows.push(
+            figure_row(
+                format!("{} peak", p.math.name().to_uppercase()),
+                format!("{} · ridge {:.0}", si(rate, "FLOP/s"), rate / bw),
+                &p.rate,
+            )
+            .into_any(),
+        );
+    }
+    let notes = [
+        (hw.unified_memory, "unified CPU-GPU memory"),
+        (hw.block_scaled_mma, "block-scaled FP4/FP8 tensor cores (MX, NVFP4)"),
+    ];
+    let sources: Vec<String> = {
+        let mut s: Vec<String> = std::iter::once(&hw.memory_bandwidth.source)
+            .chain(hw.peaks.iter().map(|p| &p.rate.source))
+            .map(|s| s.text.to_string())
+            .collect();
+        s.dedup();
+        s
+    };
+    view! {
+        <p class="muted">{hw.architecture.clone()}</p>
+        <table class="figures">
+            <tbody>{rows}</tbody>
+        </table>
+        <ul class="notes">
+            {notes
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, text)| view! { <li>{text}</li> })
+                .collect_view()}
+        </ul>
+        <details class="sources">
+            <summary>"Sources"</summary>
+            <ul>{sources.into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}</ul>
+        </details>
+    }
+}
+
+/// Device choice, its figures with sources, and the custom device editor.
+#[component]
+pub fn HardwarePanel(
+    /// The device the state names, or the problem with the custom one.
+    hardware: Memo<Result<Hardware, Problem>>,
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let devices: Vec<(String, String)> = registry::all()
+        .into_iter()
+        .map(|h| (h.key, h.name))
+        .collect();
+    let current = move || state.with(|s| s.hardware.clone());
+    let is_custom = move || state.with(|s| s.hardware == CUSTOM);
+    view! {
+        <section class="panel" aria-labelledby="hw-title">
+            <h2 id="hw-title">"Hardware"</h2>
+            <label class="field">
+                <span class="label">"device"</span>
+                <select
+                    id="hardware-select"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        state.update(|s| s.hardware = v);
+                    }
+                >
+                    {devices
+                        .into_iter()
+                        .map(|(key, name)| {
+                            let k = key.clone();
+                            view! { <option value=key selected=move || current() == k>{name}</option> }
+                        })
+                        .collect_view()}
+                    <option value=CUSTOM selected=is_custom>"Custom device…"</option>
+                </select>
+            </label>
+            <Show when=is_custom>
+                <div class="custom-editor">
+                    <TextField label="name" get=|s| &s.custom.name set=|s| &mut s.custom.name />
+                    <div class="row">
+                        <TextField label="bandwidth" get=|s| &s.custom.bandwidth_gb_s set=|s| &mut s.custom.bandwidth_gb_s numeric=true hint="GB/s" />
+                        <TextField label="capacity" get=|s| &s.custom.capacity_gb set=|s| &mut s.custom.capacity_gb numeric=true hint="GB, blank for unlimited" />
+                    </div>
+                    <TextField label="peaks" get=|s| &s.custom.peaks set=|s| &mut s.custom.peaks hint="dense TFLOP/s by type: fp16:200, fp8:400, fp4:800" />
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            prop:checked=move || state.with(|s| s.custom.block_scaled)
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                state.update(|s| s.custom.block_scaled = on);
+                            }
+                        />
+                        "runs MX / NVFP4 block-scaled products natively"
+                    </label>
+                </div>
+            </Show>
+            {move || match hardware.get() {
+                Ok(hw) => hardware_figures(&hw).into_any(),
+                Err(p) if p.field == "custom device" || p.field == "hardware" => {
+                    view! { <p class="error" role="alert">{p.to_string()}</p> }.into_any()
+                }
+                Err(_) => ().into_any(),
+            }}
+        </section>
+    }
+}
+
+/// Formats of the operands.
+#[component]
+pub fn FormatsPanel() -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let operator = move || state.with(|s| s.mode == Mode::Operator);
+    view! {
+        <section class="panel" aria-labelledby="formats-title">
+            <h2 id="formats-title">"Formats"</h2>
+            <div class="row">
+                <FormatSelect label="weights" get=|s| &s.weights set=|s| &mut s.weights />
+                <FormatSelect label="activations" get=|s| &s.activations set=|s| &mut s.activations />
+            </div>
+            <div class="row">
+                <FormatSelect label="KV cache" get=|s| &s.kv set=|s| &mut s.kv />
+                <Show when=operator>
+                    <FormatSelect label="output" get=|s| &s.output set=|s| &mut s.output />
+                </Show>
+            </div>
+        </section>
+    }
+}
+
+/// The operator and its shape.
+#[component]
+pub fn OperatorPanel() -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let kind = move || state.with(|s| s.op);
+    view! {
+        <section class="panel" aria-labelledby="op-title">
+            <h2 id="op-title">"Operator"</h2>
+            <Segmented
+                label="operator"
+                options=vec![(OpKind::Gemv, "GEMV"), (OpKind::Gemm, "GEMM"), (OpKind::Attention, "Attention")]
+                get=|s| s.op
+                set=|s, v| {
+                    s.op = v;
+                    // A GEMV is a GEMM with a handful of rows; switching keeps shapes sensible.
+                    match v {
+                        OpKind::Gemv => s.m = "1".into(),
+                        OpKind::Gemm if s.m == "1" => s.m = "4096".into(),
+                        _ => {}
+                    }
+                }
+            />
+            {move || match kind() {
+                OpKind::Gemv | OpKind::Gemm => {
+                    let gemv = kind() == OpKind::Gemv;
+                    view! {
+                        <div class="row three">
+                            {if gemv {
+                                view! { <TextField label="batch" get=|s| &s.m set=|s| &mut s.m numeric=true hint="vectors" /> }.into_any()
+                            } else {
+                                view! { <TextField label="M" get=|s| &s.m set=|s| &mut s.m numeric=true hint="rows (tokens)" /> }.into_any()
+                            }}
+                            <TextField label="N" get=|s| &s.n set=|s| &mut s.n numeric=true hint="outputs" />
+                            <TextField label="K" get=|s| &s.k set=|s| &mut s.k numeric=true hint="inputs" />
+                        </div>
+                    }
+                    .into_any()
+                }
+                OpKind::Attention => view! {
+                    <div class="row three">
+                        <TextField label="batch" get=|s| &s.attn_batch set=|s| &mut s.attn_batch numeric=true />
+                        <TextField label="query tokens" get=|s| &s.q_len set=|s| &mut s.q_len numeric=true hint="1 in decode" />
+                        <TextField label="context" get=|s| &s.kv_len set=|s| &mut s.kv_len numeric=true />
+                    </div>
+                    <div class="row three">
+                        <TextField label="heads" get=|s| &s.heads set=|s| &mut s.heads numeric=true />
+                        <TextField label="KV heads" get=|s| &s.kv_heads set=|s| &mut s.kv_heads numeric=true />
+                        <TextField label="head dim" get=|s| &s.head_dim set=|s| &mut s.head_dim numeric=true />
+                    </div>
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            prop:checked=move || state.with(|s| s.causal)
+                            on:change=move |ev| {
+                                let on = event_target_checked(&ev);
+                                state.update(|s| s.causal = on);
+                            }
+                        />
+                        "causal mask (FlashAttention-style fused kernel)"
+                    </label>
+                }
+                .into_any(),
+            }}
+            <div class="field">
+                <span class="label">"ranking varies"</span>
+                <Segmented
+                    label="ranking varies"
+                    options=vec![(Vary::All, "every operand"), (Vary::Weights, "weights (KV) only")]
+                    get=|s| s.vary
+                    set=|s, v| s.vary = v
+                />
+            </div>
+        </section>
+    }
+}
+
+/// Values a slider steps through: powers of two, so a drag covers every scale.
+fn slider_index(text: &str, max_exp: u32) -> u32 {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|v| *v > 0)
+        .map_or(0, |v| (63 - v.leading_zeros()).min(max_exp))
+}
+
+/// A slider over powers of two beside an exact text field, both bound to one state field.
+#[component]
+fn PowerSlider(
+    /// Label (and the name problems use).
+    label: &'static str,
+    /// Smallest exponent.
+    min_exp: u32,
+    /// Largest exponent.
+    max_exp: u32,
+    /// Reads the field.
+    get: fn(&State) -> &String,
+    /// Gives the field to write.
+    set: fn(&mut State) -> &mut String,
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let id = format!("slider-{}", label.replace(' ', "-"));
+    view! {
+        <div class="slider">
+            <input
+                id=id
+                type="range"
+                aria-label=format!("{label} (powers of two)")
+                min=min_exp
+                max=max_exp
+                step="1"
+                prop:value=move || state.with(|s| slider_index(get(s), max_exp).max(min_exp).to_string())
+                on:input=move |ev| {
+                    let exp: u32 = event_target_value(&ev).parse().unwrap_or(min_exp);
+                    state.update(|s| *set(s) = (1u64 << exp).to_string());
+                }
+            />
+            <TextField label=label get=get set=set numeric=true />
+        </div>
+    }
+}
+
+/// The model: preset or pasted config, phase, batch and length.
+#[component]
+pub fn ModelPanel() -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let problem = expect_context::<CurrentProblem>().0;
+    let current = move || state.with(|s| s.model.clone());
+    let is_custom = move || state.with(|s| s.model == CUSTOM);
+    let file_error = RwSignal::new(None::<String>);
+    let config_error = move || {
+        problem
+            .get()
+            .filter(|p| p.field == "config.json")
+            .map(|p| p.message)
+    };
+    let seq_label = move || state.with(|s| s.phase);
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            match browser::read_text(file).await {
+                Ok(text) => {
+                    file_error.set(None);
+                    state.update(|s| {
+                        s.model = CUSTOM.into();
+                        s.config = text;
+                    });
+                }
+                Err(e) => file_error.set(Some(e)),
+            }
+        });
+    };
+    view! {
+        <section class="panel" aria-labelledby="model-title">
+            <h2 id="model-title">"Model"</h2>
+            <label class="field">
+                <span class="label">"model"</span>
+                <select
+                    id="model-select"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        state.update(|s| s.model = v);
+                    }
+                >
+                    {presets::PRESETS
+                        .iter()
+                        .map(|(key, params, _)| {
+                            let k = key.to_string();
+                            view! {
+                                <option value=*key title=*params selected=move || current() == k>
+                                    {*key}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                    <option value=CUSTOM selected=is_custom>"Your config.json…"</option>
+                </select>
+            </label>
+            <Show when=is_custom>
+                <label class="field" class:invalid=move || config_error().is_some()>
+                    <span class="label">"config.json"</span>
+                    <textarea
+                        id="config-text"
+                        rows="7"
+                        spellcheck="false"
+                        placeholder="Paste a Hugging Face config.json here"
+                        prop:value=move || state.with(|s| s.config.clone())
+                        on:input=move |ev| {
+                            let v = event_target_value(&ev);
+                            state.update(|s| s.config = v);
+                        }
+                    ></textarea>
+                    {move || config_error().map(|m| view! { <span class="error" role="alert">{m}</span> })}
+                </label>
+                <label class="file">
+                    "…or choose a file: "
+                    <input type="file" accept=".json,application/json" on:change=on_file />
+                </label>
+                {move || file_error.get().map(|m| view! { <p class="error" role="alert">{m}</p> })}
+            </Show>
+            <div class="field">
+                <span class="label">"phase"</span>
+                <Segmented
+                    label="phase"
+                    options=vec![(Phase::Decode, "Decode"), (Phase::Prefill, "Prefill")]
+                    get=|s| s.phase
+                    set=|s, v| s.phase = v
+                />
+            </div>
+            <PowerSlider label="batch" min_exp=0 max_exp=12 get=|s| &s.batch set=|s| &mut s.batch />
+            {move || match seq_label() {
+                Phase::Decode => view! {
+                    <PowerSlider label="context length" min_exp=6 max_exp=20 get=|s| &s.seq set=|s| &mut s.seq />
+                }
+                .into_any(),
+                Phase::Prefill => view! {
+                    <PowerSlider label="prompt length" min_exp=6 max_exp=20 get=|s| &s.seq set=|s| &mut s.seq />
+                }
+                .into_any(),
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,146 @@
+//! Small input components shared by the panels: labelled text fields bound to one field of
+//! the state, segmented choices, and format pickers.
+
+use leptos::prelude::*;
+use rooflinr_model::format::Format;
+
+use crate::compute::Problem;
+use crate::state::State;
+
+/// The problem of the current inputs, if any, provided by the app for fields to show.
+#[derive(Clone, Copy)]
+pub struct CurrentProblem(pub Signal<Option<Problem>>);
+
+/// A labelled text input bound to one text field of the state; it shows the problem when
+/// the current problem names its label.
+#[component]
+pub fn TextField(
+    /// Label shown above the input; also the name problems use for this field.
+    label: &'static str,
+    /// Reads the field.
+    get: fn(&State) -> &String,
+    /// Gives the field to write.
+    set: fn(&mut State) -> &mut String,
+    /// Numeric keyboard on phones.
+    #[prop(optional)]
+    numeric: bool,
+    /// Extra help under the field.
+    #[prop(optional)]
+    hint: &'static str,
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let problem = expect_context::<CurrentProblem>().0;
+    let error = move || {
+        problem
+            .get()
+            .filter(|p| p.field == label)
+            .map(|p| p.message)
+    };
+    let id = format!("field-{}", label.replace(' ', "-").to_lowercase());
+    let for_id = id.clone();
+    view! {
+        <label class="field" class:invalid=move || error().is_some() for=for_id>
+            <span class="label">{label}</span>
+            <input
+                id=id
+                type="text"
+                inputmode=if numeric { "numeric" } else { "text" }
+                spellcheck="false"
+                aria-invalid=move || if error().is_some() { "true" } else { "false" }
+                prop:value=move || state.with(|s| get(s).clone())
+                on:input=move |ev| {
+                    let v = event_target_value(&ev);
+                    state.update(|s| *set(s) = v);
+                }
+            />
+            {move || error().map(|m| view! { <span class="error" role="alert">{m}</span> })}
+            {(!hint.is_empty()).then(|| view! { <span class="hint">{hint}</span> })}
+        </label>
+    }
+}
+
+/// A row of buttons choosing one of a few values.
+#[component]
+pub fn Segmented<T>(
+    /// Accessible name of the group.
+    label: &'static str,
+    /// (value, text) of each button.
+    options: Vec<(T, &'static str)>,
+    /// Reads the current value.
+    get: fn(&State) -> T,
+    /// Writes a new value.
+    set: fn(&mut State, T),
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
+    let state = expect_context::<RwSignal<State>>();
+    view! {
+        <div class="segmented" role="group" aria-label=label>
+            {options
+                .into_iter()
+                .map(|(value, text)| {
+                    let on = move || state.with(|s| get(s) == value);
+                    view! {
+                        <button
+                            class:on=on
+                            aria-pressed=move || if on() { "true" } else { "false" }
+                            on:click=move |_| state.update(|s| set(s, value))
+                        >
+                            {text}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+/// A `<select>` of every catalogue format bound to one format field of the state.
+#[component]
+pub fn FormatSelect(
+    /// Label shown above the select.
+    label: &'static str,
+    /// Reads the field.
+    get: fn(&State) -> &String,
+    /// Gives the field to write.
+    set: fn(&mut State) -> &mut String,
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let problem = expect_context::<CurrentProblem>().0;
+    let current = move || state.with(|s| get(s).clone());
+    let options = move || {
+        let cur = current();
+        let mut names: Vec<(String, String)> = Format::CATALOGUE
+            .iter()
+            .map(|f| (f.name(), f.description()))
+            .collect();
+        if !names.iter().any(|(n, _)| *n == cur) {
+            // A format from a link that the catalogue does not list (say int3-g64).
+            names.push((cur.clone(), "from the link".into()));
+        }
+        names
+            .into_iter()
+            .map(|(name, description)| {
+                let selected = name == cur;
+                view! { <option value=name.clone() selected=selected title=description>{name.clone()}</option> }
+            })
+            .collect_view()
+    };
+    let error = move || {
+        problem
+            .get()
+            .filter(|p| p.field == label)
+            .map(|p| p.message)
+    };
+    view! {
+        <label class="field" class:invalid=move || error().is_some()>
+            <span class="label">{label}</span>
+            <select on:change=move |ev| {
+                let v = event_target_value(&ev);
+                state.update(|s| *set(s) = v);
+            }>{options}</select>
+            {move || error().map(|m| view! { <span class="error" role="alert">{m}</span> })}
+        </label>
+    }
+}

@@ -1,0 +1,296 @@
+//! The app shell: state from the link (or the last session), the derived analyses, the
+//! layout, and the export bar.
+
+mod controls;
+mod fields;
+mod results;
+
+use leptos::prelude::*;
+use rooflinr_model::hardware::Hardware;
+
+use crate::browser;
+use crate::chart::palette::{DARK, LIGHT, Palette};
+use crate::chart::view::{CHART_ID, RooflineChart};
+use crate::compute::{self, ChartData, ModelView, OperatorView, Problem};
+use crate::export;
+use crate::state::{Mode, State, Theme};
+use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
+use fields::{CurrentProblem, Segmented};
+use results::{ModelResults, OperatorResults};
+
+/// The state to start from: the link's, else the last session's, else the defaults.
+fn initial_state() -> (State, Vec<String>) {
+    let q = browser::query();
+    if !q.is_empty() {
+        return State::from_query(&q);
+    }
+    match browser::saved_query() {
+        Some(saved) => State::from_query(&saved),
+        None => (State::default(), Vec::new()),
+    }
+}
+
+/// Runs an analysis and measures how long it took in this browser, in ms.
+fn timed<T>(f: impl FnOnce() -> Result<T, Problem>) -> (Result<T, Problem>, f64) {
+    let t0 = browser::now_ms();
+    let r = f();
+    (r, browser::now_ms() - t0)
+}
+
+/// An analysis result with how long it took to compute, in ms.
+type Timed<T> = Option<(Result<T, Problem>, f64)>;
+
+/// The whole calculator.
+#[component]
+pub fn App() -> impl IntoView {
+    let (initial, warnings) = initial_state();
+    let state = RwSignal::new(initial);
+    provide_context(state);
+    let warnings = RwSignal::new(warnings);
+
+    Effect::new(move |_| {
+        let q = state.with(State::to_query);
+        browser::replace_query(&q);
+        browser::save_query(&q);
+    });
+
+    let dark = Memo::new(move |_| match state.with(|s| s.theme) {
+        Theme::Dark => true,
+        Theme::Light => false,
+        Theme::Auto => browser::prefers_dark(),
+    });
+    let palette = Signal::derive(move || if dark.get() { DARK } else { LIGHT });
+    let mode = Memo::new(move |_| state.with(|s| s.mode));
+    let hardware = Memo::new(move |_| state.with(compute::hardware));
+    let operator: Memo<Timed<OperatorView>> = Memo::new(move |_| {
+        (mode.get() == Mode::Operator).then(|| {
+            timed(|| {
+                let hw = hardware.get()?;
+                state.with(|s| compute::operator(s, &hw))
+            })
+        })
+    });
+    let model: Memo<Timed<ModelView>> = Memo::new(move |_| {
+        (mode.get() == Mode::Model).then(|| {
+            timed(|| {
+                let hw = hardware.get()?;
+                state.with(|s| compute::model(s, &hw))
+            })
+        })
+    });
+    let problem = Signal::derive(move || {
+        let from = |r: Option<Result<(), Problem>>| r.and_then(Result::err);
+        hardware
+            .get()
+            .err()
+            .or_else(|| from(operator.with(|o| o.as_ref().map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone)))))
+            .or_else(|| from(model.with(|m| m.as_ref().map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone)))))
+    });
+    provide_context(CurrentProblem(problem));
+    let chart = Memo::new(move |_| {
+        let hw = hardware.get().ok()?;
+        match mode.get() {
+            Mode::Operator => operator.with(|o| {
+                o.as_ref()
+                    .and_then(|(r, _)| r.as_ref().ok())
+                    .map(|v| ChartData::for_operator(&hw, v))
+            }),
+            Mode::Model => model.with(|m| {
+                m.as_ref()
+                    .and_then(|(r, _)| r.as_ref().ok())
+                    .map(|v| ChartData::for_model(&hw, v))
+            }),
+        }
+    });
+    Effect::new(move |first: Option<()>| {
+        if first.is_none() && chart.with(Option::is_some) {
+            browser::mark("rooflinr:first-chart");
+        }
+    });
+
+    let results = move || {
+        let pal = palette.get();
+        match mode.get() {
+            Mode::Operator => operator.get().map(|(r, ms)| match r {
+                Ok(v) => view! { <OperatorResults view=v palette=pal /><Timing ms=ms /> }.into_any(),
+                Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
+            }),
+            Mode::Model => model.get().map(|(r, ms)| match r {
+                Ok(v) => view! { <ModelResults view=v palette=pal /><Timing ms=ms /> }.into_any(),
+                Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
+            }),
+        }
+    };
+    let title = move || match (hardware.get(), mode.get()) {
+        (Ok(hw), Mode::Model) => format!(
+            "{} on {}",
+            state.with(|s| if s.model == crate::state::CUSTOM {
+                "your model".to_string()
+            } else {
+                s.model.clone()
+            }),
+            hw.name
+        ),
+        (Ok(hw), Mode::Operator) => format!("{} on {}", state.with(|s| format!("{:?}", s.op).to_uppercase()), hw.name),
+        (Err(_), _) => "Roofline".into(),
+    };
+
+    view! {
+        <div class="app" data-theme=move || if dark.get() { "dark" } else { "light" }>
+            <header class="top">
+                <div class="brand">
+                    <span class="logo" aria-hidden="true"></span>
+                    <div>
+                        <h1>"rooflinr"</h1>
+                        <p class="tagline">"How fast should this transformer run on this chip, in which format?"</p>
+                    </div>
+                </div>
+                <nav class="modes">
+                    <Segmented
+                        label="analysis"
+                        options=vec![(Mode::Model, "Whole model"), (Mode::Operator, "One operator")]
+                        get=|s| s.mode
+                        set=|s, v| s.mode = v
+                    />
+                </nav>
+                <Segmented
+                    label="theme"
+                    options=vec![(Theme::Auto, "Auto"), (Theme::Light, "Light"), (Theme::Dark, "Dark")]
+                    get=|s| s.theme
+                    set=|s, v| s.theme = v
+                />
+            </header>
+            {move || {
+                let w = warnings.get();
+                (!w.is_empty()).then(|| view! {
+                    <div class="notice" role="status">
+                        <ul>{w.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+                        <button class="link" on:click=move |_| warnings.set(Vec::new())>"dismiss"</button>
+                    </div>
+                })
+            }}
+            <main class="layout">
+                <aside class="controls">
+                    <HardwarePanel hardware=hardware />
+                    <Show when=move || mode.get() == Mode::Model fallback=|| view! { <OperatorPanel /> }>
+                        <ModelPanel />
+                    </Show>
+                    <FormatsPanel />
+                </aside>
+                <section class="output">
+                    <div class="output-head">
+                        <h2 id="analysis-title">{title}</h2>
+                        <ExportBar hardware=hardware operator=operator model=model />
+                    </div>
+                    <RooflineChart data=chart palette=palette />
+                    <div class="results" aria-live="polite">{results}</div>
+                </section>
+            </main>
+            <footer>
+                "Every figure on this page is a roofline prediction computed in your browser from datasheet numbers (sources under Hardware), not a measurement. "
+                <a href="https://github.com/rooflinr/rooflinr">"rooflinr"</a>
+            </footer>
+        </div>
+    }
+}
+
+/// The inline message for inputs that cannot be analysed.
+#[component]
+fn ProblemBox(
+    /// What is wrong.
+    problem: Problem,
+) -> impl IntoView {
+    view! {
+        <div class="problem" role="alert" id="problem">
+            <strong>{format!("Check “{}”", problem.field)}</strong>
+            <p>{problem.message}</p>
+        </div>
+    }
+}
+
+/// How long the analysis took in this browser.
+#[component]
+fn Timing(
+    /// Milliseconds.
+    ms: f64,
+) -> impl IntoView {
+    view! { <p class="timing">{format!("Computed in {ms:.1} ms in your browser.")}</p> }
+}
+
+/// Downloads of the chart and tables, and the shareable link.
+#[component]
+fn ExportBar(
+    /// The device.
+    hardware: Memo<Result<Hardware, Problem>>,
+    /// The operator analysis (operator mode).
+    operator: Memo<Timed<OperatorView>>,
+    /// The model analysis (model mode).
+    model: Memo<Timed<ModelView>>,
+) -> impl IntoView {
+    let copied = RwSignal::new(false);
+    let link = move || format!("{}?{}", browser::base_url(), expect_context::<RwSignal<State>>().with_untracked(State::to_query));
+    let state = expect_context::<RwSignal<State>>();
+    let tables = move |kind: &'static str| {
+        let Ok(hw) = hardware.get_untracked() else {
+            return;
+        };
+        let link = format!("{}?{}", browser::base_url(), state.with_untracked(State::to_query));
+        let stem = state.with_untracked(|s| match s.mode {
+            Mode::Model => format!("rooflinr-{}-{}", s.model, s.hardware),
+            Mode::Operator => format!("rooflinr-operator-{}", s.hardware),
+        });
+        let out = if let Some((Ok(v), _)) = operator.get_untracked() {
+            match kind {
+                "csv" => Some(export::operator_csv(&v)),
+                "json" => Some(export::operator_json(&hw, &v).to_string()),
+                _ => Some(export::operator_markdown(&hw, &v, &link)),
+            }
+        } else if let Some((Ok(v), _)) = model.get_untracked() {
+            match kind {
+                "csv" => Some(export::model_csv(&v)),
+                "json" => Some(export::model_json(&hw, &v).to_string()),
+                _ => Some(export::model_markdown(&hw, &v, &link)),
+            }
+        } else {
+            None
+        };
+        if let Some(text) = out {
+            let (ext, mime) = match kind {
+                "csv" => ("csv", "text/csv"),
+                "json" => ("json", "application/json"),
+                _ => ("md", "text/markdown"),
+            };
+            browser::download(&format!("{stem}.{ext}"), mime, &text);
+        }
+    };
+    let copy = move |_| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&link());
+            copied.set(true);
+            set_timeout(move || copied.set(false), std::time::Duration::from_millis(1500));
+        }
+    };
+    view! {
+        <div class="exports" role="toolbar" aria-label="export">
+            <button on:click=copy>{move || if copied.get() { "Link copied" } else { "Copy link" }}</button>
+            <button on:click=move |_| {
+                if let Some(svg) = browser::svg_markup(CHART_ID) {
+                    browser::download("rooflinr-roofline.svg", "image/svg+xml", &svg);
+                }
+            }>"SVG"</button>
+            <button on:click=move |_| {
+                if let Some(svg) = browser::svg_markup(CHART_ID) {
+                    browser::download_png(&svg, "rooflinr-roofline.png", 1920, 1080);
+                }
+            }>"PNG"</button>
+            <button on:click=move |_| tables("csv")>"CSV"</button>
+            <button on:click=move |_| tables("json")>"JSON"</button>
+            <button on:click=move |_| tables("md")>"Report"</button>
+        </div>
+    }
+}
+
+/// The palette for a theme (for callers outside the app, such as tests).
+pub fn palette_for(dark: bool) -> Palette {
+    if dark { DARK } else { LIGHT }
+}

@@ -1,0 +1,375 @@
+//! What the analysis found: summary cards, the format ranking, the per-operator table with
+//! its time breakdown, memory against capacity, and the decode-time curve.
+
+use leptos::prelude::*;
+use rooflinr_model::analysis::Phase;
+use rooflinr_model::units::si;
+
+use crate::chart::geometry::{self, Extent, Frame};
+use crate::chart::palette::Palette;
+use crate::compute::{ModelView, OperatorView, op_format};
+
+/// A figure in a summary card.
+#[component]
+fn Card(
+    /// What it is.
+    label: &'static str,
+    /// The value, formatted.
+    value: String,
+    /// A line of context under it.
+    #[prop(optional, into)]
+    note: String,
+    /// `data-figure` attribute, read by the end-to-end test.
+    #[prop(optional)]
+    figure: &'static str,
+) -> impl IntoView {
+    view! {
+        <div class="card">
+            <span class="label">{label}</span>
+            <span class="value" data-figure=figure>{value}</span>
+            <span class="note">{note}</span>
+        </div>
+    }
+}
+
+/// Operator mode's results: the prediction and every format ranked.
+#[component]
+pub fn OperatorResults(
+    /// The analysis.
+    view: OperatorView,
+    /// Colours for the format swatches.
+    palette: Palette,
+) -> impl IntoView {
+    let p = view.result.prediction;
+    let c = view.result.ceiling;
+    let runs_as = if c.native {
+        c.executed_as.name().to_uppercase()
+    } else {
+        format!(
+            "{} (converted from {})",
+            c.executed_as.name().to_uppercase(),
+            c.requested.name().to_uppercase()
+        )
+    };
+    let best = view.ranking.first().map_or(1.0, |r| r.speedup).max(1.0);
+    let chosen = view.precision;
+    let rows = view
+        .ranking
+        .iter()
+        .map(|r| {
+            let rp = r.result.prediction;
+            let width = (r.speedup / best * 100.0).clamp(1.0, 100.0);
+            let colour = palette.format(&r.format.name());
+            view! {
+                <tr class:chosen=r.precision == chosen>
+                    <th scope="row">
+                        <span class="swatch dot" style=format!("--c:{colour}")></span>
+                        <span title=r.format.description()>{r.format.name()}</span>
+                    </th>
+                    <td class="num">{si(rp.time.get(), "s")}</td>
+                    <td class="num">{format!("{:.2}", rp.intensity.get())}</td>
+                    <td><span class=format!("bound {}", rp.bound.name())>{rp.bound.name()}</span></td>
+                    <td>{r.result.ceiling.executed_as.name()}</td>
+                    <td class="num speedup">
+                        <span class="bar" style=format!("width:{width:.1}%")></span>
+                        <span>{format!("{:.2}×", r.speedup)}</span>
+                    </td>
+                    <td class="num">{format!("{:.0}%", r.bytes_saved * 100.0)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="cards">
+            <Card label="predicted time" value=si(p.time.get(), "s") figure="op-time"
+                note=format!("memory {} · compute {}", si(p.memory_time.get(), "s"), si(p.compute_time.get(), "s")) />
+            <Card label="arithmetic intensity" value=format!("{:.2} FLOP/B", p.intensity.get()) figure="op-intensity"
+                note=format!("ridge {:.0} FLOP/B", p.ridge.get()) />
+            <Card label="bound" value=format!("{}-bound", p.bound.name()) figure="op-bound" note=format!("runs as {runs_as}") />
+            <Card label="attainable" value=si(p.attainable.get(), "FLOP/s")
+                note=format!("{} · {}", si(view.result.cost.work.flops.get(), "FLOP"), si(view.result.cost.work.bytes.get(), "B")) />
+        </div>
+        <h3>"Every format, fastest first"</h3>
+        <div class="table-wrap">
+            <table class="data" id="ranking">
+                <thead>
+                    <tr>
+                        <th scope="col">"format"</th>
+                        <th scope="col" class="num">"time"</th>
+                        <th scope="col" class="num">"FLOP/B"</th>
+                        <th scope="col">"bound"</th>
+                        <th scope="col">"runs as"</th>
+                        <th scope="col" class="num">"speed-up vs FP16"</th>
+                        <th scope="col" class="num">"bytes saved"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Columns the operator table sorts by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SortBy {
+    Order,
+    Name,
+    Flops,
+    Bytes,
+    Intensity,
+    Time,
+}
+
+/// Model mode's results.
+#[component]
+pub fn ModelResults(
+    /// The analysis.
+    view: ModelView,
+    /// Colours for the breakdown.
+    palette: Palette,
+) -> impl IntoView {
+    let sort = RwSignal::new((SortBy::Order, false));
+    let a = view.analysis.clone();
+    let phase = view.scenario.phase;
+    let tokens = match phase {
+        Phase::Prefill => "prompt tokens/s",
+        Phase::Decode => "tokens/s",
+    };
+    let mem = a.memory;
+    let capacity = mem.capacity.get();
+    let used = if capacity.is_finite() {
+        (mem.required.get() / capacity * 100.0).min(100.0)
+    } else {
+        0.0
+    };
+    let weights_pct = if capacity.is_finite() {
+        (a.weight_bytes.get() / capacity * 100.0).min(100.0)
+    } else {
+        0.0
+    };
+    let memory_note = if mem.fits {
+        format!("of {} · fits", mem.capacity)
+    } else {
+        format!("of {} · does not fit", mem.capacity)
+    };
+    // Time breakdown: one segment per operator, largest first, small ones merged.
+    let mut shares: Vec<(String, f64, &'static str)> = a
+        .ops
+        .iter()
+        .map(|r| {
+            (
+                r.name.to_string(),
+                r.share,
+                palette.format(&op_format(r).name()),
+            )
+        })
+        .collect();
+    shares.sort_by(|x, y| y.1.total_cmp(&x.1));
+    let other: f64 = shares.iter().skip(7).map(|s| s.1).sum();
+    shares.truncate(7);
+    if other > 0.0 {
+        shares.push(("other".into(), other, palette.muted));
+    }
+    let segments = shares
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, share, colour))| {
+            let pct = share * 100.0;
+            let label = if pct >= 7.0 {
+                format!("{name} {pct:.0}%")
+            } else {
+                String::new()
+            };
+            let shade = 1.0 - (i as f64) * 0.07;
+            view! {
+                <span
+                    class="segment"
+                    style=format!("width:{pct:.3}%;background:{colour};opacity:{shade:.2}")
+                    title=format!("{name}: {pct:.1}% of the time")
+                >
+                    {label}
+                </span>
+            }
+        })
+        .collect_view();
+    let ops = a.ops.clone();
+    let rows = move || {
+        let (by, descending) = sort.get();
+        let mut rows: Vec<(usize, rooflinr_model::analysis::OpReport)> =
+            ops.iter().cloned().enumerate().collect();
+        let key = |r: &rooflinr_model::analysis::OpReport| match by {
+            SortBy::Flops => r.flops().get(),
+            SortBy::Bytes => r.bytes().get(),
+            SortBy::Intensity => r.result.prediction.intensity.get(),
+            SortBy::Time => r.time.get(),
+            SortBy::Order | SortBy::Name => 0.0,
+        };
+        match by {
+            SortBy::Order => {}
+            SortBy::Name => rows.sort_by(|x, y| x.1.name.cmp(y.1.name)),
+            _ => rows.sort_by(|x, y| key(&x.1).total_cmp(&key(&y.1))),
+        }
+        if descending {
+            rows.reverse();
+        }
+        rows
+    };
+    let header = move |label: &'static str, by: SortBy, numeric: bool| {
+        let aria = move || match sort.get() {
+            (b, false) if b == by => "ascending",
+            (b, true) if b == by => "descending",
+            _ => "none",
+        };
+        view! {
+            <th scope="col" class:num=numeric aria-sort=aria>
+                <button class="sort" on:click=move |_| sort.update(|(b, d)| {
+                    if *b == by {
+                        *d = !*d;
+                    } else {
+                        *b = by;
+                        *d = numeric;
+                    }
+                })>{label}</button>
+            </th>
+        }
+    };
+    view! {
+        <div class="cards">
+            <Card label="time per pass" value=si(a.time.get(), "s") figure="model-time"
+                note=format!("{}, batch {}, {} tokens", phase.name(), view.scenario.batch, view.scenario.seq) />
+            <Card label=tokens value=format!("{:.1}", a.tokens_per_s) figure="model-tokens"
+                note=format!("{:.2} B params, {:.2} B active", a.params.total / 1e9, a.params.active / 1e9) />
+            <div class="card">
+                <span class="label">"memory"</span>
+                <span class="value" data-figure="model-memory">{a.memory.required.to_string()}</span>
+                <span class="meter" role="img" aria-label=format!("{used:.0}% of device memory")>
+                    <span class="weights" style=format!("width:{weights_pct:.2}%")></span>
+                    <span class="kv" style=format!("width:{:.2}%", (used - weights_pct).max(0.0))></span>
+                </span>
+                <span class="note" class:bad=!mem.fits>{memory_note}</span>
+            </div>
+            <Card label="KV crossover" value=format!("{:.0} tokens", a.kv_crossover_tokens) figure="model-crossover"
+                note="context where a decode step reads as many KV bytes as weight bytes" />
+        </div>
+        <h3>"Where the time goes"</h3>
+        <div class="breakdown" role="img" aria-label="time breakdown by operator">{segments}</div>
+        <h3>"Decode step time against context length"</h3>
+        <DecodeCurve view=view.clone() palette=palette />
+        <h3>"Operators"</h3>
+        <div class="table-wrap">
+            <table class="data" id="operators">
+                <thead>
+                    <tr>
+                        {header("operator", SortBy::Name, false)}
+                        <th scope="col" class="num">"count"</th>
+                        {header("FLOPs", SortBy::Flops, true)}
+                        {header("bytes", SortBy::Bytes, true)}
+                        {header("FLOP/B", SortBy::Intensity, true)}
+                        <th scope="col">"bound"</th>
+                        <th scope="col">"runs as"</th>
+                        {header("time", SortBy::Time, true)}
+                        <th scope="col" class="num">"share"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For each=rows key=|(i, _)| *i let:row>
+                        {
+                            let r = row.1;
+                            let b = r.bound();
+                            view! {
+                                <tr>
+                                    <th scope="row">{r.name}</th>
+                                    <td class="num">{format!("{}", r.count)}</td>
+                                    <td class="num">{si(r.flops().get(), "FLOP")}</td>
+                                    <td class="num">{si(r.bytes().get(), "B")}</td>
+                                    <td class="num">{format!("{:.2}", r.result.prediction.intensity.get())}</td>
+                                    <td><span class=format!("bound {}", b.name())>{b.name()}</span></td>
+                                    <td>{r.result.ceiling.executed_as.name()}</td>
+                                    <td class="num">{si(r.time.get(), "s")}</td>
+                                    <td class="num">{format!("{:.1}%", r.share * 100.0)}</td>
+                                </tr>
+                            }
+                        }
+                    </For>
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+const CURVE_FRAME: Frame = Frame {
+    width: 640.0,
+    height: 220.0,
+    left: 64.0,
+    right: 16.0,
+    top: 12.0,
+    bottom: 40.0,
+};
+
+/// Decode step time against context length, log-log, with the chosen context marked.
+#[component]
+fn DecodeCurve(
+    /// The analysis whose curve to draw.
+    view: ModelView,
+    /// Colours.
+    palette: Palette,
+) -> impl IntoView {
+    let f = CURVE_FRAME;
+    let mut e = Extent::default();
+    for c in &view.curve {
+        e.include(c.context as f64, c.time);
+    }
+    let Some((x_lo, x_hi)) = e.x else {
+        return view! { <p class="muted">"No curve for these inputs."</p> }.into_any();
+    };
+    let (y_lo, y_hi) = e.y.unwrap_or((1e-6, 1.0));
+    let v = geometry::Viewport {
+        x: (x_lo.log10(), x_hi.log10()),
+        y: ((y_lo * 0.8).log10(), (y_hi * 1.25).log10()),
+    };
+    let pts: Vec<(f64, f64)> = view
+        .curve
+        .iter()
+        .map(|c| (c.context as f64, c.time))
+        .collect();
+    let line = geometry::path(&v, &f, &pts);
+    let xs = geometry::log_ticks(v.x, "");
+    let ys = geometry::log_ticks(v.y, "s");
+    let cross = view.analysis.kv_crossover_tokens;
+    let marker = (view.scenario.phase == Phase::Decode).then(|| {
+        let seq = view.scenario.seq as f64;
+        let (mx, my) = v.project(&f, seq, view.analysis.time.get());
+        geometry::inside(&f, mx, my).then(|| view! { <circle cx=mx cy=my r="5" fill=palette.series[1]></circle> })
+    });
+    let crossover = (cross > x_lo && cross < x_hi).then(|| {
+        let (cx, _) = v.project(&f, cross, 1.0);
+        view! {
+            <line x1=cx x2=cx y1=f.y0() y2=f.y1() stroke=palette.muted stroke-dasharray="4 4"></line>
+            <text x=cx + 4.0 y=f.y0() + 12.0 font-size="11" fill=palette.muted>"KV = weights"</text>
+        }
+    });
+    view! {
+        <svg class="curve" viewBox=format!("0 0 {} {}", f.width, f.height) role="img"
+            aria-label="decode step time against context length">
+            {xs.into_iter().filter(|t| t.major).map(|t| {
+                let (x, _) = v.project(&f, t.value, 1.0);
+                view! {
+                    <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=palette.grid></line>
+                    <text x=x y=f.y1() + 16.0 text-anchor="middle" font-size="11" fill=palette.muted>{t.label}</text>
+                }
+            }).collect_view()}
+            {ys.into_iter().filter(|t| t.major).map(|t| {
+                let (_, y) = v.project(&f, 1.0, t.value);
+                view! {
+                    <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=palette.grid></line>
+                    <text x=f.x0() - 6.0 y=y + 4.0 text-anchor="end" font-size="11" fill=palette.muted>{t.label}</text>
+                }
+            }).collect_view()}
+            <path d=line fill="none" stroke=palette.series[0] stroke-width="2"></path>
+            {crossover}
+            {marker}
+            <text x=(f.x0() + f.x1()) / 2.0 y=f.height - 6.0 text-anchor="middle" font-size="12" fill=palette.ink>"context length (tokens)"</text>
+        </svg>
+    }
+    .into_any()
+}
