@@ -65,21 +65,21 @@ impl Palette {
     /// The colour of a format's points: the ten most used formats each have their own;
     /// the rest share by catalogue position. Stable whatever else is shown.
     pub fn format(&self, name: &str) -> &'static str {
-        let index = PREFERRED.iter().position(|f| *f == name).unwrap_or_else(|| {
-            Format::CATALOGUE
-                .iter()
-                .position(|f| f.name() == name)
-                .unwrap_or_else(|| name.bytes().map(usize::from).sum())
-        });
+        let index = PREFERRED
+            .iter()
+            .position(|f| *f == name)
+            .unwrap_or_else(|| {
+                Format::CATALOGUE
+                    .iter()
+                    .position(|f| f.name() == name)
+                    .unwrap_or_else(|| name.bytes().map(usize::from).sum())
+            });
         self.series[index % self.series.len()]
     }
 
     /// The colour of a compute roof: by operation type.
     pub fn roof(&self, math: &str) -> &'static str {
-        let index = Math::ALL
-            .iter()
-            .position(|m| m.name() == math)
-            .unwrap_or(0);
+        let index = Math::ALL.iter().position(|m| m.name() == math).unwrap_or(0);
         self.series[(index * 3 + 1) % self.series.len()]
     }
 }

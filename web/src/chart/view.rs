@@ -142,7 +142,7 @@ pub fn RooflineChart(
         let v = viewport.get();
         let pal = palette.get();
         let xs = geometry::log_ticks(v.x, "");
-        let ys = geometry::log_ticks(v.y, "FLOP/s");
+        let ys = geometry::log_ticks(v.y, "");
         let x_lines = xs
             .into_iter()
             .map(|t| {
@@ -183,16 +183,27 @@ pub fn RooflineChart(
             let lx = 10f64.powf(v.x.0 + 0.08 * (v.x.1 - v.x.0));
             let (sx, sy) = v.project(&FRAME, lx, d.bandwidth * lx);
             let memory_label = format!("memory {}", si(d.bandwidth, "B/s"));
-            let roofs = d
-                .roofs
-                .iter()
-                .filter(|r| !hidden.contains(&r.key))
-                .map(|r| {
-                    let colour = pal.roof(r.math);
-                    let outline = geometry::roof_outline(d.bandwidth, r.peak, &v);
-                    let (rx, ry) = v.project(&FRAME, r.ridge, r.peak);
-                    let label = format!("{} {}", r.math.to_uppercase(), si(r.peak, "FLOP/s"));
-                    let ridge = format!("ridge {:.0}", r.ridge);
+            // Roofs with the same peak (FP16 and BF16, FP8 and INT8) share one line and label.
+            let mut groups: Vec<(f64, Vec<&'static str>)> = Vec::new();
+            for r in d.roofs.iter().filter(|r| !hidden.contains(&r.key)) {
+                match groups.iter_mut().find(|(peak, _)| *peak == r.peak) {
+                    Some((_, names)) => names.push(r.math),
+                    None => groups.push((r.peak, vec![r.math])),
+                }
+            }
+            let roofs = groups
+                .into_iter()
+                .map(|(peak, names)| {
+                    let colour = pal.roof(names[0]);
+                    let ridge_at = peak / d.bandwidth;
+                    let outline = geometry::roof_outline(d.bandwidth, peak, &v);
+                    let (rx, ry) = v.project(&FRAME, ridge_at, peak);
+                    let label = format!(
+                        "{} {}",
+                        names.iter().map(|n| n.to_uppercase()).collect::<Vec<_>>().join(" · "),
+                        si(peak, "FLOP/s")
+                    );
+                    let ridge = format!("ridge {ridge_at:.0}");
                     let show_ridge = geometry::inside(&FRAME, rx, ry);
                     view! {
                         <path d=geometry::path(&v, &FRAME, &outline) fill="none" stroke=colour stroke-width="2"></path>
@@ -261,7 +272,13 @@ pub fn RooflineChart(
         })
     };
 
-    let legend_items = move || data.with(|d| d.as_ref().map(|d| legend(d, &palette.get())).unwrap_or_default());
+    let legend_items = move || {
+        data.with(|d| {
+            d.as_ref()
+                .map(|d| legend(d, &palette.get()))
+                .unwrap_or_default()
+        })
+    };
 
     view! {
         <figure class="chart">

@@ -77,7 +77,9 @@ pub fn hardware(state: &State) -> Result<Hardware, Problem> {
             .parse::<f64>()
             .ok()
             .filter(|v| v.is_finite() && *v > 0.0)
-            .ok_or_else(|| Problem::new(field, format!("`{}` is not a positive number", text.trim())))
+            .ok_or_else(|| {
+                Problem::new(field, format!("`{}` is not a positive number", text.trim()))
+            })
     };
     let mut spec = serde_json::Map::new();
     spec.insert("name".into(), c.name.trim().into());
@@ -188,7 +190,9 @@ pub fn operator_op(state: &State) -> Result<(&'static str, Op), Problem> {
             if q_len > kv_len {
                 return Err(Problem::new(
                     "query tokens",
-                    format!("{q_len} exceeds the context of {kv_len}: queries attend to the context they are part of"),
+                    format!(
+                        "{q_len} exceeds the context of {kv_len}: queries attend to the context they are part of"
+                    ),
                 ));
             }
             let d = whole("head dim", &state.head_dim, 65_536)? as f64;
@@ -437,7 +441,15 @@ impl ChartData {
         }
     }
 
-    fn push(&mut self, name: &str, format: Format, phase: Phase, r: &OpPrediction, count: f64, selected: bool) {
+    fn push(
+        &mut self,
+        name: &str,
+        format: Format,
+        phase: Phase,
+        r: &OpPrediction,
+        count: f64,
+        selected: bool,
+    ) {
         let p = &r.prediction;
         let time = p.time.get();
         if !(time > 0.0 && r.cost.work.flops.get() > 0.0) {

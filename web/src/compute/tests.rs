@@ -25,7 +25,11 @@ fn check_problem(result: Result<impl std::fmt::Debug, Problem>, field: &str, say
 #[test]
 fn whole_numbers_are_validated_with_the_field_named() {
     assert_eq!(whole("N", " 4_096 ", MAX_DIM), Ok(4096));
-    check_problem(whole("N", "abc", MAX_DIM), "N", "`abc` is not a whole number");
+    check_problem(
+        whole("N", "abc", MAX_DIM),
+        "N",
+        "`abc` is not a whole number",
+    );
     check_problem(whole("N", "", MAX_DIM), "N", "enter a whole number");
     check_problem(whole("N", "0", MAX_DIM), "N", "between 1 and");
     check_problem(whole("N", "-3", MAX_DIM), "N", "not a whole number");
@@ -55,7 +59,11 @@ fn ranking_is_fastest_first_with_fp16_as_baseline() {
         .find(|r| r.format == Format::NvFp4)
         .unwrap();
     assert_eq!(nvfp4.result.prediction.bound, Bound::Memory);
-    assert!((nvfp4.speedup - 16.0 / 4.5).abs() < 0.01, "{}", nvfp4.speedup);
+    assert!(
+        (nvfp4.speedup - 16.0 / 4.5).abs() < 0.01,
+        "{}",
+        nvfp4.speedup
+    );
     assert!((nvfp4.bytes_saved - (1.0 - 4.5 / 16.0)).abs() < 0.001);
 }
 
@@ -67,14 +75,26 @@ fn weights_only_ranking_keeps_the_other_operands() {
         s.activations = "bf16".into();
     });
     let view = operator(&s, &hw).unwrap();
-    assert!(view.ranking.iter().all(|r| r.precision.activations == Format::Bf16));
+    assert!(
+        view.ranking
+            .iter()
+            .all(|r| r.precision.activations == Format::Bf16)
+    );
     let attn = op_state(|s| {
         s.vary = Vary::Weights;
         s.op = OpKind::Attention;
     });
     let view = operator(&attn, &hw).unwrap();
-    assert!(view.ranking.iter().any(|r| r.precision.kv == Format::Fp8E4m3));
-    assert!(view.ranking.iter().all(|r| r.precision.weights == Format::Fp16));
+    assert!(
+        view.ranking
+            .iter()
+            .any(|r| r.precision.kv == Format::Fp8E4m3)
+    );
+    assert!(
+        view.ranking
+            .iter()
+            .all(|r| r.precision.weights == Format::Fp16)
+    );
 }
 
 #[test]
@@ -118,11 +138,31 @@ fn custom_device_errors_name_the_field() {
     assert_eq!(hw.name, "My accelerator");
     assert_eq!(hw.memory_bandwidth.value.get(), 1e12);
     assert_eq!(hw.peaks.len(), 4);
-    check_problem(custom(|s| s.custom.bandwidth_gb_s = "fast".into()), "bandwidth", "`fast`");
-    check_problem(custom(|s| s.custom.peaks = "fp16=3".into()), "peaks", "type:TFLOP/s");
-    check_problem(custom(|s| s.custom.peaks = "fp17:3".into()), "custom device", "unknown operation type");
-    check_problem(custom(|s| s.custom.peaks = " ".into()), "custom device", "at least one rate");
-    check_problem(custom(|s| s.custom.name = " ".into()), "custom device", "must not be empty");
+    check_problem(
+        custom(|s| s.custom.bandwidth_gb_s = "fast".into()),
+        "bandwidth",
+        "`fast`",
+    );
+    check_problem(
+        custom(|s| s.custom.peaks = "fp16=3".into()),
+        "peaks",
+        "type:TFLOP/s",
+    );
+    check_problem(
+        custom(|s| s.custom.peaks = "fp17:3".into()),
+        "custom device",
+        "unknown operation type",
+    );
+    check_problem(
+        custom(|s| s.custom.peaks = " ".into()),
+        "custom device",
+        "at least one rate",
+    );
+    check_problem(
+        custom(|s| s.custom.name = " ".into()),
+        "custom device",
+        "must not be empty",
+    );
     // A blank capacity means unlimited.
     assert!(custom(|s| s.custom.capacity_gb = "".into()).is_ok());
 }
@@ -135,7 +175,11 @@ fn model_view_has_both_phases_and_a_rising_decode_curve() {
     assert_eq!(view.analysis.ops.is_empty(), false);
     assert_ne!(view.analysis.time, view.other.time);
     assert_eq!(view.curve.len(), CURVE_POINTS);
-    assert!(view.curve.windows(2).all(|w| w[0].context < w[1].context && w[0].time <= w[1].time));
+    assert!(
+        view.curve
+            .windows(2)
+            .all(|w| w[0].context < w[1].context && w[0].time <= w[1].time)
+    );
     // The curve's point at the chosen context agrees with the main analysis.
     let chart = ChartData::for_model(&hw, &view);
     let selected = chart.points.iter().filter(|p| p.selected).count();
@@ -163,7 +207,11 @@ fn model_inputs_are_checked() {
         "prompt length",
         "enter a whole number",
     );
-    check_problem(with(|s| s.model = "gpt-9".into()), "model", "unknown model preset");
+    check_problem(
+        with(|s| s.model = "gpt-9".into()),
+        "model",
+        "unknown model preset",
+    );
     check_problem(with(|s| s.model = CUSTOM.into()), "config.json", "paste");
     check_problem(
         with(|s| {

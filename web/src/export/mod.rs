@@ -249,7 +249,14 @@ pub fn operator_markdown(hw: &Hardware, view: &OperatorView, link: &str) -> Stri
         bound = p.bound.name(),
         ridge = p.ridge.get(),
         table = md_table(
-            &["format", "time", "FLOP/B", "bound", "speed-up vs FP16", "bytes saved"],
+            &[
+                "format",
+                "time",
+                "FLOP/B",
+                "bound",
+                "speed-up vs FP16",
+                "bytes saved"
+            ],
             &rows
         ),
     )
@@ -299,10 +306,16 @@ pub fn model_markdown(hw: &Hardware, view: &ModelView, link: &str) -> String {
         active = a.params.active / 1e9,
         req = a.memory.required,
         cap = a.memory.capacity,
-        fit = if a.memory.fits { "fits" } else { "does not fit" },
+        fit = if a.memory.fits {
+            "fits"
+        } else {
+            "does not fit"
+        },
         cross = a.kv_crossover_tokens,
         table = md_table(
-            &["operator", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time", "share"],
+            &[
+                "operator", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time", "share"
+            ],
             &rows
         ),
     )

@@ -26,7 +26,10 @@ fn csv_quotes_what_needs_quoting() {
     assert_eq!(csv_field("plain"), "plain");
     assert_eq!(csv_field("a,b"), "\"a,b\"");
     assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-    assert_eq!(csv(&["a", "b"], &[vec!["1".into(), "x,y".into()]]), "a,b\n1,\"x,y\"\n");
+    assert_eq!(
+        csv(&["a", "b"], &[vec!["1".into(), "x,y".into()]]),
+        "a,b\n1,\"x,y\"\n"
+    );
 }
 
 #[test]
@@ -49,7 +52,12 @@ fn model_exports_carry_the_analysis() {
     assert_eq!(text.lines().count(), v.analysis.ops.len() + 1);
     // The op shape (with commas) is quoted, so every row has the header's column count
     // when parsed with quotes respected.
-    assert!(text.lines().skip(1).all(|l| l.ends_with('"') && l.matches(",\"").count() == 1), "{text}");
+    assert!(
+        text.lines()
+            .skip(1)
+            .all(|l| l.ends_with('"') && l.matches(",\"").count() == 1),
+        "{text}"
+    );
     let json = model_json(&hw, &v);
     assert_eq!(json["kind"], PROVENANCE);
     assert_eq!(json["time_s"].as_f64(), Some(v.analysis.time.get()));
@@ -67,7 +75,10 @@ fn model_exports_carry_the_analysis() {
 fn markdown_reports_say_what_they_are() {
     let (hw, v) = model_view();
     let md = model_markdown(&hw, &v, "https://example.test/?v=1");
-    assert!(md.starts_with("# rooflinr: meta-llama/Meta-Llama-3-8B on NVIDIA H100"), "{md}");
+    assert!(
+        md.starts_with("# rooflinr: meta-llama/Meta-Llama-3-8B on NVIDIA H100"),
+        "{md}"
+    );
     assert!(md.contains(PROVENANCE));
     assert!(md.contains("(https://example.test/?v=1)"));
     assert!(md.contains("| operator | count |"));

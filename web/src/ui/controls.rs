@@ -54,7 +54,10 @@ fn hardware_figures(hw: &Hardware) -> impl IntoView + use<> {
     }
     let notes = [
         (hw.unified_memory, "unified CPU-GPU memory"),
-        (hw.block_scaled_mma, "block-scaled FP4/FP8 tensor cores (MX, NVFP4)"),
+        (
+            hw.block_scaled_mma,
+            "block-scaled FP4/FP8 tensor cores (MX, NVFP4)",
+        ),
     ];
     let sources: Vec<String> = {
         let mut s: Vec<String> = std::iter::once(&hw.memory_bandwidth.source)

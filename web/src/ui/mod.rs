@@ -83,8 +83,18 @@ pub fn App() -> impl IntoView {
         hardware
             .get()
             .err()
-            .or_else(|| from(operator.with(|o| o.as_ref().map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone)))))
-            .or_else(|| from(model.with(|m| m.as_ref().map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone)))))
+            .or_else(|| {
+                from(operator.with(|o| {
+                    o.as_ref()
+                        .map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone))
+                }))
+            })
+            .or_else(|| {
+                from(model.with(|m| {
+                    m.as_ref()
+                        .map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone))
+                }))
+            })
     });
     provide_context(CurrentProblem(problem));
     let chart = Memo::new(move |_| {
@@ -112,7 +122,9 @@ pub fn App() -> impl IntoView {
         let pal = palette.get();
         match mode.get() {
             Mode::Operator => operator.get().map(|(r, ms)| match r {
-                Ok(v) => view! { <OperatorResults view=v palette=pal /><Timing ms=ms /> }.into_any(),
+                Ok(v) => {
+                    view! { <OperatorResults view=v palette=pal /><Timing ms=ms /> }.into_any()
+                }
                 Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
             }),
             Mode::Model => model.get().map(|(r, ms)| match r {
@@ -131,7 +143,11 @@ pub fn App() -> impl IntoView {
             }),
             hw.name
         ),
-        (Ok(hw), Mode::Operator) => format!("{} on {}", state.with(|s| format!("{:?}", s.op).to_uppercase()), hw.name),
+        (Ok(hw), Mode::Operator) => format!(
+            "{} on {}",
+            state.with(|s| format!("{:?}", s.op).to_uppercase()),
+            hw.name
+        ),
         (Err(_), _) => "Roofline".into(),
     };
 
@@ -228,13 +244,23 @@ fn ExportBar(
     model: Memo<Timed<ModelView>>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
-    let link = move || format!("{}?{}", browser::base_url(), expect_context::<RwSignal<State>>().with_untracked(State::to_query));
+    let link = move || {
+        format!(
+            "{}?{}",
+            browser::base_url(),
+            expect_context::<RwSignal<State>>().with_untracked(State::to_query)
+        )
+    };
     let state = expect_context::<RwSignal<State>>();
     let tables = move |kind: &'static str| {
         let Ok(hw) = hardware.get_untracked() else {
             return;
         };
-        let link = format!("{}?{}", browser::base_url(), state.with_untracked(State::to_query));
+        let link = format!(
+            "{}?{}",
+            browser::base_url(),
+            state.with_untracked(State::to_query)
+        );
         let stem = state.with_untracked(|s| match s.mode {
             Mode::Model => format!("rooflinr-{}-{}", s.model, s.hardware),
             Mode::Operator => format!("rooflinr-operator-{}", s.hardware),
@@ -267,7 +293,10 @@ fn ExportBar(
         if let Some(w) = web_sys::window() {
             let _ = w.navigator().clipboard().write_text(&link());
             copied.set(true);
-            set_timeout(move || copied.set(false), std::time::Duration::from_millis(1500));
+            set_timeout(
+                move || copied.set(false),
+                std::time::Duration::from_millis(1500),
+            );
         }
     };
     view! {

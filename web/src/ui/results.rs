@@ -339,7 +339,8 @@ fn DecodeCurve(
     let marker = (view.scenario.phase == Phase::Decode).then(|| {
         let seq = view.scenario.seq as f64;
         let (mx, my) = v.project(&f, seq, view.analysis.time.get());
-        geometry::inside(&f, mx, my).then(|| view! { <circle cx=mx cy=my r="5" fill=palette.series[1]></circle> })
+        geometry::inside(&f, mx, my)
+            .then(|| view! { <circle cx=mx cy=my r="5" fill=palette.series[1]></circle> })
     });
     let crossover = (cross > x_lo && cross < x_hi).then(|| {
         let (cx, _) = v.project(&f, cross, 1.0);
@@ -351,14 +352,14 @@ fn DecodeCurve(
     view! {
         <svg class="curve" viewBox=format!("0 0 {} {}", f.width, f.height) role="img"
             aria-label="decode step time against context length">
-            {xs.into_iter().filter(|t| t.major).map(|t| {
+            {xs.into_iter().filter(|t| !t.label.is_empty()).map(|t| {
                 let (x, _) = v.project(&f, t.value, 1.0);
                 view! {
                     <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=palette.grid></line>
                     <text x=x y=f.y1() + 16.0 text-anchor="middle" font-size="11" fill=palette.muted>{t.label}</text>
                 }
             }).collect_view()}
-            {ys.into_iter().filter(|t| t.major).map(|t| {
+            {ys.into_iter().filter(|t| !t.label.is_empty()).map(|t| {
                 let (_, y) = v.project(&f, 1.0, t.value);
                 view! {
                     <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=palette.grid></line>

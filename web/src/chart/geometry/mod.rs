@@ -110,7 +110,11 @@ fn lerp(from: (f64, f64), to: (f64, f64), v: f64) -> f64 {
 
 fn zoom_axis((lo, hi): (f64, f64), anchor: f64, factor: f64) -> (f64, f64) {
     let span = ((hi - lo) / factor).clamp(MIN_SPAN, MAX_SPAN);
-    let t = if hi > lo { (anchor - lo) / (hi - lo) } else { 0.5 };
+    let t = if hi > lo {
+        (anchor - lo) / (hi - lo)
+    } else {
+        0.5
+    };
     let lo = anchor - t * span;
     (lo, lo + span)
 }
@@ -185,7 +189,10 @@ pub fn log_ticks(log_range: (f64, f64), unit: &str) -> Vec<Tick> {
     let mut ticks = Vec::new();
     for decade in (lo.floor() as i64)..=(hi.ceil() as i64) {
         let base = 10f64.powi(decade as i32);
-        for (i, m) in std::iter::once(1.0).chain(minors.iter().copied()).enumerate() {
+        for (i, m) in std::iter::once(1.0)
+            .chain(minors.iter().copied())
+            .enumerate()
+        {
             let value = base * m;
             let log = value.log10();
             if log < lo - 1e-9 || log > hi + 1e-9 {

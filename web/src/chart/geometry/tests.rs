@@ -75,7 +75,10 @@ fn ticks_are_decades_with_si_prefixes() {
         .map(|t| t.value)
         .collect();
     assert_eq!(labelled.len(), 8);
-    assert!(wide.iter().all(|t| t.major), "no minor ticks past 6 decades");
+    assert!(
+        wide.iter().all(|t| t.major),
+        "no minor ticks past 6 decades"
+    );
 }
 
 #[test]
@@ -165,7 +168,10 @@ fn roof_outline_bends_at_the_ridge() {
     // A ridge beyond the view is a straight slope.
     assert_eq!(roof_outline(1e12, 1e16, &v).len(), 2);
     let d = path(&v, &F, &pts);
-    assert!(d.starts_with("M84.0 ") && d.matches(" L").count() == 2, "{d}");
+    assert!(
+        d.starts_with("M84.0 ") && d.matches(" L").count() == 2,
+        "{d}"
+    );
 }
 
 #[test]

@@ -1,0 +1,144 @@
+//! Harness for driving the release calculator in a real browser: build (or reuse) the
+//! Trunk bundle, serve it on loopback under a sub-path as GitHub Pages would, start
+//! chromedriver, and open a WebDriver session in headless Chromium.
+//!
+//! Used by the end-to-end test (`tests/calculator.rs`) and the web benchmark
+//! (`src/bin/web-bench.rs`). Nothing here downloads anything: Trunk runs `--offline` and
+//! the browser is the system's Chromium.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use fantoccini::{Client, ClientBuilder};
+use tokio::process::{Child, Command};
+
+/// The sub-path the bundle is served under, as on a GitHub Pages project site.
+pub const SUB_PATH: &str = "/rooflinr/";
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("web/e2e is two levels below the root")
+        .to_path_buf()
+}
+
+/// The release bundle: `ROOFLINR_WEB_DIST` if set (xtask builds it once for every user),
+/// else a fresh `trunk build --release --offline` into `target/e2e-dist`.
+pub fn release_bundle() -> Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("ROOFLINR_WEB_DIST") {
+        let dir = PathBuf::from(dir);
+        if !dir.join("index.html").is_file() {
+            bail!("ROOFLINR_WEB_DIST={} holds no index.html", dir.display());
+        }
+        return Ok(dir);
+    }
+    let dist = root().join("target/e2e-dist");
+    let status = std::process::Command::new("trunk")
+        .args(["build", "--release", "--offline", "--dist"])
+        .arg(&dist)
+        .current_dir(root())
+        .status()
+        .context("cannot run `trunk` (install it with `cargo xtask setup`)")?;
+    if !status.success() {
+        bail!("`trunk build --release --offline` failed ({status})");
+    }
+    Ok(dist)
+}
+
+/// Serves `dist` at [`SUB_PATH`] on a free loopback port; returns the page's URL.
+pub async fn serve(dist: &Path) -> Result<String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .context("cannot bind a loopback port for the bundle")?;
+    let addr: SocketAddr = listener.local_addr()?;
+    let files = tower_http::services::ServeDir::new(dist);
+    let app = axum::Router::new().nest_service(SUB_PATH.trim_end_matches('/'), files);
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Ok(format!("http://{addr}{SUB_PATH}"))
+}
+
+/// A running chromedriver, stopped when dropped.
+pub struct Driver {
+    child: Child,
+    /// Its WebDriver URL.
+    pub url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+/// Starts chromedriver (`CHROMEDRIVER`, default `chromedriver` on PATH) and waits until it
+/// accepts connections.
+pub async fn start_driver() -> Result<Driver> {
+    let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+    let port = free_port()?;
+    let child = Command::new(&program)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .with_context(|| {
+            format!("cannot start `{program}` (install it with `cargo xtask setup`)")
+        })?;
+    let url = format!("http://127.0.0.1:{port}");
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return Ok(Driver { child, url });
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("chromedriver did not start listening on port {port} within 10 s")
+}
+
+/// Opens a headless Chromium session with the flags this machine needs (see TOOLCHAIN.md).
+pub async fn open_browser(driver: &Driver, width: u32, height: u32) -> Result<Client> {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", format!("--window-size={width},{height}"),
+            ]
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .context("cannot open a Chromium session through chromedriver")?;
+    Ok(client)
+}
+
+/// Waits until the element matching `css` exists and returns its text.
+pub async fn text_of(client: &Client, css: &str) -> Result<String> {
+    let el = client
+        .wait()
+        .at_most(Duration::from_secs(20))
+        .for_element(fantoccini::Locator::Css(css))
+        .await
+        .with_context(|| format!("`{css}` never appeared"))?;
+    Ok(el.text().await?)
+}

@@ -1,0 +1,118 @@
+//! End to end: the release bundle, served on loopback under a sub-path, opened from shared
+//! links in headless Chromium through chromedriver. The figures the page shows are checked
+//! against the model crate's own answers, and screenshots are saved in `target/e2e/`.
+
+use anyhow::{Context, Result};
+use rooflinr_model::analysis::{self, AttentionKernel, Phase, Scenario};
+use rooflinr_model::format::Format;
+use rooflinr_model::hardware::registry;
+use rooflinr_model::ops::{Op, Precision};
+use rooflinr_model::presets;
+use rooflinr_model::roofline::Efficiency;
+use rooflinr_model::units::si;
+use rooflinr_web_e2e::{open_browser, release_bundle, root, serve, start_driver, text_of};
+
+async fn screenshot(client: &fantoccini::Client, name: &str) -> Result<()> {
+    let dir = root().join("target/e2e");
+    std::fs::create_dir_all(&dir)?;
+    let png = client.screenshot().await?;
+    let path = dir.join(name);
+    std::fs::write(&path, png)?;
+    println!("screenshot: {}", path.display());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
+    let dist = tokio::task::spawn_blocking(release_bundle).await??;
+    let page = serve(&dist).await?;
+    let driver = start_driver().await?;
+    let client = open_browser(&driver, 1440, 2200).await?;
+
+    // A whole-model link: DeepSeek-V3 decode on B200 with NVFP4 weights and an FP8 cache.
+    let query = "v=1&mode=model&hw=b200&act=fp16&w=nvfp4&kv=fp8-e4m3&out=fp16&model=deepseek-v3&phase=decode&batch=8&seq=8192";
+    client.goto(&format!("{page}?{query}")).await?;
+    let time = text_of(&client, "[data-figure=model-time]").await?;
+    let tokens = text_of(&client, "[data-figure=model-tokens]").await?;
+    let memory = text_of(&client, "[data-figure=model-memory]").await?;
+    let crossover = text_of(&client, "[data-figure=model-crossover]").await?;
+
+    let expected = analysis::analyze(
+        &presets::get("deepseek-v3")?,
+        &registry::get("b200")?,
+        &Scenario {
+            phase: Phase::Decode,
+            batch: 8,
+            seq: 8192,
+            precision: Precision {
+                activations: Format::Fp16,
+                weights: Format::NvFp4,
+                kv: Format::Fp8E4m3,
+                output: Format::Fp16,
+            },
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        },
+        &Efficiency::IDEAL,
+    )?;
+    assert_eq!(time, si(expected.time.get(), "s"));
+    assert_eq!(tokens, format!("{:.1}", expected.tokens_per_s));
+    assert_eq!(memory, expected.memory.required.to_string());
+    assert_eq!(
+        crossover,
+        format!("{:.0} tokens", expected.kv_crossover_tokens)
+    );
+    // The link survives the round trip through the app's state.
+    let search = client.execute("return location.search", vec![]).await?;
+    assert_eq!(search.as_str(), Some(format!("?{query}").as_str()));
+    let rows = client
+        .execute(
+            "return document.querySelectorAll('#operators tbody tr').length",
+            vec![],
+        )
+        .await?;
+    assert_eq!(rows.as_u64(), Some(expected.ops.len() as u64));
+    screenshot(&client, "calculator-model.png").await?;
+
+    // An operator link, in the dark theme: an 8192 x 8192 GEMV with FP8 weights on H100.
+    let query = "v=1&mode=op&hw=h100-sxm&act=fp16&w=fp8-e4m3&kv=fp16&out=fp16&op=gemv&m=1&n=8192&k=8192&vary=weights&theme=dark";
+    client.goto(&format!("{page}?{query}")).await?;
+    let time = text_of(&client, "[data-figure=op-time]").await?;
+    let intensity = text_of(&client, "[data-figure=op-intensity]").await?;
+    let bound = text_of(&client, "[data-figure=op-bound]").await?;
+    let gemv = Op::Gemm {
+        m: 1.0,
+        n: 8192.0,
+        k: 8192.0,
+        bias: false,
+    };
+    let p = Precision {
+        weights: Format::Fp8E4m3,
+        ..Precision::uniform(Format::Fp16)
+    };
+    let r = gemv.predict(&p, &registry::get("h100-sxm")?, &Efficiency::IDEAL);
+    assert_eq!(time, si(r.prediction.time.get(), "s"));
+    assert_eq!(
+        intensity,
+        format!("{:.2} FLOP/B", r.prediction.intensity.get())
+    );
+    assert_eq!(bound, format!("{}-bound", r.prediction.bound.name()));
+    screenshot(&client, "calculator-operator-dark.png").await?;
+
+    // A link with a broken config names the problem instead of going blank.
+    let query =
+        "v=1&mode=model&hw=h100-sxm&model=custom&config=%7B%22model_type%22%3A%22llama%22%7D";
+    client.goto(&format!("{page}?{query}")).await?;
+    let problem = text_of(&client, "#problem").await?;
+    assert!(problem.contains("missing field"), "{problem}");
+    assert!(
+        client
+            .find(fantoccini::Locator::Css("#roofline-chart"))
+            .await
+            .is_ok(),
+        "the chart frame stays"
+    );
+
+    client.close().await.context("closing the browser")?;
+    Ok(())
+}
