@@ -178,7 +178,14 @@ pub fn RooflineChart(
             let Some(d) = d else {
                 return ().into_any();
             };
-            let slope = geometry::path(&v, &FRAME, &geometry::slope_outline(d.bandwidth, &v));
+            let top = d
+                .roofs
+                .iter()
+                .filter(|r| !hidden.contains(&r.key))
+                .map(|r| r.peak)
+                .fold(0.0, f64::max);
+            let top = if top > 0.0 { top } else { f64::INFINITY };
+            let slope = geometry::path(&v, &FRAME, &geometry::slope_outline(d.bandwidth, top, &v));
             // Label the memory roof where it enters the plot.
             let lx = 10f64.powf(v.x.0 + 0.08 * (v.x.1 - v.x.0));
             let (sx, sy) = v.project(&FRAME, lx, d.bandwidth * lx);
@@ -196,7 +203,7 @@ pub fn RooflineChart(
                 .map(|(peak, names)| {
                     let colour = pal.roof(names[0]);
                     let ridge_at = peak / d.bandwidth;
-                    let outline = geometry::roof_outline(d.bandwidth, peak, &v);
+                    let outline = geometry::ceiling_outline(d.bandwidth, peak, &v);
                     let (rx, ry) = v.project(&FRAME, ridge_at, peak);
                     let label = format!(
                         "{} {}",
@@ -216,7 +223,7 @@ pub fn RooflineChart(
                 })
                 .collect_view();
             view! {
-                <path d=slope fill="none" stroke=pal.memory stroke-width="1.5" stroke-dasharray="6 4"></path>
+                <path d=slope fill="none" stroke=pal.memory stroke-width="2"></path>
                 <text x=sx + 4.0 y=sy - 8.0 font-size="12" fill=pal.memory>{memory_label}</text>
                 {roofs}
             }

@@ -293,8 +293,6 @@ pub struct ModelView {
     pub analysis: ModelAnalysis,
     /// The other phase at the same batch and length (drawn on the chart too).
     pub other: ModelAnalysis,
-    /// Decode step time against context length for this batch.
-    pub curve: Vec<CurvePoint>,
 }
 
 /// Points on the decode-time curve.
@@ -330,30 +328,38 @@ pub fn model(state: &State, hw: &Hardware) -> Result<ModelView, Problem> {
         phase: other_phase,
         ..scenario.clone()
     })?;
-    let top = (seq * 4).clamp(32_768, 1 << 24);
-    let curve = (0..CURVE_POINTS)
-        .filter_map(|i| {
-            let t = i as f64 / (CURVE_POINTS - 1) as f64;
-            let context = (128f64 * (top as f64 / 128.0).powf(t)).round() as u64;
-            let s = Scenario {
-                phase: Phase::Decode,
-                seq: context,
-                ..scenario.clone()
-            };
-            let a = analysis::analyze(&config, hw, &s, &eff).ok()?;
-            Some(CurvePoint {
-                context,
-                time: a.time.get(),
-            })
-        })
-        .collect();
     Ok(ModelView {
         config,
         scenario,
         analysis,
         other,
-        curve,
     })
+}
+
+/// Longest context on the decode curve (the context slider's end, 2^20 tokens).
+pub const CURVE_MAX_CONTEXT: u64 = 1 << 20;
+
+/// Decode step time against context length, from 128 tokens to [`CURVE_MAX_CONTEXT`],
+/// for the view's model, batch and formats. It does not depend on the chosen length, so
+/// the calculator computes it once while a length slider is dragged.
+pub fn decode_curve(view: &ModelView, hw: &Hardware) -> Vec<CurvePoint> {
+    let eff = Efficiency::IDEAL;
+    (0..CURVE_POINTS)
+        .filter_map(|i| {
+            let t = i as f64 / (CURVE_POINTS - 1) as f64;
+            let context = (128f64 * (CURVE_MAX_CONTEXT as f64 / 128.0).powf(t)).round() as u64;
+            let s = Scenario {
+                phase: Phase::Decode,
+                seq: context,
+                ..view.scenario.clone()
+            };
+            let a = analysis::analyze(&view.config, hw, &s, &eff).ok()?;
+            Some(CurvePoint {
+                context,
+                time: a.time.get(),
+            })
+        })
+        .collect()
 }
 
 /// The format that colours an operator's point: its weights for linear layers, its cache

@@ -172,15 +172,29 @@ fn model_view_has_both_phases_and_a_rising_decode_curve() {
     let s = State::default();
     let hw = hardware(&s).unwrap();
     let view = model(&s, &hw).unwrap();
-    assert_eq!(view.analysis.ops.is_empty(), false);
+    assert!(!view.analysis.ops.is_empty());
     assert_ne!(view.analysis.time, view.other.time);
-    assert_eq!(view.curve.len(), CURVE_POINTS);
+    let curve = decode_curve(&view, &hw);
+    assert_eq!(curve.len(), CURVE_POINTS);
+    assert_eq!(
+        (curve[0].context, curve[CURVE_POINTS - 1].context),
+        (128, CURVE_MAX_CONTEXT)
+    );
     assert!(
-        view.curve
+        curve
             .windows(2)
             .all(|w| w[0].context < w[1].context && w[0].time <= w[1].time)
     );
-    // The curve's point at the chosen context agrees with the main analysis.
+    // The curve's end points agree with direct analyses at those contexts.
+    let at = |ctx: u64| {
+        let s = State {
+            seq: ctx.to_string(),
+            ..State::default()
+        };
+        model(&s, &hw).unwrap().analysis.time.get()
+    };
+    assert_eq!(curve[0].time, at(128));
+    assert_eq!(curve[CURVE_POINTS - 1].time, at(CURVE_MAX_CONTEXT));
     let chart = ChartData::for_model(&hw, &view);
     let selected = chart.points.iter().filter(|p| p.selected).count();
     assert!(selected > 0 && selected < chart.points.len());

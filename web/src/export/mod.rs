@@ -177,7 +177,6 @@ pub fn model_json(hw: &Hardware, view: &ModelView) -> Value {
             "time_s": r.time.get(),
             "share": r.share,
         })).collect::<Vec<_>>(),
-        "decode_curve": view.curve.iter().map(|c| json!({"context": c.context, "time_s": c.time})).collect::<Vec<_>>(),
     })
 }
 

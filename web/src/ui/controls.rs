@@ -242,7 +242,7 @@ pub fn OperatorPanel() -> impl IntoView {
                 <span class="label">"ranking varies"</span>
                 <Segmented
                     label="ranking varies"
-                    options=vec![(Vary::All, "every operand"), (Vary::Weights, "weights (KV) only")]
+                    options=vec![(Vary::All, "all operands"), (Vary::Weights, "weights (KV)")]
                     get=|s| s.vary
                     set=|s, v| s.vary = v
                 />

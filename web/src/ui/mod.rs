@@ -78,6 +78,30 @@ pub fn App() -> impl IntoView {
             })
         })
     });
+    // The decode curve does not depend on the chosen length: recompute it only when what it
+    // does depend on changes, not on every step of a length slider.
+    let curve_key = Memo::new(move |_| {
+        let ok = model.with(|m| matches!(m, Some((Ok(_), _))));
+        state.with(|s| {
+            (
+                ok,
+                s.model.clone(),
+                s.config.clone(),
+                s.hardware.clone(),
+                s.custom.clone(),
+                s.batch.clone(),
+                (s.activations.clone(), s.weights.clone(), s.kv.clone()),
+            )
+        })
+    });
+    let curve = Memo::new(move |_| {
+        curve_key.track();
+        let hw = hardware.get_untracked().ok()?;
+        model.with_untracked(|m| match m {
+            Some((Ok(v), _)) => Some(compute::decode_curve(v, &hw)),
+            _ => None,
+        })
+    });
     let problem = Signal::derive(move || {
         let from = |r: Option<Result<(), Problem>>| r.and_then(Result::err);
         hardware
@@ -128,7 +152,11 @@ pub fn App() -> impl IntoView {
                 Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
             }),
             Mode::Model => model.get().map(|(r, ms)| match r {
-                Ok(v) => view! { <ModelResults view=v palette=pal /><Timing ms=ms /> }.into_any(),
+                Ok(v) => {
+                    let curve = curve.get().unwrap_or_default();
+                    view! { <ModelResults view=v curve=curve palette=pal /><Timing ms=ms /> }
+                        .into_any()
+                }
                 Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
             }),
         }

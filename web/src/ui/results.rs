@@ -7,7 +7,7 @@ use rooflinr_model::units::si;
 
 use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::Palette;
-use crate::compute::{ModelView, OperatorView, op_format};
+use crate::compute::{CurvePoint, ModelView, OperatorView, op_format};
 
 /// A figure in a summary card.
 #[component]
@@ -125,6 +125,8 @@ enum SortBy {
 pub fn ModelResults(
     /// The analysis.
     view: ModelView,
+    /// Decode step time against context length.
+    curve: Vec<CurvePoint>,
     /// Colours for the breakdown.
     palette: Palette,
 ) -> impl IntoView {
@@ -254,7 +256,7 @@ pub fn ModelResults(
         <h3>"Where the time goes"</h3>
         <div class="breakdown" role="img" aria-label="time breakdown by operator">{segments}</div>
         <h3>"Decode step time against context length"</h3>
-        <DecodeCurve view=view.clone() palette=palette />
+        <DecodeCurve view=view.clone() curve=curve palette=palette />
         <h3>"Operators"</h3>
         <div class="table-wrap">
             <table class="data" id="operators">
@@ -309,14 +311,16 @@ const CURVE_FRAME: Frame = Frame {
 /// Decode step time against context length, log-log, with the chosen context marked.
 #[component]
 fn DecodeCurve(
-    /// The analysis whose curve to draw.
+    /// The analysis (its chosen context is marked).
     view: ModelView,
+    /// The curve.
+    curve: Vec<CurvePoint>,
     /// Colours.
     palette: Palette,
 ) -> impl IntoView {
     let f = CURVE_FRAME;
     let mut e = Extent::default();
-    for c in &view.curve {
+    for c in &curve {
         e.include(c.context as f64, c.time);
     }
     let Some((x_lo, x_hi)) = e.x else {
@@ -327,11 +331,7 @@ fn DecodeCurve(
         x: (x_lo.log10(), x_hi.log10()),
         y: ((y_lo * 0.8).log10(), (y_hi * 1.25).log10()),
     };
-    let pts: Vec<(f64, f64)> = view
-        .curve
-        .iter()
-        .map(|c| (c.context as f64, c.time))
-        .collect();
+    let pts: Vec<(f64, f64)> = curve.iter().map(|c| (c.context as f64, c.time)).collect();
     let line = geometry::path(&v, &f, &pts);
     let xs = geometry::log_ticks(v.x, "");
     let ys = geometry::log_ticks(v.y, "s");

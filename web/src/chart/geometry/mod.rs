@@ -184,7 +184,11 @@ pub fn log_ticks(log_range: (f64, f64), unit: &str) -> Vec<Tick> {
         return Vec::new();
     }
     let span = hi - lo;
-    let minors: &[f64] = if span < 6.0 { &[2.0, 5.0] } else { &[] };
+    let minors: &[f64] = match span {
+        s if s < 1.2 => &[2.0, 3.0, 5.0, 7.0],
+        s if s < 6.0 => &[2.0, 5.0],
+        _ => &[],
+    };
     let label_every = if span > 12.0 { 2 } else { 1 };
     let mut ticks = Vec::new();
     for decade in (lo.floor() as i64)..=(hi.ceil() as i64) {
@@ -268,10 +272,23 @@ pub fn roof_outline(bandwidth: f64, peak: f64, view: &Viewport) -> Vec<(f64, f64
     pts
 }
 
-/// The memory roof alone (bandwidth x intensity) across the viewport.
-pub fn slope_outline(bandwidth: f64, view: &Viewport) -> Vec<(f64, f64)> {
+/// The memory roof (bandwidth x intensity) from the left edge of the view up to where it
+/// meets the highest compute roof.
+pub fn slope_outline(bandwidth: f64, top_peak: f64, view: &Viewport) -> Vec<(f64, f64)> {
     let (x_lo, x_hi) = (10f64.powf(view.x.0), 10f64.powf(view.x.1));
-    vec![(x_lo, bandwidth * x_lo), (x_hi, bandwidth * x_hi)]
+    let end = (top_peak / bandwidth).min(x_hi);
+    vec![(x_lo, bandwidth * x_lo), (end, bandwidth * end)]
+}
+
+/// The flat part of a compute roof: from its ridge (or the view's left edge) to the right
+/// edge; empty when the ridge lies right of the view.
+pub fn ceiling_outline(bandwidth: f64, peak: f64, view: &Viewport) -> Vec<(f64, f64)> {
+    let (x_lo, x_hi) = (10f64.powf(view.x.0), 10f64.powf(view.x.1));
+    let ridge = peak / bandwidth;
+    if ridge >= x_hi {
+        return Vec::new();
+    }
+    vec![(ridge.max(x_lo), peak), (x_hi, peak)]
 }
 
 /// An SVG path (`M x y L x y ...`) through data-space vertices.

@@ -1,0 +1,132 @@
+//! The browser calculator's speed and size benchmark (`cargo xtask bench-web`):
+//!
+//! - release wasm + JS, gzipped (target: under 400 KB);
+//! - first chart drawn after navigation, from the page's `rooflinr:first-chart` mark
+//!   (target: under 1 s), over several cold loads;
+//! - dragging the context slider on DeepSeek-V3 decode: time from the input event until
+//!   the DOM has been updated (target: under 16 ms per change).
+//!
+//! Prints the figures; asserts nothing (targets are judged by people, from the note).
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use rooflinr_web_e2e::{open_browser, release_bundle, serve, start_driver, text_of};
+
+fn gzipped(bytes: &[u8]) -> Result<usize> {
+    let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+    gz.write_all(bytes)?;
+    Ok(gz.finish()?.len())
+}
+
+fn stats(name: &str, unit: &str, mut v: Vec<f64>) {
+    v.sort_by(f64::total_cmp);
+    let median = v[v.len() / 2];
+    let p95 = v[((v.len() as f64 * 0.95) as usize).min(v.len() - 1)];
+    println!(
+        "{name}: median {median:.2} {unit}, p95 {p95:.2} {unit}, min {:.2}, max {:.2} ({} samples)",
+        v[0],
+        v[v.len() - 1],
+        v.len()
+    );
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<()> {
+    let dist = tokio::task::spawn_blocking(release_bundle).await??;
+    let mut total = 0;
+    for entry in std::fs::read_dir(&dist)? {
+        let path = entry?.path();
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if ext == "wasm" || ext == "js" {
+            let raw = std::fs::read(&path)?;
+            let gz = gzipped(&raw)?;
+            total += gz;
+            println!(
+                "{}: {} KB raw, {} KB gzipped",
+                path.file_name().unwrap().to_string_lossy(),
+                raw.len() / 1024,
+                gz / 1024
+            );
+        }
+    }
+    println!(
+        "bundle (wasm + JS), gzipped: {} KB (target < 400 KB)",
+        total / 1024
+    );
+
+    let page = serve(&dist).await?;
+    let driver = start_driver().await?;
+    let client = open_browser(&driver, 1440, 1000).await?;
+
+    let mut first = Vec::new();
+    for i in 0..8 {
+        // A fresh query each time, so nothing is restored from a previous state.
+        client
+            .goto(&format!(
+                "{page}?v=1&mode=model&hw=h100-sxm&model=llama-3-8b&phase=decode&batch=1&seq={}",
+                1024 << i
+            ))
+            .await?;
+        text_of(&client, "[data-figure=model-time]").await?;
+        let t = client
+            .execute(
+                "const m = performance.getEntriesByName('rooflinr:first-chart'); return m.length ? m[0].startTime : null",
+                vec![],
+            )
+            .await?;
+        first.push(
+            t.as_f64()
+                .context("the page set no rooflinr:first-chart mark")?,
+        );
+    }
+    stats("first chart after navigation", "ms", first);
+
+    client
+        .goto(&format!("{page}?v=1&mode=model&hw=b200&model=deepseek-v3&phase=decode&batch=8&seq=4096&w=nvfp4&kv=fp8-e4m3"))
+        .await?;
+    text_of(&client, "[data-figure=model-time]").await?;
+    let times = client
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+            const slider = document.getElementById('slider-context-length');
+            const out = [];
+            (async () => {
+              for (let i = 0; i < 60; i++) {
+                const t0 = performance.now();
+                slider.value = String(6 + (i % 15));
+                slider.dispatchEvent(new Event('input', { bubbles: true }));
+                await new Promise(r => setTimeout(r, 0));
+                const total = performance.now() - t0;
+                const timing = document.querySelector('.timing');
+                const compute = timing ? parseFloat(timing.textContent.replace('Computed in ', '')) : NaN;
+                out.push([total, compute]);
+              }
+              done(out);
+            })();"#,
+            vec![],
+        )
+        .await?;
+    let pairs: Vec<(f64, f64)> = times
+        .as_array()
+        .context("slider timings")?
+        .iter()
+        .filter_map(|v| Some((v[0].as_f64()?, v[1].as_f64()?)))
+        .collect();
+    stats(
+        "DeepSeek-V3 decode, slider change to DOM updated",
+        "ms",
+        pairs.iter().map(|p| p.0).collect(),
+    );
+    stats(
+        "  of which the model analysis (both phases)",
+        "ms",
+        pairs.iter().map(|p| p.1).collect(),
+    );
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    client.close().await?;
+    Ok(())
+}
