@@ -2,9 +2,11 @@
 //!
 //! - `setup`: install what the build and the tests need, skipping what is there.
 //! - `test`: set up, then every check CI runs (formatting, lints on the host and on
-//!   wasm32, the wasm build of the model crate, every test).
-//! - `run`: set up, then the main job (until the web calculator lands, a model analysis).
-//! - `bench`: the criterion benchmarks, with their targets.
+//!   wasm32, the release bundle of the calculator, every native test, the browser
+//!   component tests and the end-to-end test in headless Chromium).
+//! - `run`: set up, then serve the calculator on loopback (`trunk serve`).
+//! - `bench`: the model's criterion benchmarks, with their targets.
+//! - `bench-web`: the calculator's size and speed benchmark in headless Chromium.
 
 mod setup;
 
@@ -19,14 +21,18 @@ fn main() -> std::process::ExitCode {
         Some("test") => test(),
         Some("run") => run(&args[1..]),
         Some("bench") => bench(),
+        Some("bench-web") => bench_web(),
         _ => {
-            eprintln!("usage: cargo xtask <setup|test|run|bench>\n");
+            eprintln!("usage: cargo xtask <setup|test|run|bench|bench-web>\n");
             eprintln!(
                 "  setup   install the wasm target, Trunk, wasm-bindgen, wasm-opt, Chromium (idempotent)"
             );
             eprintln!("  test    set up, then run every check and test CI runs");
-            eprintln!("  run     set up, then run the main job");
-            eprintln!("  bench   run the benchmarks");
+            eprintln!("  run     set up, then serve the calculator at http://127.0.0.1:8080/");
+            eprintln!("  bench   run the model benchmarks");
+            eprintln!(
+                "  bench-web  measure the calculator's bundle size, first chart and slider speed"
+            );
             return std::process::ExitCode::from(2);
         }
     };
@@ -49,9 +55,15 @@ pub fn root() -> std::path::PathBuf {
 
 /// Runs a command in the workspace root, echoing it; fails if it fails.
 pub fn step(program: &str, args: &[&str]) -> Result<()> {
+    step_with(program, args, &[])
+}
+
+/// Like [`step`], with extra environment variables.
+pub fn step_with(program: &str, args: &[&str], env: &[(&str, String)]) -> Result<()> {
     println!("\n==> {program} {}", args.join(" "));
     let status = Command::new(program)
         .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
         .current_dir(root())
         .status()
         .with_context(|| format!("cannot start `{program}`"))?;
@@ -89,46 +101,78 @@ fn test() -> Result<()> {
         &[&["clippy"][..], &wasm, &["--", "-D", "warnings"]].concat(),
     )?;
     step("cargo", &[&["build", "--release"][..], &wasm].concat())?;
-    step("cargo", &["test", "--workspace", "--locked"])?;
+    // The calculator: lint-clean for the browser, its release bundle, its tests.
+    step(
+        "cargo",
+        &[
+            "clippy",
+            "--package",
+            "rooflinr-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    let dist = build_bundle()?;
+    let browser_env = [
+        ("ROOFLINR_WEB_DIST", dist.display().to_string()),
+        ("CHROMEDRIVER", "/usr/bin/chromedriver".to_string()),
+        (
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            "wasm-bindgen-test-runner".to_string(),
+        ),
+    ];
+    // Native tests, including the end-to-end test against the bundle just built.
+    step_with("cargo", &["test", "--workspace", "--locked"], &browser_env)?;
+    // Component tests in headless Chromium.
+    step_with(
+        "cargo",
+        &[
+            "test",
+            "--package",
+            "rooflinr-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--test",
+            "browser",
+            "--locked",
+        ],
+        &browser_env,
+    )?;
     println!(
         "\nGPU checks: none run here. This build has no GPU code yet (the CUDA backend is its own issue); CI has no GPU."
     );
     Ok(())
 }
 
+/// Builds the calculator's release bundle into `dist/`.
+fn build_bundle() -> Result<std::path::PathBuf> {
+    step("trunk", &["build", "--release", "--offline"])?;
+    Ok(root().join("dist"))
+}
+
 fn run(extra: &[String]) -> Result<()> {
     setup::all()?;
-    // Until the browser calculator exists, the main job is the CLI's whole-model analysis.
-    let mut args = vec![
-        "run",
-        "--release",
-        "--locked",
-        "--quiet",
-        "--package",
-        "rooflinr-cli",
-        "--",
-        "model",
-    ];
-    let defaults = [
-        "--preset",
-        "llama-3-8b",
-        "--hardware",
-        "gb10",
-        "--phase",
-        "decode",
-        "--seq",
-        "4096",
-        "--weights",
-        "nvfp4",
-        "--kv",
-        "fp8-e4m3",
-    ];
-    if extra.is_empty() {
-        args.extend(defaults);
-    } else {
-        args.extend(extra.iter().map(String::as_str));
-    }
-    step("cargo", &args)
+    // The measurement agent (its own issue) will serve the calculator itself; until then
+    // Trunk serves it, rebuilding on change.
+    let port = extra.first().map_or("8080", String::as_str);
+    println!("\nThe calculator will be at http://127.0.0.1:{port}/ once built (Ctrl-C stops it).");
+    step(
+        "trunk",
+        &[
+            "serve",
+            "--release",
+            "--offline",
+            "--address",
+            "127.0.0.1",
+            "--port",
+            port,
+        ],
+    )
 }
 
 fn bench() -> Result<()> {
@@ -144,6 +188,30 @@ fn bench() -> Result<()> {
             "--bench",
             "model",
             "--locked",
+        ],
+    )
+}
+
+fn bench_web() -> Result<()> {
+    setup::all()?;
+    let dist = build_bundle()?;
+    println!(
+        "targets on the 2-core reference machine: bundle < 400 KB gzipped; first chart < 1 s; slider recompute and re-render < 16 ms"
+    );
+    step_with(
+        "cargo",
+        &[
+            "run",
+            "--release",
+            "--locked",
+            "--package",
+            "rooflinr-web-e2e",
+            "--bin",
+            "web-bench",
+        ],
+        &[
+            ("ROOFLINR_WEB_DIST", dist.display().to_string()),
+            ("CHROMEDRIVER", "/usr/bin/chromedriver".to_string()),
         ],
     )
 }

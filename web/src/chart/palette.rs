@@ -84,7 +84,7 @@ impl Palette {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests {
     use super::*;
 

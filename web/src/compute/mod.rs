@@ -532,5 +532,5 @@ impl ChartData {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;

@@ -320,5 +320,5 @@ pub fn model_markdown(hw: &Hardware, view: &ModelView, link: &str) -> String {
     )
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;

@@ -343,5 +343,5 @@ fn set<T>(slot: &mut T, value: Option<T>) -> bool {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;

@@ -318,5 +318,5 @@ pub fn nearest(points: &[(f64, f64)], px: f64, py: f64, radius: f64) -> Option<u
         .map(|(i, _)| i)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;
