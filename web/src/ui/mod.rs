@@ -9,14 +9,14 @@ use leptos::prelude::*;
 use rooflinr_model::hardware::Hardware;
 
 use crate::browser;
-use crate::chart::palette::{DARK, LIGHT, Palette};
+use crate::chart::palette::{DARK, LIGHT};
 use crate::chart::view::{CHART_ID, RooflineChart};
 use crate::compute::{self, ChartData, ModelView, OperatorView, Problem};
 use crate::export;
 use crate::state::{Mode, State, Theme};
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
 use fields::{CurrentProblem, Segmented};
-use results::{ModelResults, OperatorResults};
+use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
 
 /// The state to start from: the link's, else the last session's, else the defaults.
 fn initial_state() -> (State, Vec<String>) {
@@ -39,6 +39,14 @@ fn timed<T>(f: impl FnOnce() -> Result<T, Problem>) -> (Result<T, Problem>, f64)
 
 /// An analysis result with how long it took to compute, in ms.
 type Timed<T> = Option<(Result<T, Problem>, f64)>;
+
+/// The problem an analysis ran into, if any.
+fn problem_of<T>(timed: &Timed<T>) -> Option<Problem> {
+    match timed {
+        Some((Err(p), _)) => Some(p.clone()),
+        _ => None,
+    }
+}
 
 /// The whole calculator.
 #[component]
@@ -102,23 +110,18 @@ pub fn App() -> impl IntoView {
             _ => None,
         })
     });
+    let table = Memo::new(move |_| {
+        model.with(|m| match m {
+            Some((Ok(v), _)) => op_rows(&v.analysis),
+            _ => Vec::new(),
+        })
+    });
     let problem = Signal::derive(move || {
-        let from = |r: Option<Result<(), Problem>>| r.and_then(Result::err);
         hardware
             .get()
             .err()
-            .or_else(|| {
-                from(operator.with(|o| {
-                    o.as_ref()
-                        .map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone))
-                }))
-            })
-            .or_else(|| {
-                from(model.with(|m| {
-                    m.as_ref()
-                        .map(|(r, _)| r.as_ref().map(|_| ()).map_err(Clone::clone))
-                }))
-            })
+            .or_else(|| operator.with(problem_of))
+            .or_else(|| model.with(problem_of))
     });
     provide_context(CurrentProblem(problem));
     let chart = Memo::new(move |_| {
@@ -227,7 +230,12 @@ pub fn App() -> impl IntoView {
                         <ExportBar hardware=hardware operator=operator model=model />
                     </div>
                     <RooflineChart data=chart palette=palette />
-                    <div class="results" aria-live="polite">{results}</div>
+                    <div class="results" aria-live="polite">
+                        {results}
+                        <Show when=move || !table.with(Vec::is_empty)>
+                            <OperatorTable rows=table />
+                        </Show>
+                    </div>
                 </section>
             </main>
             <footer>
@@ -345,9 +353,4 @@ fn ExportBar(
             <button on:click=move |_| tables("md")>"Report"</button>
         </div>
     }
-}
-
-/// The palette for a theme (for callers outside the app, such as tests).
-pub fn palette_for(dark: bool) -> Palette {
-    if dark { DARK } else { LIGHT }
 }

@@ -130,7 +130,6 @@ pub fn ModelResults(
     /// Colours for the breakdown.
     palette: Palette,
 ) -> impl IntoView {
-    let sort = RwSignal::new((SortBy::Order, false));
     let a = view.analysis.clone();
     let phase = view.scenario.phase;
     let tokens = match phase {
@@ -194,47 +193,6 @@ pub fn ModelResults(
             }
         })
         .collect_view();
-    let ops = a.ops.clone();
-    let rows = move || {
-        let (by, descending) = sort.get();
-        let mut rows: Vec<(usize, rooflinr_model::analysis::OpReport)> =
-            ops.iter().cloned().enumerate().collect();
-        let key = |r: &rooflinr_model::analysis::OpReport| match by {
-            SortBy::Flops => r.flops().get(),
-            SortBy::Bytes => r.bytes().get(),
-            SortBy::Intensity => r.result.prediction.intensity.get(),
-            SortBy::Time => r.time.get(),
-            SortBy::Order | SortBy::Name => 0.0,
-        };
-        match by {
-            SortBy::Order => {}
-            SortBy::Name => rows.sort_by(|x, y| x.1.name.cmp(y.1.name)),
-            _ => rows.sort_by(|x, y| key(&x.1).total_cmp(&key(&y.1))),
-        }
-        if descending {
-            rows.reverse();
-        }
-        rows
-    };
-    let header = move |label: &'static str, by: SortBy, numeric: bool| {
-        let aria = move || match sort.get() {
-            (b, false) if b == by => "ascending",
-            (b, true) if b == by => "descending",
-            _ => "none",
-        };
-        view! {
-            <th scope="col" class:num=numeric aria-sort=aria>
-                <button class="sort" on:click=move |_| sort.update(|(b, d)| {
-                    if *b == by {
-                        *d = !*d;
-                    } else {
-                        *b = by;
-                        *d = numeric;
-                    }
-                })>{label}</button>
-            </th>
-        }
-    };
     view! {
         <div class="cards">
             <Card label="time per pass" value=si(a.time.get(), "s") figure="model-time"
@@ -257,6 +215,100 @@ pub fn ModelResults(
         <div class="breakdown" role="img" aria-label="time breakdown by operator">{segments}</div>
         <h3>"Decode step time against context length"</h3>
         <DecodeCurve view=view.clone() curve=curve palette=palette />
+    }
+}
+
+/// One row of the operator table: its cells as shown, and the figures it sorts by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpRow {
+    /// Operator name.
+    pub name: &'static str,
+    /// count, FLOPs, bytes, FLOP/B, bound, runs as, time, share (as shown).
+    pub cells: [String; 8],
+    /// FLOPs, bytes, intensity, time (for sorting).
+    pub keys: [f64; 4],
+}
+
+/// The table rows of an analysis, in execution order.
+pub fn op_rows(a: &rooflinr_model::analysis::ModelAnalysis) -> Vec<OpRow> {
+    a.ops
+        .iter()
+        .map(|r| OpRow {
+            name: r.name,
+            cells: [
+                format!("{}", r.count),
+                si(r.flops().get(), "FLOP"),
+                si(r.bytes().get(), "B"),
+                format!("{:.2}", r.result.prediction.intensity.get()),
+                r.bound().name().to_string(),
+                r.result.ceiling.executed_as.name().to_string(),
+                si(r.time.get(), "s"),
+                format!("{:.1}%", r.share * 100.0),
+            ],
+            keys: [
+                r.flops().get(),
+                r.bytes().get(),
+                r.result.prediction.intensity.get(),
+                r.time.get(),
+            ],
+        })
+        .collect()
+}
+
+/// The sortable per-operator table. It is created once and updated cell by cell, so
+/// dragging a slider changes text rather than rebuilding the table.
+#[component]
+pub fn OperatorTable(
+    /// The rows of the current analysis.
+    rows: Memo<Vec<OpRow>>,
+) -> impl IntoView {
+    let sort = RwSignal::new((SortBy::Order, false));
+    let order = move || {
+        let (by, descending) = sort.get();
+        rows.with(|rows| {
+            let mut idx: Vec<(usize, &'static str)> =
+                rows.iter().enumerate().map(|(i, r)| (i, r.name)).collect();
+            let key = |i: usize| match by {
+                SortBy::Flops => rows[i].keys[0],
+                SortBy::Bytes => rows[i].keys[1],
+                SortBy::Intensity => rows[i].keys[2],
+                SortBy::Time => rows[i].keys[3],
+                SortBy::Order | SortBy::Name => 0.0,
+            };
+            match by {
+                SortBy::Order => {}
+                SortBy::Name => idx.sort_by(|x, y| x.1.cmp(y.1)),
+                _ => idx.sort_by(|x, y| key(x.0).total_cmp(&key(y.0))),
+            }
+            if descending {
+                idx.reverse();
+            }
+            idx
+        })
+    };
+    let header = move |label: &'static str, by: SortBy, numeric: bool| {
+        let aria = move || match sort.get() {
+            (b, false) if b == by => "ascending",
+            (b, true) if b == by => "descending",
+            _ => "none",
+        };
+        view! {
+            <th scope="col" class:num=numeric aria-sort=aria>
+                <button class="sort" on:click=move |_| sort.update(|(b, d)| {
+                    if *b == by {
+                        *d = !*d;
+                    } else {
+                        *b = by;
+                        *d = numeric;
+                    }
+                })>{label}</button>
+            </th>
+        }
+    };
+    let cell = move |i: usize, j: usize| {
+        move || rows.with(|r| r.get(i).map(|row| row.cells[j].clone()).unwrap_or_default())
+    };
+    view! {
         <h3>"Operators"</h3>
         <div class="table-wrap">
             <table class="data" id="operators">
@@ -274,24 +326,18 @@ pub fn ModelResults(
                     </tr>
                 </thead>
                 <tbody>
-                    <For each=rows key=|(i, _)| *i let:row>
-                        {
-                            let r = row.1;
-                            let b = r.bound();
-                            view! {
-                                <tr>
-                                    <th scope="row">{r.name}</th>
-                                    <td class="num">{format!("{}", r.count)}</td>
-                                    <td class="num">{si(r.flops().get(), "FLOP")}</td>
-                                    <td class="num">{si(r.bytes().get(), "B")}</td>
-                                    <td class="num">{format!("{:.2}", r.result.prediction.intensity.get())}</td>
-                                    <td><span class=format!("bound {}", b.name())>{b.name()}</span></td>
-                                    <td>{r.result.ceiling.executed_as.name()}</td>
-                                    <td class="num">{si(r.time.get(), "s")}</td>
-                                    <td class="num">{format!("{:.1}%", r.share * 100.0)}</td>
-                                </tr>
-                            }
-                        }
+                    <For each=order key=|row| *row let:row>
+                        <tr>
+                            <th scope="row">{row.1}</th>
+                            <td class="num">{cell(row.0, 0)}</td>
+                            <td class="num">{cell(row.0, 1)}</td>
+                            <td class="num">{cell(row.0, 2)}</td>
+                            <td class="num">{cell(row.0, 3)}</td>
+                            <td><span class=move || format!("bound {}", cell(row.0, 4)())>{cell(row.0, 4)}</span></td>
+                            <td>{cell(row.0, 5)}</td>
+                            <td class="num">{cell(row.0, 6)}</td>
+                            <td class="num">{cell(row.0, 7)}</td>
+                        </tr>
                     </For>
                 </tbody>
             </table>
