@@ -231,31 +231,52 @@ pub fn RooflineChart(
         })
     };
 
-    let points = move || {
-        let pal = palette.get();
-        let pts = projected.get();
+    // Markers are keyed by what they show, so a change of inputs that keeps the operator
+    // list (a slider drag) moves existing elements instead of creating new ones; the clip
+    // path hides those outside the plot.
+    let marker_keys = move || {
         visible.with(|vis| {
             vis.iter()
-                .zip(pts)
-                .filter(|(_, (x, y))| geometry::inside(&FRAME, *x, *y))
-                .map(|(p, (x, y))| {
-                    let colour = pal.format(&p.format);
-                    let r = if p.selected { 7.0 } else { 5.0 };
-                    let ring = if p.selected { pal.ink } else { pal.background };
-                    let width = if p.selected { "2" } else { "1" };
-                    match p.phase {
-                        Phase::Decode => view! {
-                            <circle cx=x cy=y r=r fill=colour stroke=ring stroke-width=width></circle>
-                        }
-                        .into_any(),
-                        Phase::Prefill => view! {
-                            <rect x=x - r y=y - r width=2.0 * r height=2.0 * r fill=colour stroke=ring stroke-width=width></rect>
-                        }
-                        .into_any(),
-                    }
+                .enumerate()
+                .map(|(i, p)| {
+                    (
+                        i,
+                        p.name.clone(),
+                        p.format.clone(),
+                        p.phase == Phase::Decode,
+                        p.selected,
+                    )
                 })
-                .collect_view()
+                .collect::<Vec<_>>()
         })
+    };
+    let points = move || {
+        view! {
+            <For each=marker_keys key=|k| k.clone() let:k>
+                {
+                    let (i, _, format, decode, selected) = k;
+                    let at = move || projected.with(|pts| pts.get(i).copied().unwrap_or((-100.0, -100.0)));
+                    let r = if selected { 7.0 } else { 5.0 };
+                    let width = if selected { "2" } else { "1" };
+                    let fill = move || palette.get().format(&format);
+                    let ring = move || {
+                        let pal = palette.get();
+                        if selected { pal.ink } else { pal.background }
+                    };
+                    if decode {
+                        view! {
+                            <circle cx=move || at().0 cy=move || at().1 r=r fill=fill stroke=ring stroke-width=width></circle>
+                        }
+                        .into_any()
+                    } else {
+                        view! {
+                            <rect x=move || at().0 - r y=move || at().1 - r width=2.0 * r height=2.0 * r fill=fill stroke=ring stroke-width=width></rect>
+                        }
+                        .into_any()
+                    }
+                }
+            </For>
+        }
     };
 
     let tooltip = move || {
