@@ -1,0 +1,480 @@
+//! The CPU backend, present on every machine and really measured: bandwidth from
+//! STREAM-style copy and triad over buffers far larger than the last-level cache, each
+//! format's compute ceiling from a large GEMM, and GEMV/GEMM with weights in FP32, BF16,
+//! FP16, INT8 and INT4 (group 128) read from the model crate's packed bytes. Activations
+//! and accumulation are FP32; lower-precision weights are converted as they are read.
+
+mod check;
+pub mod kernels;
+pub mod weights;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use ndarray::Array2;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rooflinr_model::format::Format;
+use rooflinr_model::ops::{Op, Precision};
+use rooflinr_model::quant::Codec;
+use rooflinr_protocol::{
+    BackendInfo, DeviceInfo, Measurement, MeasurementKind, OperatorShape, Stats,
+};
+use sysinfo::{CpuRefreshKind, MemoryRefreshKind, RefreshKind, System};
+
+use self::check::{Compared, reference_dot, verdict};
+use self::weights::{Weights, cpu_formats};
+use super::{Backend, MeasureError, Work};
+use crate::stats::{self, Cancelled, StopRule};
+
+/// Sizes the CPU backend works with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CpuOptions {
+    /// m = n = k of the GEMM that measures each format's peak.
+    pub peak_gemm_size: u64,
+    /// Bytes per array of the bandwidth kernels; eight times the last-level cache (at
+    /// least 128 MiB) when absent.
+    pub stream_array_bytes: Option<u64>,
+}
+
+impl Default for CpuOptions {
+    fn default() -> Self {
+        CpuOptions {
+            peak_gemm_size: 1024,
+            stream_array_bytes: None,
+        }
+    }
+}
+
+/// The host CPU as a measurement device.
+pub struct CpuBackend {
+    device: DeviceInfo,
+    options: CpuOptions,
+}
+
+/// Weight copies rotate until their total is this many times the last-level cache.
+const ROTATE_LLC_MULTIPLE: u64 = 4;
+/// Last-level cache assumed when the OS does not say.
+const ASSUMED_LLC: u64 = 32 << 20;
+
+impl CpuBackend {
+    /// Reads the CPU's name, threads, memory and last-level cache.
+    pub fn new(options: CpuOptions) -> CpuBackend {
+        let sys = System::new_with_specifics(
+            RefreshKind::nothing()
+                .with_cpu(CpuRefreshKind::nothing())
+                .with_memory(MemoryRefreshKind::nothing().with_ram()),
+        );
+        let name = sys
+            .cpus()
+            .first()
+            .map(|c| c.brand().trim().to_string())
+            .filter(|b| !b.is_empty())
+            .unwrap_or_else(|| "CPU".to_string());
+        CpuBackend {
+            device: DeviceInfo {
+                name,
+                memory_total_bytes: sys.total_memory(),
+                memory_free_bytes: sys.available_memory(),
+                compute_units: rayon::current_num_threads() as u32,
+                last_level_cache_bytes: last_level_cache(),
+                unified_memory: true,
+                ..DeviceInfo::default()
+            },
+            options,
+        }
+    }
+
+    fn llc(&self) -> u64 {
+        self.device.last_level_cache_bytes.unwrap_or(ASSUMED_LLC)
+    }
+
+    fn stream_len(&self) -> usize {
+        let bytes = self
+            .options
+            .stream_array_bytes
+            .unwrap_or_else(|| (8 * self.llc()).max(128 << 20));
+        (bytes / 8).max(1) as usize
+    }
+
+    fn rotations(&self, weight_bytes: u64) -> usize {
+        (ROTATE_LLC_MULTIPLE * self.llc())
+            .div_ceil(weight_bytes.max(1))
+            .clamp(1, 64) as usize
+    }
+
+    fn operator_parts(work: &Work) -> Option<(OperatorShape, Format, MeasurementKind)> {
+        match *work {
+            Work::PeakGemm { format, size } => Some((
+                OperatorShape {
+                    m: size,
+                    n: size,
+                    k: size,
+                },
+                format,
+                MeasurementKind::PeakGemm,
+            )),
+            Work::Operator { shape, format } => {
+                let kind = if shape.m == 1 {
+                    MeasurementKind::Gemv
+                } else {
+                    MeasurementKind::Gemm
+                };
+                Some((shape, format, kind))
+            }
+            Work::Copy | Work::Triad => None,
+        }
+    }
+}
+
+/// The largest cache the OS lists for CPU 0 (Linux sysfs), if it lists any.
+fn last_level_cache() -> Option<u64> {
+    let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+    dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("size")).ok())
+        .filter_map(|s| parse_cache_size(s.trim()))
+        .max()
+}
+
+fn parse_cache_size(s: &str) -> Option<u64> {
+    let (digits, unit) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len()));
+    let n: u64 = digits.parse().ok()?;
+    match unit {
+        "" => Some(n),
+        "K" => Some(n << 10),
+        "M" => Some(n << 20),
+        "G" => Some(n << 30),
+        _ => None,
+    }
+}
+
+fn precision(format: Format) -> Precision {
+    Precision {
+        activations: Format::Fp32,
+        weights: format,
+        kv: Format::Fp32,
+        output: Format::Fp32,
+    }
+}
+
+fn now_unix_s() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
+}
+
+fn to_usize(v: u64, what: &str) -> Result<usize, MeasureError> {
+    usize::try_from(v).map_err(|_| MeasureError::Unsupported(format!("{what} {v} is too large")))
+}
+
+impl CpuBackend {
+    fn measurement(
+        &self,
+        work: &Work,
+        kind: MeasurementKind,
+        flops: f64,
+        bytes: f64,
+        bytes_counted: &str,
+        stats: Stats,
+    ) -> Measurement {
+        let (shape, format) = match Self::operator_parts(work) {
+            Some((shape, format, _)) => (Some(shape), Some(format.name())),
+            None => (None, None),
+        };
+        Measurement {
+            kind,
+            label: work.label(),
+            backend: "cpu".into(),
+            device: self.device.name.clone(),
+            activation_format: format.as_ref().map(|_| "fp32".to_string()),
+            format,
+            shape,
+            flops,
+            bytes,
+            bytes_counted: bytes_counted.into(),
+            achieved_bytes_per_s: bytes / stats.median_s,
+            achieved_flops_per_s: flops / stats.median_s,
+            stats,
+            ceiling_name: None,
+            fraction_of_ceiling: None,
+            check: None,
+            energy_j: None,
+            unix_s: now_unix_s(),
+        }
+    }
+
+    fn measure_stream(
+        &self,
+        work: &Work,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError> {
+        let n = self.stream_len();
+        let a: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let mut b = vec![0.0f64; n];
+        let (kind, stats, arrays, counted) = if *work == Work::Copy {
+            let stats = stats::sample(rule, cancel, || {
+                let t = Instant::now();
+                kernels::copy(&a, &mut b);
+                t.elapsed().as_secs_f64()
+            })
+            .map_err(|Cancelled| MeasureError::Cancelled)?;
+            let bad = (0..n).find(|&i| a[i] != b[i]);
+            if let Some(i) = bad {
+                return Err(MeasureError::WrongResult {
+                    what: work.label(),
+                    index: i,
+                    got: b[i],
+                    expected: a[i],
+                    bound: 0.0,
+                });
+            }
+            (MeasurementKind::Copy, stats, 2.0, "read + write (2 arrays)")
+        } else {
+            let c: Vec<f64> = (0..n).map(|i| (i % 1000) as f64).collect();
+            let mut out = vec![0.0f64; n];
+            b.iter_mut()
+                .enumerate()
+                .for_each(|(i, v)| *v = 0.5 * i as f64);
+            let scalar = 3.0;
+            let stats = stats::sample(rule, cancel, || {
+                let t = Instant::now();
+                kernels::triad(&mut out, &b, &c, scalar);
+                t.elapsed().as_secs_f64()
+            })
+            .map_err(|Cancelled| MeasureError::Cancelled)?;
+            let bad = (0..n).find(|&i| out[i] != b[i] + scalar * c[i]);
+            if let Some(i) = bad {
+                return Err(MeasureError::WrongResult {
+                    what: work.label(),
+                    index: i,
+                    got: out[i],
+                    expected: b[i] + scalar * c[i],
+                    bound: 0.0,
+                });
+            }
+            (
+                MeasurementKind::Triad,
+                stats,
+                3.0,
+                "2 reads + 1 write (3 arrays)",
+            )
+        };
+        let bytes = arrays * (n * 8) as f64;
+        let mut m = self.measurement(work, kind, 0.0, bytes, counted, stats);
+        m.check = Some(rooflinr_protocol::Check {
+            worst_error_ratio: 0.0,
+            outputs_checked: n as u64,
+            reference: "every element compared exactly".into(),
+        });
+        Ok(m)
+    }
+
+    fn measure_operator(
+        &self,
+        work: &Work,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError> {
+        let Some((shape, format, kind)) = Self::operator_parts(work) else {
+            return Err(MeasureError::Unsupported(work.label()));
+        };
+        if !cpu_formats().contains(&format) {
+            return Err(MeasureError::Unsupported(format!(
+                "the cpu backend does not measure {format} weights; it measures {}",
+                format_names(&cpu_formats())
+            )));
+        }
+        let (m, n, k) = (
+            to_usize(shape.m, "m")?,
+            to_usize(shape.n, "n")?,
+            to_usize(shape.k, "k")?,
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ (n * 31 + k) as u64);
+        let source: Vec<f32> = (0..n * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+        let q = Codec::for_format(format)
+            .quantize(&source, k)
+            .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
+        drop(source);
+        let reference_rows = q.dequantize();
+        let w = Weights::from_quantized(&q).ok_or_else(|| {
+            MeasureError::Unsupported(format!("cpu kernels cannot read {format}"))
+        })?;
+        drop(q);
+        let x: Vec<f32> = (0..m * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+        let replicas = vec![w; self.rotations(self.weight_bytes(format, n, k))];
+        let what = work.label();
+        let reference =
+            format!("fp64 dot products of the model crate's dequantised {format} weights");
+
+        let (check, stats) = if m == 1 {
+            let mut y = vec![0.0f32; n];
+            kernels::gemv(&replicas[0], &x, &mut y);
+            let check = verdict(
+                &what,
+                (0..n).map(|r| {
+                    let (expected, bound) = reference_dot(&reference_rows[r * k..(r + 1) * k], &x);
+                    Compared {
+                        index: r,
+                        got: f64::from(y[r]),
+                        expected,
+                        bound,
+                    }
+                }),
+                &reference,
+            )?;
+            drop(reference_rows);
+            let mut turn = 0;
+            let stats = stats::sample(rule, cancel, || {
+                turn = (turn + 1) % replicas.len();
+                let t = Instant::now();
+                kernels::gemv(&replicas[turn], &x, &mut y);
+                t.elapsed().as_secs_f64()
+            })
+            .map_err(|Cancelled| MeasureError::Cancelled)?;
+            (check, stats)
+        } else {
+            let xa = Array2::from_shape_vec((m, k), x).expect("m x k values");
+            let mut c = Array2::<f32>::zeros((m, n));
+            kernels::gemm(&replicas[0], xa.view(), c.view_mut());
+            // A spread of 64 outputs (corners included) against the reference.
+            let picks = (0..64u64).map(|i| {
+                let row = (i * 7919 % m as u64) as usize;
+                let col = (i * 104_729 % n as u64) as usize;
+                if i == 0 {
+                    (0, 0)
+                } else if i == 1 {
+                    (m - 1, n - 1)
+                } else {
+                    (row, col)
+                }
+            });
+            let check = verdict(
+                &what,
+                picks.map(|(i, j)| {
+                    let (expected, bound) = reference_dot(
+                        &reference_rows[j * k..(j + 1) * k],
+                        xa.row(i).as_slice().expect("row-major"),
+                    );
+                    Compared {
+                        index: i * n + j,
+                        got: f64::from(c[[i, j]]),
+                        expected,
+                        bound,
+                    }
+                }),
+                &reference,
+            )?;
+            drop(reference_rows);
+            let mut turn = 0;
+            let stats = stats::sample(rule, cancel, || {
+                turn = (turn + 1) % replicas.len();
+                let t = Instant::now();
+                kernels::gemm(&replicas[turn], xa.view(), c.view_mut());
+                t.elapsed().as_secs_f64()
+            })
+            .map_err(|Cancelled| MeasureError::Cancelled)?;
+            (check, stats)
+        };
+        let cost = Op::Gemm {
+            m: m as f64,
+            n: n as f64,
+            k: k as f64,
+            bias: false,
+        }
+        .cost(&precision(format));
+        let mut measured = self.measurement(
+            work,
+            kind,
+            cost.work.flops.get(),
+            cost.work.bytes.get(),
+            "fp32 activations read + weights read once + fp32 output written",
+            stats,
+        );
+        measured.check = Some(check);
+        Ok(measured)
+    }
+
+    fn weight_bytes(&self, format: Format, n: usize, k: usize) -> u64 {
+        format.tensor_bytes((n * k) as f64).get().ceil() as u64
+    }
+}
+
+/// Comma-separated format names.
+pub fn format_names(formats: &[Format]) -> String {
+    formats
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Backend for CpuBackend {
+    fn kind(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn info(&self) -> BackendInfo {
+        let mut device = self.device.clone();
+        device.memory_free_bytes = self.free_memory();
+        BackendInfo {
+            kind: "cpu".into(),
+            available: true,
+            reason: None,
+            device: Some(device),
+            formats: cpu_formats().iter().map(|f| f.name()).collect(),
+        }
+    }
+
+    fn formats(&self) -> Vec<Format> {
+        cpu_formats()
+    }
+
+    fn bytes_needed(&self, work: &Work) -> u64 {
+        let stream = self.stream_len() as u64 * 8;
+        match Self::operator_parts(work) {
+            None if *work == Work::Copy => 2 * stream,
+            None => 3 * stream,
+            Some((s, format, _)) => {
+                let nk = s.n.saturating_mul(s.k);
+                let weights = format.tensor_bytes(nk as f64).get().ceil() as u64;
+                let copies = self.rotations(weights) as u64;
+                // FP32 source and reference copies of the weights while setting up, the
+                // rotating packed copies, the activations and the output.
+                nk.saturating_mul(8)
+                    .saturating_add(weights.saturating_mul(copies))
+                    .saturating_add(s.m.saturating_mul(s.k).saturating_mul(4))
+                    .saturating_add(s.m.saturating_mul(s.n).saturating_mul(4))
+            }
+        }
+    }
+
+    fn free_memory(&self) -> u64 {
+        let sys = System::new_with_specifics(
+            RefreshKind::nothing().with_memory(MemoryRefreshKind::nothing().with_ram()),
+        );
+        sys.available_memory()
+    }
+
+    fn peak_gemm_size(&self) -> u64 {
+        self.options.peak_gemm_size
+    }
+
+    fn measure(
+        &self,
+        work: &Work,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError> {
+        super::check_fits(self, work)?;
+        match work {
+            Work::Copy | Work::Triad => self.measure_stream(work, rule, cancel),
+            Work::PeakGemm { .. } | Work::Operator { .. } => {
+                self.measure_operator(work, rule, cancel)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,284 @@
+//! Weights as the CPU kernels read them: the bytes the model crate's codecs pack
+//! (`rooflinr_model::quant::Quantized`), unpacked only into typed slices of the same
+//! width (FP16 stays 16-bit, INT4 stays two codes a byte), so the kernels move the bytes
+//! the roofline counts.
+
+use std::sync::OnceLock;
+
+use rooflinr_model::format::{Format, GroupedInt, ScaleType, ZeroPoint};
+use rooflinr_model::quant::Quantized;
+
+/// The weight formats the CPU backend measures.
+pub fn cpu_formats() -> Vec<Format> {
+    vec![
+        Format::Fp32,
+        Format::Bf16,
+        Format::Fp16,
+        Format::Int8,
+        Format::Grouped(INT4_G128),
+    ]
+}
+
+/// INT4, symmetric, one FP16 scale per 128 values along a row.
+pub const INT4_G128: GroupedInt = GroupedInt {
+    bits: 4,
+    group: 128,
+    scale: ScaleType::Fp16,
+    zero: ZeroPoint::None,
+};
+
+/// Element storage.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Packed {
+    /// IEEE binary32.
+    F32(Vec<f32>),
+    /// bfloat16 bit patterns.
+    Bf16(Vec<u16>),
+    /// binary16 bit patterns.
+    F16(Vec<u16>),
+    /// Two's complement codes and the per-tensor scale.
+    Int8 {
+        /// Codes.
+        codes: Vec<i8>,
+        /// Scale.
+        scale: f32,
+    },
+    /// Two's complement 4-bit codes, first in the low nibble, as one stream over the
+    /// row-major tensor; one FP16 scale per group along each row.
+    Int4 {
+        /// Packed codes.
+        bytes: Vec<u8>,
+        /// FP16 scale bit patterns, row-major by group.
+        scales: Vec<u16>,
+        /// Values per group.
+        group: usize,
+    },
+}
+
+/// A row-major `rows x cols` weight matrix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// Rows (output features).
+    pub rows: usize,
+    /// Columns (reduction dimension).
+    pub cols: usize,
+    /// Storage.
+    pub packed: Packed,
+}
+
+fn f16_table() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..=u16::MAX)
+            .map(|b| half::f16::from_bits(b).to_f32())
+            .collect()
+    })
+}
+
+fn u16s(bytes: &[u8]) -> Vec<u16> {
+    bytes
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+fn bf16(bits: u16) -> f32 {
+    f32::from_bits(u32::from(bits) << 16)
+}
+
+fn nibble(bytes: &[u8], i: usize) -> f32 {
+    let b = bytes[i >> 1];
+    let code = if i & 1 == 0 { b & 0x0f } else { b >> 4 };
+    f32::from(((code << 4) as i8) >> 4)
+}
+
+fn dot(w: &[f32], x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let (wc, xc) = (w.chunks_exact(8), x.chunks_exact(8));
+    let tail: f32 = wc
+        .remainder()
+        .iter()
+        .zip(xc.remainder())
+        .map(|(a, b)| a * b)
+        .sum();
+    for (a, b) in wc.zip(xc) {
+        for i in 0..8 {
+            acc[i] += a[i] * b[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+fn dot_by(w: &[u16], x: &[f32], convert: impl Fn(u16) -> f32) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let (wc, xc) = (w.chunks_exact(8), x.chunks_exact(8));
+    let tail: f32 = wc
+        .remainder()
+        .iter()
+        .zip(xc.remainder())
+        .map(|(a, b)| convert(*a) * b)
+        .sum();
+    for (a, b) in wc.zip(xc) {
+        for i in 0..8 {
+            acc[i] += convert(a[i]) * b[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+impl Weights {
+    /// Reads the codec's bytes; `None` for a codec the CPU kernels do not read.
+    pub fn from_quantized(q: &Quantized) -> Option<Weights> {
+        use rooflinr_model::quant::Scalar;
+        use rooflinr_model::quant::codec::{Codec, Granularity, IntCodec};
+        let packed = match q.codec {
+            Codec::Fp32 => Packed::F32(
+                q.elements
+                    .chunks_exact(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            ),
+            Codec::Cast(Scalar::Bf16) => Packed::Bf16(u16s(&q.elements)),
+            Codec::Cast(Scalar::Fp16) => Packed::F16(u16s(&q.elements)),
+            Codec::Int(IntCodec {
+                bits: 8,
+                granularity: Granularity::Tensor,
+                scale: ScaleType::Fp32,
+                zero: ZeroPoint::None,
+            }) => Packed::Int8 {
+                codes: q.elements.iter().map(|b| *b as i8).collect(),
+                scale: f32::from_le_bytes(q.scales.get(..4)?.try_into().ok()?),
+            },
+            Codec::Int(IntCodec {
+                bits: 4,
+                granularity: Granularity::Group(group),
+                scale: ScaleType::Fp16,
+                zero: ZeroPoint::None,
+            }) => Packed::Int4 {
+                bytes: q.elements.clone(),
+                scales: u16s(&q.scales),
+                group: group as usize,
+            },
+            _ => return None,
+        };
+        Some(Weights {
+            rows: q.rows,
+            cols: q.cols,
+            packed,
+        })
+    }
+
+    /// Bytes the kernels read per pass over the matrix.
+    pub fn bytes(&self) -> usize {
+        match &self.packed {
+            Packed::F32(v) => v.len() * 4,
+            Packed::Bf16(v) | Packed::F16(v) => v.len() * 2,
+            Packed::Int8 { codes, .. } => codes.len() + 4,
+            Packed::Int4 { bytes, scales, .. } => bytes.len() + scales.len() * 2,
+        }
+    }
+
+    /// Row `r` times `x` (`x.len() == cols`), accumulated in FP32.
+    pub fn row_dot(&self, r: usize, x: &[f32]) -> f32 {
+        let (k, start) = (self.cols, r * self.cols);
+        match &self.packed {
+            Packed::F32(w) => dot(&w[start..start + k], x),
+            Packed::Bf16(w) => dot_by(&w[start..start + k], x, bf16),
+            Packed::F16(w) => {
+                let table = f16_table();
+                dot_by(&w[start..start + k], x, |b| table[usize::from(b)])
+            }
+            Packed::Int8 { codes, scale } => {
+                let row = &codes[start..start + k];
+                let mut acc = [0.0f32; 8];
+                let (wc, xc) = (row.chunks_exact(8), x.chunks_exact(8));
+                let tail: f32 = wc
+                    .remainder()
+                    .iter()
+                    .zip(xc.remainder())
+                    .map(|(a, b)| f32::from(*a) * b)
+                    .sum();
+                for (a, b) in wc.zip(xc) {
+                    for i in 0..8 {
+                        acc[i] += f32::from(a[i]) * b[i];
+                    }
+                }
+                (acc.iter().sum::<f32>() + tail) * scale
+            }
+            Packed::Int4 {
+                bytes,
+                scales,
+                group,
+            } => {
+                let table = f16_table();
+                let groups = k.div_ceil(*group);
+                let mut total = 0.0f32;
+                for g in 0..groups {
+                    let lo = g * group;
+                    let hi = (lo + group).min(k);
+                    let xs = &x[lo..hi];
+                    let first = start + lo;
+                    let sum = if first % 2 == 0 {
+                        // Whole bytes: two codes each.
+                        let pairs = &bytes[first / 2..(first + xs.len()) / 2];
+                        let mut acc = [0.0f32; 2];
+                        for (b, xp) in pairs.iter().zip(xs.chunks_exact(2)) {
+                            acc[0] += f32::from(((b << 4) as i8) >> 4) * xp[0];
+                            acc[1] += f32::from((*b as i8) >> 4) * xp[1];
+                        }
+                        let odd = if xs.len() % 2 == 1 {
+                            nibble(bytes, first + xs.len() - 1) * xs[xs.len() - 1]
+                        } else {
+                            0.0
+                        };
+                        acc[0] + acc[1] + odd
+                    } else {
+                        xs.iter()
+                            .enumerate()
+                            .map(|(j, xv)| nibble(bytes, first + j) * xv)
+                            .sum()
+                    };
+                    total += sum * table[usize::from(scales[r * groups + g])];
+                }
+                total
+            }
+        }
+    }
+
+    /// Writes rows `r0..r1` as FP32 into `out` (row-major, `cols` per row).
+    pub fn dequantize_rows(&self, r0: usize, r1: usize, out: &mut [f32]) {
+        let k = self.cols;
+        let range = r0 * k..r1 * k;
+        let out = &mut out[..range.len()];
+        match &self.packed {
+            Packed::F32(w) => out.copy_from_slice(&w[range]),
+            Packed::Bf16(w) => out
+                .iter_mut()
+                .zip(&w[range])
+                .for_each(|(o, b)| *o = bf16(*b)),
+            Packed::F16(w) => {
+                let table = f16_table();
+                out.iter_mut()
+                    .zip(&w[range])
+                    .for_each(|(o, b)| *o = table[usize::from(*b)]);
+            }
+            Packed::Int8 { codes, scale } => out
+                .iter_mut()
+                .zip(&codes[range])
+                .for_each(|(o, c)| *o = f32::from(*c) * scale),
+            Packed::Int4 {
+                bytes,
+                scales,
+                group,
+            } => {
+                let table = f16_table();
+                let groups = k.div_ceil(*group);
+                for (i, o) in out.iter_mut().enumerate() {
+                    let (r, c) = (r0 + i / k, i % k);
+                    let s = table[usize::from(scales[r * groups + c / group])];
+                    *o = nibble(bytes, r * k + c) * s;
+                }
+            }
+        }
+    }
+}

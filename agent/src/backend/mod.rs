@@ -1,0 +1,146 @@
+//! Measurement backends: one trait, one implementation per kind of device. The CPU
+//! backend is always present; the CUDA backend plugs in beside it.
+//!
+//! A backend is driven from the job worker's own thread: every call blocks until the
+//! device has finished, and checks the cancel flag between samples.
+
+pub mod cpu;
+
+use std::sync::atomic::AtomicBool;
+
+use rooflinr_model::format::Format;
+use rooflinr_protocol::{BackendInfo, Measurement, OperatorShape};
+
+use crate::stats::StopRule;
+
+/// One thing to measure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Work {
+    /// Memory bandwidth: b = a.
+    Copy,
+    /// Memory bandwidth: a = b + s c.
+    Triad,
+    /// A format's compute ceiling: a square GEMM of `size` in `format`.
+    PeakGemm {
+        /// Weight format.
+        format: Format,
+        /// m = n = k.
+        size: u64,
+    },
+    /// A GEMV (`shape.m == 1`) or GEMM with weights in `format`.
+    Operator {
+        /// The shape.
+        shape: OperatorShape,
+        /// Weight format.
+        format: Format,
+    },
+}
+
+impl Work {
+    /// Readable label (`gemv 1x4096x4096 int8`).
+    pub fn label(&self) -> String {
+        match self {
+            Work::Copy => "copy bandwidth".into(),
+            Work::Triad => "triad bandwidth".into(),
+            Work::PeakGemm { format, size } => format!("peak gemm {size}^3 {format}"),
+            Work::Operator { shape, format } => {
+                let op = if shape.m == 1 { "gemv" } else { "gemm" };
+                format!("{op} {}x{}x{} {format}", shape.m, shape.n, shape.k)
+            }
+        }
+    }
+}
+
+/// Why a point was not measured.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeasureError {
+    /// The job was cancelled.
+    #[error("cancelled")]
+    Cancelled,
+    /// The buffers would not fit.
+    #[error("{what} needs {needed} but only {free} is free on {device}")]
+    OutOfMemory {
+        /// The work.
+        what: String,
+        /// Bytes needed, formatted.
+        needed: String,
+        /// Bytes free, formatted.
+        free: String,
+        /// The device.
+        device: String,
+    },
+    /// The backend cannot run this work.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The kernel's output disagreed with the reference: no time is reported.
+    #[error(
+        "{what}: output {index} is {got} but the reference is {expected} (error bound {bound}); no time reported"
+    )]
+    WrongResult {
+        /// The work.
+        what: String,
+        /// The first output out of bounds.
+        index: usize,
+        /// Kernel output.
+        got: f64,
+        /// Reference.
+        expected: f64,
+        /// Allowed error.
+        bound: f64,
+    },
+}
+
+/// A device that can be measured.
+pub trait Backend: Send + Sync {
+    /// `cpu` or `cuda`.
+    fn kind(&self) -> &'static str;
+
+    /// What the hello message says about it.
+    fn info(&self) -> BackendInfo;
+
+    /// Weight formats it measures.
+    fn formats(&self) -> Vec<Format>;
+
+    /// Bytes of device memory `work` would allocate.
+    fn bytes_needed(&self, work: &Work) -> u64;
+
+    /// Device memory free now.
+    fn free_memory(&self) -> u64;
+
+    /// The size of the square GEMM that measures a format's peak.
+    fn peak_gemm_size(&self) -> u64;
+
+    /// Measures `work`: checks its output against a reference first, then samples it
+    /// under `rule`. The returned measurement has no ceiling comparison yet (the job
+    /// adds it from the ceilings measured so far).
+    fn measure(
+        &self,
+        work: &Work,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError>;
+}
+
+/// Refuses `work` when its buffers would not fit in `free` bytes.
+pub fn check_fits(backend: &dyn Backend, work: &Work) -> Result<(), MeasureError> {
+    let needed = backend.bytes_needed(work);
+    let free = backend.free_memory();
+    if needed > free {
+        let info = backend.info();
+        return Err(MeasureError::OutOfMemory {
+            what: work.label(),
+            needed: gib(needed),
+            free: gib(free),
+            device: info
+                .device
+                .map(|d| d.name)
+                .unwrap_or_else(|| backend.kind().to_string()),
+        });
+    }
+    Ok(())
+}
+
+/// Bytes as GiB with two decimals (`12.50 GiB`).
+pub fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
+}

@@ -1,0 +1,5 @@
+//! The rooflinr measurement agent as a library: the binary is a thin command line over
+//! it, and the tests start the same server on loopback sockets.
+
+pub mod backend;
+pub mod stats;

@@ -1,0 +1,2 @@
+//! `rooflinr-agent`: the measurement agent's command line.
+fn main() {}

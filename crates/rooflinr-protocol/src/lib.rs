@@ -1,0 +1,37 @@
+//! The wire between the rooflinr calculator (or any script) and `rooflinr-agent`.
+//!
+//! Everything that crosses a socket is defined here and nowhere else: the WebSocket
+//! messages ([`ClientMessage`], [`ServerMessage`]), the measurement and telemetry records
+//! they carry, and the bodies of the seed's HTTP API ([`api`]). Messages are JSON objects
+//! tagged by `"type"`; [`encode`] and [`decode`] are the only place they are turned into
+//! text and back, and [`decode`] refuses anything over [`MAX_MESSAGE_BYTES`].
+//!
+//! Compatibility: a client opens with [`ClientMessage::Hello`] naming
+//! [`PROTOCOL_VERSION`]; the agent answers with its own hello or, on a different major
+//! version, with an error naming both versions ([`check_version`]).
+
+pub mod api;
+mod codec;
+mod messages;
+mod records;
+
+pub use codec::{MAX_MESSAGE_BYTES, ProtocolError, check_version, decode, encode};
+pub use messages::{ClientMessage, ErrorCode, JobId, JobKind, JobRequest, JobState, ServerMessage};
+pub use records::{
+    AgentHello, BackendInfo, Budget, Check, DeviceInfo, GpuSample, HostSample, Measurement,
+    MeasurementKind, NvmlStatus, OperatorShape, Stats, TelemetrySample,
+};
+
+/// The protocol version this build speaks. Bumped on any change an older peer would
+/// misread.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The WebSocket subprotocol the agent selects.
+pub const WS_SUBPROTOCOL: &str = "rooflinr.v1";
+
+/// Browsers cannot set headers on a WebSocket handshake, so a browser sends its token as
+/// a second offered subprotocol: this prefix followed by the token.
+pub const TOKEN_SUBPROTOCOL_PREFIX: &str = "rooflinr-token.";
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,242 @@
+//! The records messages carry: device facts, measurements, telemetry.
+
+use serde::{Deserialize, Serialize};
+
+/// A GEMM shape: C[m,n] = A[m,k] x W[k,n]; `m = 1` is a GEMV.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperatorShape {
+    /// Rows of A (tokens).
+    pub m: u64,
+    /// Output features.
+    pub n: u64,
+    /// Reduction dimension.
+    pub k: u64,
+}
+
+/// How long to spend on each point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    /// Stop sampling a point after this many seconds, converged or not.
+    pub max_seconds: f64,
+    /// Stop once the relative noise is below this (0.005 = 0.5%)...
+    pub max_noise: f64,
+    /// ...after at least this many samples.
+    pub min_samples: u32,
+}
+
+/// What the agent found on hello.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentHello {
+    /// [`crate::PROTOCOL_VERSION`].
+    pub protocol: u32,
+    /// The agent's version.
+    pub agent_version: String,
+    /// Host name.
+    pub host: String,
+    /// One entry per backend, usable or not.
+    pub backends: Vec<BackendInfo>,
+    /// Whether GPU telemetry is available, and why not.
+    pub nvml: NvmlStatus,
+    /// Telemetry samples per second.
+    pub telemetry_hz: f64,
+    /// [`crate::MAX_MESSAGE_BYTES`].
+    pub max_message_bytes: usize,
+}
+
+/// A measurement backend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BackendInfo {
+    /// `cpu` or `cuda`.
+    pub kind: String,
+    /// Whether jobs can run on it.
+    pub available: bool,
+    /// Why not, when it is not.
+    pub reason: Option<String>,
+    /// The device it measures.
+    pub device: Option<DeviceInfo>,
+    /// Weight formats it measures.
+    pub formats: Vec<String>,
+}
+
+/// Facts about a device.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    /// Name as the driver or the OS reports it.
+    pub name: String,
+    /// Total memory, bytes.
+    pub memory_total_bytes: u64,
+    /// Free memory when asked, bytes.
+    pub memory_free_bytes: u64,
+    /// CPU threads or GPU streaming multiprocessors.
+    pub compute_units: u32,
+    /// Last-level cache (CPU L3, GPU L2), bytes, when known.
+    pub last_level_cache_bytes: Option<u64>,
+    /// Whether CPU and accelerator share one memory (always true for the CPU).
+    pub unified_memory: bool,
+    /// CUDA compute capability (`9.0`).
+    pub compute_capability: Option<String>,
+    /// Driver version.
+    pub driver_version: Option<String>,
+    /// CUDA runtime or driver API version.
+    pub cuda_version: Option<String>,
+    /// Memory clock, MHz.
+    pub memory_clock_mhz: Option<f64>,
+    /// Memory bus width, bits.
+    pub memory_bus_bits: Option<u32>,
+}
+
+/// What was measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeasurementKind {
+    /// b = a over buffers far larger than the caches.
+    Copy,
+    /// a = b + s c over buffers far larger than the caches.
+    Triad,
+    /// A large GEMM in one format: the format's compute ceiling.
+    PeakGemm,
+    /// y = W x.
+    Gemv,
+    /// C = A W.
+    Gemm,
+}
+
+/// Timing statistics of one point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Timed samples kept.
+    pub samples: u32,
+    /// Median time, seconds.
+    pub median_s: f64,
+    /// Fastest sample, seconds.
+    pub min_s: f64,
+    /// Mean time, seconds.
+    pub mean_s: f64,
+    /// Relative standard deviation of the samples.
+    pub noise: f64,
+    /// Whether sampling stopped because the noise fell under the target (false: the time
+    /// limit stopped it).
+    pub converged: bool,
+    /// Seconds spent sampling, warm-up excluded.
+    pub elapsed_s: f64,
+}
+
+/// The check of a kernel's output against a reference.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    /// Largest error over the checked outputs, relative to each output's error bound.
+    pub worst_error_ratio: f64,
+    /// Outputs compared.
+    pub outputs_checked: u64,
+    /// How the reference was computed.
+    pub reference: String,
+}
+
+/// One measured point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// What was measured.
+    pub kind: MeasurementKind,
+    /// Readable label (`gemv 1x4096x4096 int4-g128`).
+    pub label: String,
+    /// `cpu` or `cuda`.
+    pub backend: String,
+    /// The device measured.
+    pub device: String,
+    /// Weight format (absent for bandwidth).
+    pub format: Option<String>,
+    /// Activation format (the CPU backend computes in FP32).
+    pub activation_format: Option<String>,
+    /// Shape (absent for bandwidth).
+    pub shape: Option<OperatorShape>,
+    /// FLOPs of one run.
+    pub flops: f64,
+    /// Bytes one run moves, counted as the roofline counts them.
+    pub bytes: f64,
+    /// How `bytes` is counted (e.g. `read + write`).
+    pub bytes_counted: String,
+    /// Timing.
+    pub stats: Stats,
+    /// bytes / median time.
+    pub achieved_bytes_per_s: f64,
+    /// FLOPs / median time.
+    pub achieved_flops_per_s: f64,
+    /// The measured ceiling this point is compared against, if one was measured.
+    pub ceiling_name: Option<String>,
+    /// Achieved rate / that ceiling.
+    pub fraction_of_ceiling: Option<f64>,
+    /// The output check (absent for bandwidth kernels, whose output is checked by value).
+    pub check: Option<Check>,
+    /// Joules per run from the energy counter, when one exists.
+    pub energy_j: Option<f64>,
+    /// Seconds since the Unix epoch when the point was finished.
+    pub unix_s: f64,
+}
+
+/// Whether NVML telemetry is available.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NvmlStatus {
+    /// Whether NVML answered.
+    pub available: bool,
+    /// Why not (no driver, no permission...).
+    pub reason: Option<String>,
+    /// Driver version.
+    pub driver_version: Option<String>,
+    /// GPUs found.
+    pub gpus: u32,
+}
+
+/// Host telemetry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostSample {
+    /// CPU utilisation over all cores, percent.
+    pub cpu_util_pct: f64,
+    /// Mean CPU frequency, MHz (0 when the OS does not say).
+    pub cpu_freq_mhz: f64,
+    /// Memory in use, bytes.
+    pub mem_used_bytes: u64,
+    /// Memory installed, bytes.
+    pub mem_total_bytes: u64,
+}
+
+/// GPU telemetry through NVML.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GpuSample {
+    /// NVML index.
+    pub index: u32,
+    /// SM clock, MHz.
+    pub sm_clock_mhz: Option<u32>,
+    /// Memory clock, MHz.
+    pub mem_clock_mhz: Option<u32>,
+    /// Power from the energy counter's change since the last sample, W.
+    pub power_w: Option<f64>,
+    /// Energy counter, millijoules since the driver loaded.
+    pub energy_mj: Option<u64>,
+    /// Temperature, degrees Celsius.
+    pub temperature_c: Option<u32>,
+    /// GPU utilisation, percent.
+    pub util_gpu_pct: Option<u32>,
+    /// Memory-controller utilisation, percent.
+    pub util_mem_pct: Option<u32>,
+    /// Memory in use, bytes (absent on unified-memory parts such as GB10).
+    pub mem_used_bytes: Option<u64>,
+    /// Memory total, bytes.
+    pub mem_total_bytes: Option<u64>,
+    /// Active clock-event (throttle) reasons, empty when none.
+    pub throttle_reasons: Vec<String>,
+}
+
+/// One telemetry sample.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TelemetrySample {
+    /// Increases by one per sample; a gap means the receiver skipped samples.
+    pub seq: u64,
+    /// Milliseconds since the Unix epoch.
+    pub unix_ms: u64,
+    /// The host.
+    pub host: HostSample,
+    /// Every GPU NVML sees (empty without NVML).
+    pub gpus: Vec<GpuSample>,
+}

@@ -1,0 +1,237 @@
+//! Round trips, the size limit, the version check, and property tests over arbitrary
+//! bytes and arbitrary JSON: the decoder answers every input with a value or an error.
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use crate::*;
+
+#[track_caller]
+fn check_client(text: &str, expected: ClientMessage) {
+    let decoded: ClientMessage = decode(text.as_bytes()).expect("decodes");
+    assert_eq!(decoded, expected);
+    let again: ClientMessage = decode(encode(&decoded).as_bytes()).expect("round trip");
+    assert_eq!(again, expected);
+}
+
+#[test]
+fn client_messages_decode_as_documented() {
+    check_client(
+        r#"{"type":"hello","protocol":1,"client":"rooflinr-web"}"#,
+        ClientMessage::Hello {
+            protocol: 1,
+            client: "rooflinr-web".into(),
+        },
+    );
+    check_client(
+        r#"{"type":"subscribe","telemetry":true}"#,
+        ClientMessage::Subscribe { telemetry: true },
+    );
+    check_client(
+        r#"{"type":"measure","request":{"kind":{"kind":"operators",
+            "shapes":[{"m":1,"n":4096,"k":4096}],"formats":["fp16","int4-g128"]}}}"#,
+        ClientMessage::Measure {
+            request: JobRequest {
+                kind: JobKind::Operators {
+                    shapes: vec![OperatorShape {
+                        m: 1,
+                        n: 4096,
+                        k: 4096,
+                    }],
+                    formats: vec!["fp16".into(), "int4-g128".into()],
+                },
+                backend: None,
+                budget: None,
+            },
+        },
+    );
+    check_client(
+        r#"{"type":"measure","request":{"kind":{"kind":"ceilings"},"backend":"cpu",
+            "budget":{"max_seconds":0.5,"max_noise":0.005,"min_samples":10}}}"#,
+        ClientMessage::Measure {
+            request: JobRequest {
+                kind: JobKind::Ceilings,
+                backend: Some("cpu".into()),
+                budget: Some(Budget {
+                    max_seconds: 0.5,
+                    max_noise: 0.005,
+                    min_samples: 10,
+                }),
+            },
+        },
+    );
+    check_client(
+        r#"{"type":"cancel","job":"a-1"}"#,
+        ClientMessage::Cancel {
+            job: JobId("a-1".into()),
+        },
+    );
+}
+
+#[track_caller]
+fn check_refused(text: &str, expected_fragment: &str) {
+    let err = decode::<ClientMessage>(text.as_bytes()).expect_err("refused");
+    assert!(
+        err.to_string().contains(expected_fragment),
+        "`{err}` should mention `{expected_fragment}`"
+    );
+}
+
+#[test]
+fn malformed_messages_are_refused_with_the_reason() {
+    check_refused("{", "EOF");
+    check_refused(r#"{"type":"launch_missiles"}"#, "launch_missiles");
+    check_refused(r#"{"type":"cancel"}"#, "job");
+    check_refused(
+        r#"{"type":"subscribe","telemetry":true,"x":1}"#,
+        "unknown field",
+    );
+    check_refused(
+        r#"{"type":"measure","request":{"kind":{"kind":"operators","shapes":[{"m":-1,"n":1,"k":1}],"formats":[]}}}"#,
+        "invalid value",
+    );
+}
+
+#[test]
+fn oversized_messages_are_refused_before_parsing() {
+    let big = format!(
+        r#"{{"type":"hello","protocol":1,"client":"{}"}}"#,
+        "x".repeat(MAX_MESSAGE_BYTES)
+    );
+    assert_eq!(
+        decode::<ClientMessage>(big.as_bytes()),
+        Err(ProtocolError::TooLarge {
+            size: big.len(),
+            limit: MAX_MESSAGE_BYTES
+        })
+    );
+}
+
+#[test]
+fn version_check_names_both_versions() {
+    assert_eq!(check_version(PROTOCOL_VERSION), Ok(()));
+    let err = check_version(PROTOCOL_VERSION + 1).expect_err("refused");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "protocol version {} is not supported: this agent speaks version {PROTOCOL_VERSION}",
+            PROTOCOL_VERSION + 1
+        )
+    );
+}
+
+#[test]
+fn server_messages_round_trip() {
+    let messages = vec![
+        ServerMessage::Queued {
+            job: JobId("j".into()),
+            position: 2,
+        },
+        ServerMessage::Finished {
+            job: JobId("j".into()),
+            state: JobState::Cancelled,
+            results: 3,
+            error: None,
+        },
+        ServerMessage::Telemetry(TelemetrySample {
+            seq: 7,
+            unix_ms: 1,
+            host: HostSample {
+                cpu_util_pct: 12.5,
+                cpu_freq_mhz: 3000.0,
+                mem_used_bytes: 1,
+                mem_total_bytes: 2,
+            },
+            gpus: vec![GpuSample {
+                index: 0,
+                throttle_reasons: vec!["sw_power_cap".into()],
+                ..GpuSample::default()
+            }],
+        }),
+        ServerMessage::Error {
+            code: ErrorCode::Invalid,
+            message: "no".into(),
+        },
+    ];
+    for m in messages {
+        let text = encode(&m);
+        assert_eq!(decode::<ServerMessage>(text.as_bytes()), Ok(m), "{text}");
+    }
+}
+
+#[test]
+fn seed_analyze_request_keeps_its_shape() {
+    let req: api::AnalyzeRequest =
+        decode(br#"{"M":1,"N":4096,"K":4096,"precision":"FP16"}"#).expect("seed body");
+    assert_eq!((req.m, req.n, req.k, req.measure), (1, 4096, 4096, false));
+    assert_eq!(
+        serde_json::to_value(&req).expect("encodes"),
+        json!({"M":1,"N":4096,"K":4096,"precision":"FP16","measure":false})
+    );
+}
+
+fn arbitrary_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>().prop_map(|n| json!(n)),
+        prop_oneof![
+            Just("type".to_string()),
+            Just("hello".to_string()),
+            Just("measure".to_string()),
+            Just("operators".to_string()),
+            ".*"
+        ]
+        .prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(
+                prop_oneof![
+                    Just("type".to_string()),
+                    Just("kind".to_string()),
+                    Just("request".to_string()),
+                    Just("shapes".to_string()),
+                    Just("protocol".to_string()),
+                    "[a-z]{1,8}"
+                ],
+                inner,
+                0..6
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_decode_to_a_value_or_an_error(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        let client = decode::<ClientMessage>(&bytes);
+        let server = decode::<ServerMessage>(&bytes);
+        // Whatever decoded must encode and decode to itself.
+        if let Ok(m) = client {
+            prop_assert_eq!(decode::<ClientMessage>(encode(&m).as_bytes()), Ok(m));
+        }
+        if let Ok(m) = server {
+            prop_assert_eq!(decode::<ServerMessage>(encode(&m).as_bytes()), Ok(m));
+        }
+    }
+
+    #[test]
+    fn arbitrary_json_decodes_to_a_value_or_an_error(value in arbitrary_json()) {
+        let text = value.to_string();
+        match decode::<ClientMessage>(text.as_bytes()) {
+            Ok(m) => prop_assert_eq!(decode::<ClientMessage>(encode(&m).as_bytes()), Ok(m)),
+            Err(e) => prop_assert!(matches!(e, ProtocolError::Malformed(_))),
+        }
+        let _ = decode::<api::AnalyzeRequest>(text.as_bytes());
+    }
+
+    #[test]
+    fn hello_with_any_client_name_round_trips(protocol in any::<u32>(), client in ".{0,64}") {
+        let m = ClientMessage::Hello { protocol, client };
+        prop_assert_eq!(decode::<ClientMessage>(encode(&m).as_bytes()), Ok(m));
+    }
+}
