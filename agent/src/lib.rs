@@ -3,3 +3,6 @@
 
 pub mod backend;
 pub mod stats;
+pub mod jobs;
+pub mod telemetry;
+pub mod server;

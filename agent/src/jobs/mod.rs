@@ -1,0 +1,488 @@
+//! The job queue: requests are validated when they arrive (formats, shapes, memory), then
+//! run one at a time on a dedicated worker thread, because measurements that share a
+//! device disturb each other. Every event goes to a broadcast that each connection
+//! forwards; results are kept in memory for reconnecting clients and appended to the
+//! job's JSONL file as they are measured. A client that disconnects does not stop a job.
+
+pub mod store;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use rooflinr_model::format::Format;
+use rooflinr_protocol::{
+    JobId, JobKind, JobRequest, JobState, Measurement, MeasurementKind, ServerMessage,
+};
+use tokio::sync::broadcast;
+
+use self::store::Store;
+use crate::backend::{Backend, MeasureError, Work, check_fits};
+use crate::stats::StopRule;
+
+/// Largest dimension accepted in a shape (2^20).
+pub const MAX_DIM: u64 = 1 << 20;
+/// Most points in one job.
+pub const MAX_POINTS: usize = 1024;
+
+/// The ceilings last measured on a backend, used to say how close each point came.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ceilings {
+    /// Best of copy and triad, bytes/s, and which.
+    pub bandwidth: Option<(f64, MeasurementKind)>,
+    /// Peak GEMM rate per format name, FLOP/s.
+    pub peaks: HashMap<String, f64>,
+}
+
+struct Record {
+    backend: Arc<dyn Backend>,
+    items: Vec<Work>,
+    rule: StopRule,
+    state: JobState,
+    results: Vec<Measurement>,
+    error: Option<String>,
+    cancel: Arc<AtomicBool>,
+}
+
+#[derive(Default)]
+struct Inner {
+    next: u64,
+    queue: VecDeque<JobId>,
+    running: Option<JobId>,
+    jobs: HashMap<JobId, Record>,
+    ceilings: HashMap<&'static str, Ceilings>,
+}
+
+/// The queue and its worker.
+pub struct Jobs {
+    inner: Mutex<Inner>,
+    wake: Condvar,
+    events: broadcast::Sender<ServerMessage>,
+    store: Store,
+    backends: Vec<Arc<dyn Backend>>,
+    default_rule: StopRule,
+    id_prefix: String,
+}
+
+/// Normalises the seed's and users' format spellings (`FP8_E4M3`, `int4_g128`).
+pub fn parse_format(name: &str) -> Result<Format, String> {
+    name.trim()
+        .replace('_', "-")
+        .parse::<Format>()
+        .map_err(|e| e.to_string())
+}
+
+impl Jobs {
+    /// A queue over `backends` (the first available one is the default), writing to
+    /// `store`; call [`Jobs::spawn_worker`] to start measuring.
+    pub fn new(backends: Vec<Arc<dyn Backend>>, store: Store, default_rule: StopRule) -> Arc<Jobs> {
+        let (events, _) = broadcast::channel(4096);
+        let started = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        Arc::new(Jobs {
+            inner: Mutex::new(Inner::default()),
+            wake: Condvar::new(),
+            events,
+            store,
+            backends,
+            default_rule,
+            id_prefix: format!("job-{started}"),
+        })
+    }
+
+    /// Starts the worker thread.
+    pub fn spawn_worker(self: &Arc<Self>) -> std::io::Result<std::thread::JoinHandle<()>> {
+        let jobs = Arc::clone(self);
+        std::thread::Builder::new()
+            .name("rooflinr-jobs".into())
+            .spawn(move || jobs.work())
+    }
+
+    /// Every job event.
+    pub fn subscribe(&self) -> broadcast::Receiver<ServerMessage> {
+        self.events.subscribe()
+    }
+
+    /// The results folder.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The backends.
+    pub fn backends(&self) -> &[Arc<dyn Backend>] {
+        &self.backends
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn send(&self, message: ServerMessage) {
+        // Nobody listening is fine: results are also kept and written to disk.
+        let _ = self.events.send(message);
+    }
+
+    /// Validates a request and queues it; returns its id and place in the queue (the caller
+    /// tells the submitter; later changes of place are broadcast).
+    pub fn submit(&self, request: JobRequest) -> Result<(JobId, usize), String> {
+        let backend = self.pick_backend(request.backend.as_deref())?;
+        let items = plan(&request, backend.as_ref())?;
+        let rule = StopRule::from_budget(request.budget.as_ref(), self.default_rule);
+        let (id, position) = {
+            let mut inner = self.lock();
+            inner.next += 1;
+            let id = JobId(format!("{}-{}", self.id_prefix, inner.next));
+            inner.jobs.insert(
+                id.clone(),
+                Record {
+                    backend,
+                    items,
+                    rule,
+                    state: JobState::Queued,
+                    results: Vec::new(),
+                    error: None,
+                    cancel: Arc::new(AtomicBool::new(false)),
+                },
+            );
+            inner.queue.push_back(id.clone());
+            let position = inner.queue.len() - 1 + usize::from(inner.running.is_some());
+            (id, position)
+        };
+        self.wake.notify_all();
+        Ok((id, position))
+    }
+
+    fn pick_backend(&self, wanted: Option<&str>) -> Result<Arc<dyn Backend>, String> {
+        let available = || {
+            self.backends
+                .iter()
+                .map(|b| b.kind())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match wanted {
+            None => self
+                .backends
+                .iter()
+                .find(|b| b.info().available)
+                .cloned()
+                .ok_or_else(|| "no measurement backend is available".to_string()),
+            Some(kind) => self
+                .backends
+                .iter()
+                .find(|b| b.kind() == kind && b.info().available)
+                .cloned()
+                .ok_or_else(|| {
+                    format!("backend `{kind}` is not available on this agent; available: {}", available())
+                }),
+        }
+    }
+
+    /// Cancels a queued or running job; the points already measured are kept.
+    pub fn cancel(&self, job: &JobId) -> Result<(), String> {
+        let finished = {
+            let mut inner = self.lock();
+            let Some(record) = inner.jobs.get_mut(job) else {
+                return Err(format!("no job `{job}`"));
+            };
+            record.cancel.store(true, Ordering::Relaxed);
+            if record.state == JobState::Queued {
+                record.state = JobState::Cancelled;
+                inner.queue.retain(|j| j != job);
+                true
+            } else {
+                false
+            }
+        };
+        if finished {
+            self.finish_message(job, JobState::Cancelled, 0, None);
+            self.announce_positions();
+        }
+        Ok(())
+    }
+
+    /// A job's state and results so far.
+    pub fn status(&self, job: &JobId) -> Option<ServerMessage> {
+        let inner = self.lock();
+        let record = inner.jobs.get(job)?;
+        let position = inner.queue.iter().position(|j| j == job).map(|p| {
+            p + usize::from(inner.running.is_some())
+        });
+        Some(ServerMessage::Status {
+            job: job.clone(),
+            state: record.state,
+            position,
+            total: record.items.len(),
+            results: record.results.clone(),
+            error: record.error.clone(),
+        })
+    }
+
+    /// Waits until a job has finished (polling between events, so a lagged receiver
+    /// cannot miss the end).
+    pub async fn wait(&self, job: &JobId) -> Option<ServerMessage> {
+        let mut events = self.subscribe();
+        loop {
+            match self.status(job)? {
+                ServerMessage::Status { state, .. } if state.is_finished() => {
+                    return self.status(job);
+                }
+                _ => {}
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(250), events.recv()).await;
+        }
+    }
+
+    fn finish_message(&self, job: &JobId, state: JobState, results: usize, error: Option<String>) {
+        let message = ServerMessage::Finished {
+            job: job.clone(),
+            state,
+            results,
+            error,
+        };
+        if let Err(e) = self.store.append(job, &message) {
+            tracing::error!("{e:#}");
+        }
+        self.send(message);
+    }
+
+    fn announce_positions(&self) {
+        let positions: Vec<(JobId, usize)> = {
+            let inner = self.lock();
+            let ahead = usize::from(inner.running.is_some());
+            inner
+                .queue
+                .iter()
+                .enumerate()
+                .map(|(i, j)| (j.clone(), i + ahead))
+                .collect()
+        };
+        for (job, position) in positions {
+            self.send(ServerMessage::Queued { job, position });
+        }
+    }
+
+    fn work(&self) {
+        loop {
+            let (job, backend, items, rule, cancel) = {
+                let mut inner = self.lock();
+                let job = loop {
+                    if let Some(job) = inner.queue.pop_front() {
+                        break job;
+                    }
+                    inner = self.wake.wait(inner).unwrap_or_else(|p| p.into_inner());
+                };
+                inner.running = Some(job.clone());
+                let Some(record) = inner.jobs.get_mut(&job) else {
+                    continue;
+                };
+                record.state = JobState::Running;
+                (
+                    job,
+                    Arc::clone(&record.backend),
+                    record.items.clone(),
+                    record.rule,
+                    Arc::clone(&record.cancel),
+                )
+            };
+            self.announce_positions();
+            let (state, error) = self.run(&job, backend.as_ref(), &items, &rule, &cancel);
+            let results = {
+                let mut inner = self.lock();
+                inner.running = None;
+                match inner.jobs.get_mut(&job) {
+                    Some(record) => {
+                        record.state = state;
+                        record.error.clone_from(&error);
+                        record.results.len()
+                    }
+                    None => 0,
+                }
+            };
+            self.finish_message(&job, state, results, error);
+            self.announce_positions();
+        }
+    }
+
+    fn run(
+        &self,
+        job: &JobId,
+        backend: &dyn Backend,
+        items: &[Work],
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> (JobState, Option<String>) {
+        let total = items.len();
+        let started = ServerMessage::Started {
+            job: job.clone(),
+            total,
+        };
+        if let Err(e) = self.store.append(job, &started) {
+            return (JobState::Failed, Some(format!("{e:#}")));
+        }
+        self.send(started);
+        let begin = Instant::now();
+        for (index, work) in items.iter().enumerate() {
+            if cancel.load(Ordering::Relaxed) {
+                return (JobState::Cancelled, None);
+            }
+            let eta_s = (index > 0).then(|| {
+                begin.elapsed().as_secs_f64() / index as f64 * (total - index) as f64
+            });
+            self.send(ServerMessage::Progress {
+                job: job.clone(),
+                done: index,
+                total,
+                current: work.label(),
+                eta_s,
+            });
+            let mut measurement = match backend.measure(work, rule, cancel) {
+                Ok(m) => m,
+                Err(MeasureError::Cancelled) => return (JobState::Cancelled, None),
+                Err(e) => return (JobState::Failed, Some(e.to_string())),
+            };
+            {
+                let mut inner = self.lock();
+                let ceilings = inner.ceilings.entry(backend.kind()).or_default();
+                record_ceiling(ceilings, &measurement);
+                compare_with_ceilings(ceilings, &mut measurement);
+                if let Some(record) = inner.jobs.get_mut(job) {
+                    record.results.push(measurement.clone());
+                }
+            }
+            let message = ServerMessage::Result {
+                job: job.clone(),
+                index,
+                measurement,
+            };
+            if let Err(e) = self.store.append(job, &message) {
+                return (JobState::Failed, Some(format!("{e:#}")));
+            }
+            self.send(message);
+        }
+        (JobState::Completed, None)
+    }
+
+    /// The ceilings measured so far on a backend.
+    pub fn ceilings(&self, backend: &str) -> Ceilings {
+        self.lock()
+            .ceilings
+            .iter()
+            .find(|(k, _)| **k == backend)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// Turns a request into the points to measure, refusing anything unusable before a
+/// byte is allocated.
+pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, String> {
+    let supported = backend.formats();
+    let names = || {
+        supported
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let items = match &request.kind {
+        JobKind::Ceilings => {
+            let size = backend.peak_gemm_size();
+            let mut items = vec![Work::Copy, Work::Triad];
+            items.extend(supported.iter().map(|&format| Work::PeakGemm { format, size }));
+            items
+        }
+        JobKind::Operators { shapes, formats } => {
+            if shapes.is_empty() || formats.is_empty() {
+                return Err("a measurement needs at least one shape and one format".into());
+            }
+            if shapes.len().saturating_mul(formats.len()) > MAX_POINTS {
+                return Err(format!(
+                    "{} shapes x {} formats is over the limit of {MAX_POINTS} points per job",
+                    shapes.len(),
+                    formats.len()
+                ));
+            }
+            for (i, s) in shapes.iter().enumerate() {
+                for (field, v) in [("m", s.m), ("n", s.n), ("k", s.k)] {
+                    if v == 0 || v > MAX_DIM {
+                        return Err(format!(
+                            "shapes[{i}].{field} = {v} is outside 1..={MAX_DIM}"
+                        ));
+                    }
+                }
+            }
+            let mut parsed = Vec::new();
+            for name in formats {
+                let format = parse_format(name)?;
+                if !supported.contains(&format) {
+                    return Err(format!(
+                        "the {} backend does not measure `{name}`; it measures {}",
+                        backend.kind(),
+                        names()
+                    ));
+                }
+                parsed.push(format);
+            }
+            shapes
+                .iter()
+                .flat_map(|&shape| parsed.iter().map(move |&format| Work::Operator { shape, format }))
+                .collect()
+        }
+    };
+    for work in &items {
+        check_fits(backend, work).map_err(|e| e.to_string())?;
+    }
+    Ok(items)
+}
+
+fn record_ceiling(ceilings: &mut Ceilings, m: &Measurement) {
+    match m.kind {
+        MeasurementKind::Copy | MeasurementKind::Triad => {
+            if ceilings
+                .bandwidth
+                .is_none_or(|(best, _)| m.achieved_bytes_per_s > best)
+            {
+                ceilings.bandwidth = Some((m.achieved_bytes_per_s, m.kind));
+            }
+        }
+        MeasurementKind::PeakGemm => {
+            if let Some(format) = &m.format {
+                ceilings.peaks.insert(format.clone(), m.achieved_flops_per_s);
+            }
+        }
+        MeasurementKind::Gemv | MeasurementKind::Gemm => {}
+    }
+}
+
+/// Sets how close an operator came to the roofline drawn from the measured ceilings:
+/// the roofline time (max of bytes over the measured bandwidth and FLOPs over the
+/// format's measured peak) over the measured median.
+pub fn compare_with_ceilings(ceilings: &Ceilings, m: &mut Measurement) {
+    if !matches!(m.kind, MeasurementKind::Gemv | MeasurementKind::Gemm) {
+        return;
+    }
+    let Some((bandwidth, which)) = ceilings.bandwidth else {
+        return;
+    };
+    let memory_time = m.bytes / bandwidth;
+    let peak = m.format.as_ref().and_then(|f| ceilings.peaks.get(f)).copied();
+    let compute_time = peak.map(|p| m.flops / p).unwrap_or(0.0);
+    let which = if which == MeasurementKind::Copy { "copy" } else { "triad" };
+    let name = match peak {
+        Some(p) if compute_time > memory_time => format!(
+            "measured {} gemm peak {:.1} GFLOP/s",
+            m.format.as_deref().unwrap_or("?"),
+            p / 1e9
+        ),
+        _ => format!("measured {which} bandwidth {:.1} GB/s", bandwidth / 1e9),
+    };
+    m.ceiling_name = Some(name);
+    m.fraction_of_ceiling = Some(memory_time.max(compute_time) / m.stats.median_s);
+}
+
+#[cfg(test)]
+mod tests;

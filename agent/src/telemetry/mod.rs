@@ -1,0 +1,108 @@
+//! Telemetry: one sampling task per source on a `tokio::time::interval` that skips missed
+//! ticks. The host task refreshes CPU utilisation, frequency and memory five times a second
+//! (utilisation needs a window of a few hundred milliseconds to mean anything); the main
+//! task ticks at the configured rate (100 Hz by default), reads every GPU through NVML on
+//! the blocking pool, joins the latest host values, and publishes the sample on a `watch`
+//! (latest value) and a `broadcast` (the stream; a slow subscriber skips ahead).
+
+mod host;
+pub mod nvml;
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use rooflinr_protocol::{HostSample, NvmlStatus, TelemetrySample};
+use tokio::sync::{broadcast, watch};
+use tokio::time::MissedTickBehavior;
+
+/// Samples the stream holds for slow subscribers before they skip ahead (10 s at 100 Hz).
+const STREAM_CAPACITY: usize = 1024;
+/// The host source's period.
+const HOST_PERIOD: Duration = Duration::from_millis(200);
+
+/// The running telemetry sources.
+pub struct Telemetry {
+    /// The latest sample.
+    pub latest: watch::Receiver<Option<TelemetrySample>>,
+    /// Every sample.
+    pub stream: broadcast::Sender<TelemetrySample>,
+    /// NVML's state.
+    pub nvml: NvmlStatus,
+    /// Samples per second.
+    pub hz: f64,
+}
+
+impl Telemetry {
+    /// Starts the sources on the current runtime; `hz` is clamped to 1..=1000.
+    pub fn start(hz: f64) -> Telemetry {
+        let hz = if hz.is_finite() { hz.clamp(1.0, 1000.0) } else { 100.0 };
+        let (gpus, nvml) = nvml::Gpus::open();
+        let gpus = gpus.map(Arc::new);
+        let (host_tx, host_rx) = watch::channel(HostSample::default());
+        let (latest_tx, latest) = watch::channel(None);
+        let (stream, _) = broadcast::channel(STREAM_CAPACITY);
+
+        tokio::spawn(async move {
+            let mut host = host::HostSampler::new();
+            let mut tick = tokio::time::interval(HOST_PERIOD);
+            tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
+            loop {
+                tick.tick().await;
+                let (sampler, sample) = match tokio::task::spawn_blocking(move || {
+                    let sample = host.sample();
+                    (host, sample)
+                })
+                .await
+                {
+                    Ok(done) => done,
+                    Err(_) => return,
+                };
+                host = sampler;
+                if host_tx.send(sample).is_err() {
+                    return;
+                }
+            }
+        });
+
+        let sender = stream.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / hz));
+            tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
+            let mut seq = 0u64;
+            loop {
+                tick.tick().await;
+                let gpus = match &gpus {
+                    Some(g) => {
+                        let g = Arc::clone(g);
+                        tokio::task::spawn_blocking(move || g.sample())
+                            .await
+                            .unwrap_or_default()
+                    }
+                    None => Vec::new(),
+                };
+                let sample = TelemetrySample {
+                    seq,
+                    unix_ms: SystemTime::now()
+                        .duration_since(UNIX_EPOCH)
+                        .map(|d| d.as_millis() as u64)
+                        .unwrap_or(0),
+                    host: *host_rx.borrow(),
+                    gpus,
+                };
+                seq += 1;
+                // No subscribers is fine; the latest value is still kept.
+                let _ = sender.send(sample.clone());
+                if latest_tx.send(Some(sample)).is_err() {
+                    return;
+                }
+            }
+        });
+
+        Telemetry {
+            latest,
+            stream,
+            nvml,
+            hz,
+        }
+    }
+}

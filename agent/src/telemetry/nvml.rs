@@ -1,0 +1,116 @@
+//! GPU telemetry through NVML, loaded at run time: without a driver the agent says why
+//! and keeps going. Power comes from the energy counter's change between samples
+//! (`power_usage` is a one-second average on recent GPUs, too slow for 100 Hz).
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use nvml_wrapper::Nvml;
+use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
+use nvml_wrapper::error::NvmlError;
+use rooflinr_protocol::{GpuSample, NvmlStatus};
+
+/// Every GPU NVML sees.
+pub struct Gpus {
+    nvml: Nvml,
+    count: u32,
+    /// The previous energy reading per GPU, for power.
+    last_energy: Mutex<Vec<Option<(u64, Instant)>>>,
+}
+
+/// What a user should read when NVML cannot be used.
+pub fn explain(error: &NvmlError) -> String {
+    match error {
+        NvmlError::LibloadingError(_) => {
+            "libnvidia-ml.so.1 was not found: no NVIDIA driver on this machine (host telemetry still flows)".into()
+        }
+        NvmlError::DriverNotLoaded => {
+            "the NVIDIA driver is installed but not loaded (is the kernel module running?)".into()
+        }
+        NvmlError::NoPermission => {
+            "NVML refused access: run the agent as a user allowed to query the GPU".into()
+        }
+        other => format!("NVML failed to start: {other}"),
+    }
+}
+
+impl Gpus {
+    /// Opens NVML; on failure, the status says why.
+    pub fn open() -> (Option<Gpus>, NvmlStatus) {
+        let opened = Nvml::init().and_then(|nvml| {
+            let count = nvml.device_count()?;
+            Ok((nvml, count))
+        });
+        match opened {
+            Ok((nvml, count)) => {
+                let status = NvmlStatus {
+                    available: true,
+                    reason: (count == 0).then(|| "NVML found no GPUs".to_string()),
+                    driver_version: nvml.sys_driver_version().ok(),
+                    gpus: count,
+                };
+                let gpus = Gpus {
+                    nvml,
+                    count,
+                    last_energy: Mutex::new(vec![None; count as usize]),
+                };
+                (Some(gpus), status)
+            }
+            Err(e) => (
+                None,
+                NvmlStatus {
+                    available: false,
+                    reason: Some(explain(&e)),
+                    driver_version: None,
+                    gpus: 0,
+                },
+            ),
+        }
+    }
+
+    /// One sample per GPU; a field the GPU does not report is absent.
+    pub fn sample(&self) -> Vec<GpuSample> {
+        let mut last = self
+            .last_energy
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        (0..self.count)
+            .filter_map(|index| {
+                let device = self.nvml.device_by_index(index).ok()?;
+                let now = Instant::now();
+                let energy = device.total_energy_consumption().ok();
+                let slot = last.get_mut(index as usize)?;
+                let power_w = match (energy, *slot) {
+                    (Some(e), Some((prev, at))) if e >= prev => {
+                        let dt = now.duration_since(at).as_secs_f64();
+                        (dt > 0.0).then(|| (e - prev) as f64 / 1000.0 / dt)
+                    }
+                    _ => None,
+                };
+                *slot = energy.map(|e| (e, now));
+                let memory = device.memory_info().ok();
+                let utilization = device.utilization_rates().ok();
+                Some(GpuSample {
+                    index,
+                    sm_clock_mhz: device.clock_info(Clock::SM).ok(),
+                    mem_clock_mhz: device.clock_info(Clock::Memory).ok(),
+                    power_w,
+                    energy_mj: energy,
+                    temperature_c: device.temperature(TemperatureSensor::Gpu).ok(),
+                    util_gpu_pct: utilization.as_ref().map(|u| u.gpu),
+                    util_mem_pct: utilization.as_ref().map(|u| u.memory),
+                    mem_used_bytes: memory.as_ref().map(|m| m.used),
+                    mem_total_bytes: memory.as_ref().map(|m| m.total),
+                    throttle_reasons: device
+                        .current_throttle_reasons()
+                        .map(|r| {
+                            r.iter_names()
+                                .map(|(name, _)| name.to_ascii_lowercase())
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                })
+            })
+            .collect()
+    }
+}
