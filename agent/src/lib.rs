@@ -2,6 +2,7 @@
 //! it, and the tests start the same server on loopback sockets.
 
 pub mod backend;
+pub mod commands;
 pub mod stats;
 pub mod jobs;
 pub mod telemetry;

@@ -439,7 +439,9 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
     Ok(items)
 }
 
-fn record_ceiling(ceilings: &mut Ceilings, m: &Measurement) {
+/// Keeps a bandwidth or peak measurement as a ceiling (the best bandwidth of copy and
+/// triad; the latest peak per format).
+pub fn record_ceiling(ceilings: &mut Ceilings, m: &Measurement) {
     match m.kind {
         MeasurementKind::Copy | MeasurementKind::Triad => {
             if ceilings

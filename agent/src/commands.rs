@@ -1,0 +1,231 @@
+//! The terminal subcommands: `ceilings`, `bench` and `compare` (seed 003's theory-versus-
+//! reality table), run on the backends directly, one point at a time, with progress on
+//! standard error.
+
+use std::sync::atomic::AtomicBool;
+
+use comfy_table::{Table, presets::UTF8_BORDERS_ONLY};
+use rooflinr_model::format::Format;
+use rooflinr_model::units::si;
+use rooflinr_protocol::{Measurement, MeasurementKind, OperatorShape};
+
+use crate::backend::{Backend, MeasureError, Work};
+use crate::jobs::{Ceilings, compare_with_ceilings, record_ceiling};
+use crate::stats::StopRule;
+
+fn run(
+    backend: &dyn Backend,
+    items: &[Work],
+    rule: &StopRule,
+    ceilings: &mut Ceilings,
+) -> Result<Vec<Measurement>, MeasureError> {
+    let cancel = AtomicBool::new(false);
+    let mut out = Vec::new();
+    for (i, work) in items.iter().enumerate() {
+        eprintln!("[{}/{}] measuring {}", i + 1, items.len(), work.label());
+        let mut m = backend.measure(work, rule, &cancel)?;
+        record_ceiling(ceilings, &m);
+        compare_with_ceilings(ceilings, &mut m);
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// The ceilings of a backend: copy, triad and every format's peak GEMM.
+pub fn measure_ceilings(
+    backend: &dyn Backend,
+    rule: &StopRule,
+) -> Result<(Vec<Measurement>, Ceilings), MeasureError> {
+    let size = backend.peak_gemm_size();
+    let mut items = vec![Work::Copy, Work::Triad];
+    items.extend(backend.formats().into_iter().map(|format| Work::PeakGemm { format, size }));
+    let mut ceilings = Ceilings::default();
+    let measured = run(backend, &items, rule, &mut ceilings)?;
+    Ok((measured, ceilings))
+}
+
+fn table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_preset(UTF8_BORDERS_ONLY).set_header(header.to_vec());
+    t
+}
+
+fn noise(m: &Measurement) -> String {
+    let mark = if m.stats.converged { "" } else { " (time limit)" };
+    format!("{:.2}%{mark}", m.stats.noise * 100.0)
+}
+
+/// The `ceilings` table.
+pub fn ceilings_table(measured: &[Measurement]) -> String {
+    let mut t = table(&["ceiling", "measured (median)", "best sample", "noise", "samples", "counted"]);
+    for m in measured {
+        let (rate, best) = match m.kind {
+            MeasurementKind::Copy | MeasurementKind::Triad => (
+                si(m.achieved_bytes_per_s, "B/s"),
+                si(m.bytes / m.stats.min_s, "B/s"),
+            ),
+            _ => (
+                si(m.achieved_flops_per_s, "FLOP/s"),
+                si(m.flops / m.stats.min_s, "FLOP/s"),
+            ),
+        };
+        t.add_row(vec![
+            m.label.clone(),
+            rate,
+            best,
+            noise(m),
+            m.stats.samples.to_string(),
+            m.bytes_counted.clone(),
+        ]);
+    }
+    t.to_string()
+}
+
+/// One shape in every format, against the measured ceilings.
+pub fn bench(
+    backend: &dyn Backend,
+    shape: OperatorShape,
+    formats: &[Format],
+    rule: &StopRule,
+) -> Result<String, MeasureError> {
+    let (_, mut ceilings) = measure_ceilings(backend, rule)?;
+    let items: Vec<Work> = formats
+        .iter()
+        .map(|&format| Work::Operator { shape, format })
+        .collect();
+    let measured = run(backend, &items, rule, &mut ceilings)?;
+    let fp32 = measured
+        .iter()
+        .find(|m| m.format.as_deref() == Some("fp32"))
+        .map(|m| m.stats.median_s);
+    let mut t = table(&[
+        "format", "median", "min", "noise", "bandwidth", "FLOP/s", "of ceiling", "vs fp32", "checked",
+    ]);
+    for m in &measured {
+        t.add_row(vec![
+            m.format.clone().unwrap_or_default(),
+            si(m.stats.median_s, "s"),
+            si(m.stats.min_s, "s"),
+            noise(m),
+            si(m.achieved_bytes_per_s, "B/s"),
+            si(m.achieved_flops_per_s, "FLOP/s"),
+            m.fraction_of_ceiling
+                .map(|f| format!("{:.0}%", f * 100.0))
+                .unwrap_or_default(),
+            fp32.map(|t| format!("{:.2}x", t / m.stats.median_s))
+                .unwrap_or_default(),
+            m.check
+                .as_ref()
+                .map(|c| format!("{} outputs", c.outputs_checked))
+                .unwrap_or_default(),
+        ]);
+    }
+    Ok(format!(
+        "{} on {} ({} backend)\n{t}",
+        measured.first().map(|m| m.label.clone()).unwrap_or_default(),
+        measured.first().map(|m| m.device.clone()).unwrap_or_default(),
+        backend.kind()
+    ))
+}
+
+/// One row of the theory-versus-reality table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compared {
+    /// What was measured.
+    pub label: String,
+    /// Roofline time from the measured ceilings, seconds.
+    pub predicted_s: f64,
+    /// Measured median, seconds.
+    pub measured_s: f64,
+    /// (predicted - measured) / measured.
+    pub error: f64,
+    /// `memory` or `compute`.
+    pub bound: &'static str,
+}
+
+/// Seed 003's table: every shape in every format, predicted from the measured ceilings
+/// (bandwidth and each format's peak) and measured.
+pub fn compare(
+    backend: &dyn Backend,
+    shapes: &[OperatorShape],
+    formats: &[Format],
+    rule: &StopRule,
+) -> Result<(Vec<Compared>, String), MeasureError> {
+    let (_, mut ceilings) = measure_ceilings(backend, rule)?;
+    let items: Vec<Work> = shapes
+        .iter()
+        .flat_map(|&shape| formats.iter().map(move |&format| Work::Operator { shape, format }))
+        .collect();
+    let measured = run(backend, &items, rule, &mut ceilings)?;
+    let bandwidth = ceilings.bandwidth.map(|(b, _)| b).unwrap_or(f64::NAN);
+    let rows: Vec<Compared> = measured
+        .iter()
+        .map(|m| {
+            let memory = m.bytes / bandwidth;
+            let peak = m
+                .format
+                .as_ref()
+                .and_then(|f| ceilings.peaks.get(f))
+                .copied()
+                .unwrap_or(f64::NAN);
+            let compute = m.flops / peak;
+            let predicted = memory.max(compute);
+            Compared {
+                label: m.label.clone(),
+                predicted_s: predicted,
+                measured_s: m.stats.median_s,
+                error: (predicted - m.stats.median_s) / m.stats.median_s,
+                bound: if compute > memory { "compute" } else { "memory" },
+            }
+        })
+        .collect();
+    let mut t = table(&["operator", "predicted", "measured", "error", "bound"]);
+    for r in &rows {
+        t.add_row(vec![
+            r.label.clone(),
+            si(r.predicted_s, "s"),
+            si(r.measured_s, "s"),
+            format!("{:+.1}%", r.error * 100.0),
+            r.bound.to_string(),
+        ]);
+    }
+    let text = format!(
+        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings (bandwidth {}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction",
+        measured.first().map(|m| m.device.clone()).unwrap_or_default(),
+        backend.kind(),
+        si(bandwidth, "B/s"),
+    );
+    Ok((rows, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::backend::cpu::{CpuBackend, CpuOptions};
+
+    #[test]
+    fn compare_predicts_from_measured_ceilings_and_measures_every_point() {
+        let cpu = CpuBackend::new(CpuOptions {
+            peak_gemm_size: 64,
+            stream_array_bytes: Some(4 << 20),
+        });
+        let rule = StopRule {
+            min_samples: 3,
+            max_time: Duration::from_millis(30),
+            ..StopRule::DEFAULT
+        };
+        let shapes = [OperatorShape { m: 1, n: 256, k: 256 }, OperatorShape { m: 64, n: 64, k: 64 }];
+        let formats = [Format::Fp32, Format::Int8];
+        let (rows, text) = compare(&cpu, &shapes, &formats, &rule).expect("measures");
+        assert_eq!(rows.len(), 4);
+        for r in &rows {
+            assert!(r.predicted_s > 0.0 && r.measured_s > 0.0, "{r:?}");
+            assert!(text.contains(&r.label));
+        }
+        // The peak GEMM shape itself is predicted compute-bound from its own ceiling.
+        assert_eq!(rows[2].bound, "compute");
+        assert!(text.contains("THEORY VS REALITY"));
+    }
+}
