@@ -38,7 +38,12 @@ pub fn measure_ceilings(
 ) -> Result<(Vec<Measurement>, Ceilings), MeasureError> {
     let size = backend.peak_gemm_size();
     let mut items = vec![Work::Copy, Work::Triad];
-    items.extend(backend.formats().into_iter().map(|format| Work::PeakGemm { format, size }));
+    items.extend(
+        backend
+            .formats()
+            .into_iter()
+            .map(|format| Work::PeakGemm { format, size }),
+    );
     let mut ceilings = Ceilings::default();
     let measured = run(backend, &items, rule, &mut ceilings)?;
     Ok((measured, ceilings))
@@ -51,13 +56,24 @@ fn table(header: &[&str]) -> Table {
 }
 
 fn noise(m: &Measurement) -> String {
-    let mark = if m.stats.converged { "" } else { " (time limit)" };
+    let mark = if m.stats.converged {
+        ""
+    } else {
+        " (time limit)"
+    };
     format!("{:.2}%{mark}", m.stats.noise * 100.0)
 }
 
 /// The `ceilings` table.
 pub fn ceilings_table(measured: &[Measurement]) -> String {
-    let mut t = table(&["ceiling", "measured (median)", "best sample", "noise", "samples", "counted"]);
+    let mut t = table(&[
+        "ceiling",
+        "measured (median)",
+        "best sample",
+        "noise",
+        "samples",
+        "counted",
+    ]);
     for m in measured {
         let (rate, best) = match m.kind {
             MeasurementKind::Copy | MeasurementKind::Triad => (
@@ -99,7 +115,15 @@ pub fn bench(
         .find(|m| m.format.as_deref() == Some("fp32"))
         .map(|m| m.stats.median_s);
     let mut t = table(&[
-        "format", "median", "min", "noise", "bandwidth", "FLOP/s", "of ceiling", "vs fp32", "checked",
+        "format",
+        "median",
+        "min",
+        "noise",
+        "bandwidth",
+        "FLOP/s",
+        "of ceiling",
+        "vs fp32",
+        "checked",
     ]);
     for m in &measured {
         t.add_row(vec![
@@ -122,8 +146,14 @@ pub fn bench(
     }
     Ok(format!(
         "{} on {} ({} backend)\n{t}",
-        measured.first().map(|m| m.label.clone()).unwrap_or_default(),
-        measured.first().map(|m| m.device.clone()).unwrap_or_default(),
+        measured
+            .first()
+            .map(|m| m.label.clone())
+            .unwrap_or_default(),
+        measured
+            .first()
+            .map(|m| m.device.clone())
+            .unwrap_or_default(),
         backend.kind()
     ))
 }
@@ -154,7 +184,11 @@ pub fn compare(
     let (_, mut ceilings) = measure_ceilings(backend, rule)?;
     let items: Vec<Work> = shapes
         .iter()
-        .flat_map(|&shape| formats.iter().map(move |&format| Work::Operator { shape, format }))
+        .flat_map(|&shape| {
+            formats
+                .iter()
+                .map(move |&format| Work::Operator { shape, format })
+        })
         .collect();
     let measured = run(backend, &items, rule, &mut ceilings)?;
     let bandwidth = ceilings.bandwidth.map(|(b, _)| b).unwrap_or(f64::NAN);
@@ -175,7 +209,11 @@ pub fn compare(
                 predicted_s: predicted,
                 measured_s: m.stats.median_s,
                 error: (predicted - m.stats.median_s) / m.stats.median_s,
-                bound: if compute > memory { "compute" } else { "memory" },
+                bound: if compute > memory {
+                    "compute"
+                } else {
+                    "memory"
+                },
             }
         })
         .collect();
@@ -191,7 +229,10 @@ pub fn compare(
     }
     let text = format!(
         "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings (bandwidth {}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction",
-        measured.first().map(|m| m.device.clone()).unwrap_or_default(),
+        measured
+            .first()
+            .map(|m| m.device.clone())
+            .unwrap_or_default(),
         backend.kind(),
         si(bandwidth, "B/s"),
     );
@@ -216,7 +257,18 @@ mod tests {
             max_time: Duration::from_millis(30),
             ..StopRule::DEFAULT
         };
-        let shapes = [OperatorShape { m: 1, n: 256, k: 256 }, OperatorShape { m: 64, n: 64, k: 64 }];
+        let shapes = [
+            OperatorShape {
+                m: 1,
+                n: 256,
+                k: 256,
+            },
+            OperatorShape {
+                m: 64,
+                n: 64,
+                k: 64,
+            },
+        ];
         let formats = [Format::Fp32, Format::Int8];
         let (rows, text) = compare(&cpu, &shapes, &formats, &rule).expect("measures");
         assert_eq!(rows.len(), 4);

@@ -3,7 +3,7 @@
 
 pub mod backend;
 pub mod commands;
-pub mod stats;
 pub mod jobs;
-pub mod telemetry;
 pub mod server;
+pub mod stats;
+pub mod telemetry;

@@ -152,7 +152,10 @@ fn main() -> Result<()> {
         Some(Command::Bench { shape, formats: f }) => {
             let cpu = cli.measure.cpu();
             let f = formats(f, &cpu)?;
-            println!("{}", commands::bench(&cpu, *shape, &f, &cli.measure.rule())?);
+            println!(
+                "{}",
+                commands::bench(&cpu, *shape, &f, &cli.measure.rule())?
+            );
             Ok(())
         }
         Some(Command::Compare { shape, formats: f }) => {
@@ -160,8 +163,16 @@ fn main() -> Result<()> {
             let f = formats(f, &cpu)?;
             let shapes = if shape.is_empty() {
                 vec![
-                    OperatorShape { m: 1, n: 4096, k: 4096 },
-                    OperatorShape { m: 2048, n: 4096, k: 4096 },
+                    OperatorShape {
+                        m: 1,
+                        n: 4096,
+                        k: 4096,
+                    },
+                    OperatorShape {
+                        m: 2048,
+                        n: 4096,
+                        k: 4096,
+                    },
                 ]
             } else {
                 shape.clone()
@@ -215,7 +226,10 @@ async fn listen(cli: Cli) -> Result<()> {
     jobs.spawn_worker().context("cannot start the job worker")?;
     let telemetry = Telemetry::start(cli.telemetry_hz);
 
-    eprintln!("rooflinr-agent {} listening on {bound}", env!("CARGO_PKG_VERSION"));
+    eprintln!(
+        "rooflinr-agent {} listening on {bound}",
+        env!("CARGO_PKG_VERSION")
+    );
     if !bound.ip().is_loopback() {
         eprintln!(
             "WARNING: listening on {} exposes the agent beyond this machine; anyone who can reach it and has the token can run jobs. Prefer the default loopback address and an SSH tunnel (ssh -L 7878:127.0.0.1:7878 HOST).",
@@ -237,7 +251,10 @@ async fn listen(cli: Cli) -> Result<()> {
         Some(dir) => eprintln!("calculator: serving {} at {agent_url}/", dir.display()),
         None => eprintln!("calculator: not served (start with --web DIR to serve it)"),
     }
-    println!("\nOpen this link to pair the calculator with this agent:\n\n    {}\n", pairing::link(&calculator, &agent_url, &token));
+    println!(
+        "\nOpen this link to pair the calculator with this agent:\n\n    {}\n",
+        pairing::link(&calculator, &agent_url, &token)
+    );
 
     let state = Arc::new(AppState {
         config: ServerConfig {
@@ -260,13 +277,14 @@ async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => {
-                let _ = ctrl_c.await;
-                return;
-            }
-        };
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
         tokio::select! {
             _ = ctrl_c => {}
             _ = term.recv() => {}

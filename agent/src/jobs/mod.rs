@@ -176,7 +176,10 @@ impl Jobs {
                 .find(|b| b.kind() == kind && b.info().available)
                 .cloned()
                 .ok_or_else(|| {
-                    format!("backend `{kind}` is not available on this agent; available: {}", available())
+                    format!(
+                        "backend `{kind}` is not available on this agent; available: {}",
+                        available()
+                    )
                 }),
         }
     }
@@ -208,9 +211,11 @@ impl Jobs {
     pub fn status(&self, job: &JobId) -> Option<ServerMessage> {
         let inner = self.lock();
         let record = inner.jobs.get(job)?;
-        let position = inner.queue.iter().position(|j| j == job).map(|p| {
-            p + usize::from(inner.running.is_some())
-        });
+        let position = inner
+            .queue
+            .iter()
+            .position(|j| j == job)
+            .map(|p| p + usize::from(inner.running.is_some()));
         Some(ServerMessage::Status {
             job: job.clone(),
             state: record.state,
@@ -329,9 +334,8 @@ impl Jobs {
             if cancel.load(Ordering::Relaxed) {
                 return (JobState::Cancelled, None);
             }
-            let eta_s = (index > 0).then(|| {
-                begin.elapsed().as_secs_f64() / index as f64 * (total - index) as f64
-            });
+            let eta_s = (index > 0)
+                .then(|| begin.elapsed().as_secs_f64() / index as f64 * (total - index) as f64);
             self.send(ServerMessage::Progress {
                 job: job.clone(),
                 done: index,
@@ -392,7 +396,11 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
         JobKind::Ceilings => {
             let size = backend.peak_gemm_size();
             let mut items = vec![Work::Copy, Work::Triad];
-            items.extend(supported.iter().map(|&format| Work::PeakGemm { format, size }));
+            items.extend(
+                supported
+                    .iter()
+                    .map(|&format| Work::PeakGemm { format, size }),
+            );
             items
         }
         JobKind::Operators { shapes, formats } => {
@@ -429,7 +437,11 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
             }
             shapes
                 .iter()
-                .flat_map(|&shape| parsed.iter().map(move |&format| Work::Operator { shape, format }))
+                .flat_map(|&shape| {
+                    parsed
+                        .iter()
+                        .map(move |&format| Work::Operator { shape, format })
+                })
                 .collect()
         }
     };
@@ -453,7 +465,9 @@ pub fn record_ceiling(ceilings: &mut Ceilings, m: &Measurement) {
         }
         MeasurementKind::PeakGemm => {
             if let Some(format) = &m.format {
-                ceilings.peaks.insert(format.clone(), m.achieved_flops_per_s);
+                ceilings
+                    .peaks
+                    .insert(format.clone(), m.achieved_flops_per_s);
             }
         }
         MeasurementKind::Gemv | MeasurementKind::Gemm => {}
@@ -471,9 +485,17 @@ pub fn compare_with_ceilings(ceilings: &Ceilings, m: &mut Measurement) {
         return;
     };
     let memory_time = m.bytes / bandwidth;
-    let peak = m.format.as_ref().and_then(|f| ceilings.peaks.get(f)).copied();
+    let peak = m
+        .format
+        .as_ref()
+        .and_then(|f| ceilings.peaks.get(f))
+        .copied();
     let compute_time = peak.map(|p| m.flops / p).unwrap_or(0.0);
-    let which = if which == MeasurementKind::Copy { "copy" } else { "triad" };
+    let which = if which == MeasurementKind::Copy {
+        "copy"
+    } else {
+        "triad"
+    };
     let name = match peak {
         Some(p) if compute_time > memory_time => format!(
             "measured {} gemm peak {:.1} GFLOP/s",

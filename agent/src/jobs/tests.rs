@@ -29,30 +29,48 @@ fn operators(shapes: &[(u64, u64, u64)], formats: &[&str]) -> JobRequest {
 #[track_caller]
 fn check_refused(request: JobRequest, fragment: &str) {
     let err = plan(&request, &cpu()).expect_err("refused");
-    assert!(err.contains(fragment), "`{err}` should contain `{fragment}`");
+    assert!(
+        err.contains(fragment),
+        "`{err}` should contain `{fragment}`"
+    );
 }
 
 #[test]
 fn bad_requests_are_refused_with_the_field_named() {
     check_refused(operators(&[], &["fp16"]), "at least one shape");
     check_refused(operators(&[(1, 0, 8)], &["fp16"]), "shapes[0].n = 0");
-    check_refused(operators(&[(1, 8, 8), (1, 8, 1 << 21)], &["fp16"]), "shapes[1].k = 2097152");
+    check_refused(
+        operators(&[(1, 8, 8), (1, 8, 1 << 21)], &["fp16"]),
+        "shapes[1].k = 2097152",
+    );
     check_refused(operators(&[(1, 8, 8)], &["fp17"]), "fp17");
-    check_refused(operators(&[(1, 8, 8)], &["nvfp4"]), "does not measure `nvfp4`");
+    check_refused(
+        operators(&[(1, 8, 8)], &["nvfp4"]),
+        "does not measure `nvfp4`",
+    );
     check_refused(
         operators(&[(1, MAX_DIM, MAX_DIM), (1, 8, 8)], &["fp32"]),
         "is free",
     );
     let many: Vec<(u64, u64, u64)> = (1..=300).map(|n| (1, n, 8)).collect();
-    check_refused(operators(&many, &["fp16", "fp32", "int8", "bf16"]), "over the limit");
+    check_refused(
+        operators(&many, &["fp16", "fp32", "int8", "bf16"]),
+        "over the limit",
+    );
 }
 
 #[test]
 fn seed_spellings_of_formats_are_accepted() {
     assert_eq!(parse_format("FP8_E4M3"), Ok(Format::Fp8E4m3));
-    assert_eq!(parse_format(" INT4_G128 ").map(|f| f.name()), Ok("int4-g128-fp16".into()));
-    let items = plan(&operators(&[(1, 8, 8), (4, 8, 8)], &["FP16", "int8"]), &cpu())
-        .expect("valid");
+    assert_eq!(
+        parse_format(" INT4_G128 ").map(|f| f.name()),
+        Ok("int4-g128-fp16".into())
+    );
+    let items = plan(
+        &operators(&[(1, 8, 8), (4, 8, 8)], &["FP16", "int8"]),
+        &cpu(),
+    )
+    .expect("valid");
     assert_eq!(items.len(), 4);
 }
 
@@ -102,20 +120,35 @@ fn measured(kind: MeasurementKind, flops: f64, bytes: f64, median_s: f64) -> Mea
 #[test]
 fn operators_are_compared_with_the_binding_measured_ceiling() {
     let mut ceilings = Ceilings::default();
-    record_ceiling(&mut ceilings, &measured(MeasurementKind::Copy, 0.0, 10e9, 1.0));
-    record_ceiling(&mut ceilings, &measured(MeasurementKind::Triad, 0.0, 12e9, 1.0));
-    record_ceiling(&mut ceilings, &measured(MeasurementKind::PeakGemm, 100e9, 1.0, 1.0));
+    record_ceiling(
+        &mut ceilings,
+        &measured(MeasurementKind::Copy, 0.0, 10e9, 1.0),
+    );
+    record_ceiling(
+        &mut ceilings,
+        &measured(MeasurementKind::Triad, 0.0, 12e9, 1.0),
+    );
+    record_ceiling(
+        &mut ceilings,
+        &measured(MeasurementKind::PeakGemm, 100e9, 1.0, 1.0),
+    );
     assert_eq!(ceilings.bandwidth, Some((12e9, MeasurementKind::Triad)));
 
     // Memory-bound: 6 GB at 12 GB/s is 0.5 s; measured 1 s.
     let mut gemv = measured(MeasurementKind::Gemv, 1e9, 6e9, 1.0);
     compare_with_ceilings(&ceilings, &mut gemv);
     assert_eq!(gemv.fraction_of_ceiling, Some(0.5));
-    assert_eq!(gemv.ceiling_name.as_deref(), Some("measured triad bandwidth 12.0 GB/s"));
+    assert_eq!(
+        gemv.ceiling_name.as_deref(),
+        Some("measured triad bandwidth 12.0 GB/s")
+    );
 
     // Compute-bound: 400 GFLOP at 100 GFLOP/s is 4 s; measured 5 s.
     let mut gemm = measured(MeasurementKind::Gemm, 400e9, 1.2e9, 5.0);
     compare_with_ceilings(&ceilings, &mut gemm);
     assert_eq!(gemm.fraction_of_ceiling, Some(0.8));
-    assert_eq!(gemm.ceiling_name.as_deref(), Some("measured fp32 gemm peak 100.0 GFLOP/s"));
+    assert_eq!(
+        gemm.ceiling_name.as_deref(),
+        Some("measured fp32 gemm peak 100.0 GFLOP/s")
+    );
 }

@@ -20,7 +20,7 @@ use rooflinr_model::ops::{Op, Precision};
 use rooflinr_model::recommend::{self, QualitySamples, Request, Target};
 use rooflinr_model::roofline::Efficiency;
 use rooflinr_protocol::api::{
-    AnalyzeRequest, AnalyzeResponse, ApiError, Health, HardwareEntry, RecommendCandidate,
+    AnalyzeRequest, AnalyzeResponse, ApiError, HardwareEntry, Health, RecommendCandidate,
     RecommendRequest, RecommendResponse, SeedShape, SweepRequest, SweepResponse, TelemetryStatus,
 };
 use rooflinr_protocol::{
@@ -93,11 +93,12 @@ pub async fn hardware_list() -> Json<Vec<HardwareEntry>> {
     )
 }
 
-
 fn check_shape(s: SeedShape) -> Result<(), Response> {
     for (field, v) in [("M", s.m), ("N", s.n), ("K", s.k)] {
         if v == 0 || v > MAX_DIM {
-            return Err(bad_request(format!("{field} = {v} is outside 1..={MAX_DIM}")));
+            return Err(bad_request(format!(
+                "{field} = {v} is outside 1..={MAX_DIM}"
+            )));
         }
     }
     Ok(())
@@ -159,12 +160,17 @@ async fn measure(
     let (job, _) = state.jobs.submit(request).map_err(bad_request)?;
     match state.jobs.wait(&job).await {
         Some(ServerMessage::Status {
-            results, error: None, ..
+            results,
+            error: None,
+            ..
         }) => Ok((job, results)),
-        Some(ServerMessage::Status {
-            error: Some(e), ..
-        }) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, e)),
-        _ => Err(error(StatusCode::INTERNAL_SERVER_ERROR, "the job disappeared")),
+        Some(ServerMessage::Status { error: Some(e), .. }) => {
+            Err(error(StatusCode::INTERNAL_SERVER_ERROR, e))
+        }
+        _ => Err(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the job disappeared",
+        )),
     }
 }
 
@@ -196,8 +202,16 @@ pub async fn analyze(
 
 /// Seed 002's decode and prefill shapes.
 const DEFAULT_SHAPES: [SeedShape; 2] = [
-    SeedShape { m: 1, n: 4096, k: 4096 },
-    SeedShape { m: 2048, n: 4096, k: 4096 },
+    SeedShape {
+        m: 1,
+        n: 4096,
+        k: 4096,
+    },
+    SeedShape {
+        m: 2048,
+        n: 4096,
+        k: 4096,
+    },
 ];
 /// Seed 002's formats.
 const DEFAULT_PRECISIONS: [&str; 5] = ["FP16", "FP8_E4M3", "INT8", "NVFP4", "INT4"];
@@ -266,7 +280,11 @@ pub async fn recommend(Query(query): Query<HardwareQuery>, bytes: Bytes) -> Resp
                 k: req.k,
             },
             hardware: &hw,
-            phase: if req.m == 1 { Phase::Decode } else { Phase::Prefill },
+            phase: if req.m == 1 {
+                Phase::Decode
+            } else {
+                Phase::Prefill
+            },
             batch: 1,
             seq: 1,
             min_sqnr_db: req.min_sqnr_db.unwrap_or(18.0),

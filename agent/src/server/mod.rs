@@ -60,7 +60,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/openapi.json", get(api::openapi))
         .route("/ws", get(ws::upgrade));
     let app = match &state.config.web_dir {
-        Some(dir) => api.fallback_service(ServeDir::new(dir).append_index_html_on_directories(true)),
+        Some(dir) => {
+            api.fallback_service(ServeDir::new(dir).append_index_html_on_directories(true))
+        }
         None => api.fallback(get(no_calculator)),
     };
     app.layer(DefaultBodyLimit::max(MAX_MESSAGE_BYTES))

@@ -77,7 +77,11 @@ mod tests {
     #[test]
     fn chosen_tokens_are_checked() {
         assert!(check_token("short").is_err());
-        assert!(check_token("has space in the middle").unwrap_err().contains("` `"));
+        assert!(
+            check_token("has space in the middle")
+                .unwrap_err()
+                .contains("` `")
+        );
         assert_eq!(check_token("ci-token-0123456789"), Ok(()));
     }
 
@@ -100,7 +104,10 @@ mod tests {
             origin_of("https://Rooflinr.example.org/app/?x#y").as_deref(),
             Some("https://rooflinr.example.org")
         );
-        assert_eq!(origin_of("http://127.0.0.1:7878").as_deref(), Some("http://127.0.0.1:7878"));
+        assert_eq!(
+            origin_of("http://127.0.0.1:7878").as_deref(),
+            Some("http://127.0.0.1:7878")
+        );
         assert_eq!(origin_of("file:///tmp/x"), None);
         assert_eq!(origin_of("nonsense"), None);
     }

@@ -117,13 +117,20 @@ pub async fn guard(State(state): State<Arc<AppState>>, request: Request, next: N
     {
         return error(
             StatusCode::FORBIDDEN,
-            format!("origin `{origin}` is not allowed: start the agent with --allow-origin {origin}"),
+            format!(
+                "origin `{origin}` is not allowed: start the agent with --allow-origin {origin}"
+            ),
         );
     }
     if needs_token(request.method(), request.uri().path()) {
         match presented_token(headers) {
             Some(t) if same_secret(&t, &config.token) => {}
-            Some(_) => return error(StatusCode::UNAUTHORIZED, "wrong token: use the one the agent printed"),
+            Some(_) => {
+                return error(
+                    StatusCode::UNAUTHORIZED,
+                    "wrong token: use the one the agent printed",
+                );
+            }
             None => {
                 return error(
                     StatusCode::UNAUTHORIZED,
@@ -140,12 +147,17 @@ pub async fn guard(State(state): State<Arc<AppState>>, request: Request, next: N
 pub fn cors(config: &ServerConfig) -> CorsLayer {
     let allowed = config.allowed_origins.clone();
     CorsLayer::new()
-        .allow_origin(AllowOrigin::predicate(move |origin: &HeaderValue, parts| {
-            let host = parts.headers.get(header::HOST).and_then(|v| v.to_str().ok());
-            origin
-                .to_str()
-                .is_ok_and(|o| origin_allowed(o, host, &allowed))
-        }))
+        .allow_origin(AllowOrigin::predicate(
+            move |origin: &HeaderValue, parts| {
+                let host = parts
+                    .headers
+                    .get(header::HOST)
+                    .and_then(|v| v.to_str().ok());
+                origin
+                    .to_str()
+                    .is_ok_and(|o| origin_allowed(o, host, &allowed))
+            },
+        ))
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([header::AUTHORIZATION, header::CONTENT_TYPE])
         .allow_private_network(true)

@@ -141,9 +141,14 @@ async fn connection(socket: WebSocket, state: Arc<AppState>) {
                         Outgoing::Message(hello(&recv_state))
                     }
                     Err(e) => {
-                        let _ = out_tx.send(refusal(ErrorCode::Version, e.to_string())).await;
                         let _ = out_tx
-                            .send(Outgoing::Close(close_code::PROTOCOL, "protocol version".into()))
+                            .send(refusal(ErrorCode::Version, e.to_string()))
+                            .await;
+                        let _ = out_tx
+                            .send(Outgoing::Close(
+                                close_code::PROTOCOL,
+                                "protocol version".into(),
+                            ))
                             .await;
                         break;
                     }

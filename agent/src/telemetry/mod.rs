@@ -35,7 +35,11 @@ pub struct Telemetry {
 impl Telemetry {
     /// Starts the sources on the current runtime; `hz` is clamped to 1..=1000.
     pub fn start(hz: f64) -> Telemetry {
-        let hz = if hz.is_finite() { hz.clamp(1.0, 1000.0) } else { 100.0 };
+        let hz = if hz.is_finite() {
+            hz.clamp(1.0, 1000.0)
+        } else {
+            100.0
+        };
         let (gpus, nvml) = nvml::Gpus::open();
         let gpus = gpus.map(Arc::new);
         let (host_tx, host_rx) = watch::channel(HostSample::default());

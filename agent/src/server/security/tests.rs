@@ -34,7 +34,12 @@ fn origins_must_be_loopback_same_origin_or_allowed() {
     check_origin("https://evil.example", None, &[], false);
     check_origin("http://10.0.0.5:7878", Some("10.0.0.5:7878"), &[], true);
     check_origin("http://10.0.0.5:7878", Some("10.0.0.6:7878"), &[], false);
-    check_origin("https://rooflinr.example.org", None, &["https://rooflinr.example.org/"], true);
+    check_origin(
+        "https://rooflinr.example.org",
+        None,
+        &["https://rooflinr.example.org/"],
+        true,
+    );
     check_origin("null", None, &[], false);
     check_origin("file://", None, &[], false);
 }
@@ -48,7 +53,10 @@ fn tokens_come_from_the_bearer_header_or_the_subprotocol() {
         HeaderValue::from_static("rooflinr.v1, rooflinr-token.abc123"),
     );
     assert_eq!(presented_token(&headers).as_deref(), Some("abc123"));
-    headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Bearer xyz"));
+    headers.insert(
+        header::AUTHORIZATION,
+        HeaderValue::from_static("Bearer xyz"),
+    );
     assert_eq!(presented_token(&headers).as_deref(), Some("xyz"));
 }
 
