@@ -4,7 +4,8 @@
 //! - `test`: set up, then every check CI runs (formatting, lints on the host and on
 //!   wasm32, the release bundle of the calculator, every native test, the browser
 //!   component tests and the end-to-end test in headless Chromium).
-//! - `run`: set up, then serve the calculator on loopback (`trunk serve`).
+//! - `run`: set up, build the calculator, and start the measurement agent serving it
+//!   on loopback (`rooflinr-agent --listen 127.0.0.1:7878 --web dist`).
 //! - `bench`: the model's criterion benchmarks, with their targets.
 //! - `bench-web`: the calculator's size and speed benchmark in headless Chromium.
 
@@ -28,7 +29,9 @@ fn main() -> std::process::ExitCode {
                 "  setup   install the wasm target, Trunk, wasm-bindgen, wasm-opt, Chromium (idempotent)"
             );
             eprintln!("  test    set up, then run every check and test CI runs");
-            eprintln!("  run     set up, then serve the calculator at http://127.0.0.1:8080/");
+            eprintln!(
+                "  run     set up, then start the agent serving the calculator at http://127.0.0.1:7878/"
+            );
             eprintln!("  bench   run the model benchmarks");
             eprintln!(
                 "  bench-web  measure the calculator's bundle size, first chart and slider speed"
@@ -144,7 +147,7 @@ fn test() -> Result<()> {
         &browser_env,
     )?;
     println!(
-        "\nGPU checks: none run here. This build has no GPU code yet (the CUDA backend is its own issue); CI has no GPU."
+        "\nGPU checks: none run here. The agent measured with its CPU backend only (NVML telemetry was tested where present and reported as unavailable otherwise); the CUDA backend is its own issue and CI has no GPU."
     );
     Ok(())
 }
@@ -157,22 +160,28 @@ fn build_bundle() -> Result<std::path::PathBuf> {
 
 fn run(extra: &[String]) -> Result<()> {
     setup::all()?;
-    // The measurement agent (its own issue) will serve the calculator itself; until then
-    // Trunk serves it, rebuilding on change.
-    let port = extra.first().map_or("8080", String::as_str);
-    println!("\nThe calculator will be at http://127.0.0.1:{port}/ once built (Ctrl-C stops it).");
-    step(
-        "trunk",
-        &[
-            "serve",
-            "--release",
-            "--offline",
-            "--address",
-            "127.0.0.1",
-            "--port",
-            port,
-        ],
-    )
+    // The agent serves the release bundle itself, with the API and the pairing channel
+    // on the same loopback port; extra arguments go to the agent (`-- --listen ADDR`).
+    let dist = build_bundle()?;
+    let dist = dist.to_string_lossy().into_owned();
+    let mut args = vec![
+        "run",
+        "--release",
+        "--locked",
+        "--package",
+        "rooflinr-agent",
+        "--",
+        "--web",
+        dist.as_str(),
+    ];
+    if !extra.iter().any(|a| a == "--listen") {
+        args.extend(["--listen", "127.0.0.1:7878"]);
+    }
+    args.extend(extra.iter().map(String::as_str));
+    println!(
+        "\nStarting the agent: the calculator and the pairing link will be at http://127.0.0.1:7878/ (Ctrl-C stops it)."
+    );
+    step("cargo", &args)
 }
 
 fn bench() -> Result<()> {

@@ -360,7 +360,7 @@ impl Jobs {
             let message = ServerMessage::Result {
                 job: job.clone(),
                 index,
-                measurement,
+                measurement: Box::new(measurement),
             };
             if let Err(e) = self.store.append(job, &message) {
                 return (JobState::Failed, Some(format!("{e:#}")));

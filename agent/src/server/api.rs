@@ -44,11 +44,20 @@ pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
         .into_response()
 }
 
-fn bad_request(message: impl Into<String>) -> Response {
-    error(StatusCode::BAD_REQUEST, message)
+/// A refused request: its status and what to tell the caller.
+pub struct Failure(StatusCode, String);
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
 }
 
-fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, Response> {
+fn bad_request(message: impl Into<String>) -> Failure {
+    Failure(StatusCode::BAD_REQUEST, message.into())
+}
+
+fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, Failure> {
     decode(bytes).map_err(|e| bad_request(e.to_string()))
 }
 
@@ -58,7 +67,7 @@ pub struct HardwareQuery {
     hardware_key: Option<String>,
 }
 
-fn hardware(query: &HardwareQuery) -> Result<Hardware, Response> {
+fn hardware(query: &HardwareQuery) -> Result<Hardware, Failure> {
     registry::get(query.hardware_key.as_deref().unwrap_or("gb10"))
         .map_err(|e| bad_request(format!("{e}; known keys: {}", registry::KEYS.join(", "))))
 }
@@ -93,7 +102,7 @@ pub async fn hardware_list() -> Json<Vec<HardwareEntry>> {
     )
 }
 
-fn check_shape(s: SeedShape) -> Result<(), Response> {
+fn check_shape(s: SeedShape) -> Result<(), Failure> {
     for (field, v) in [("M", s.m), ("N", s.n), ("K", s.k)] {
         if v == 0 || v > MAX_DIM {
             return Err(bad_request(format!(
@@ -141,7 +150,7 @@ async fn measure(
     state: &AppState,
     shapes: Vec<SeedShape>,
     formats: Vec<String>,
-) -> Result<(JobId, Vec<Measurement>), Response> {
+) -> Result<(JobId, Vec<Measurement>), Failure> {
     let request = JobRequest {
         kind: JobKind::Operators {
             shapes: shapes
@@ -165,11 +174,11 @@ async fn measure(
             ..
         }) => Ok((job, results)),
         Some(ServerMessage::Status { error: Some(e), .. }) => {
-            Err(error(StatusCode::INTERNAL_SERVER_ERROR, e))
+            Err(Failure(StatusCode::INTERNAL_SERVER_ERROR, e))
         }
-        _ => Err(error(
+        _ => Err(Failure(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "the job disappeared",
+            "the job disappeared".into(),
         )),
     }
 }
@@ -195,9 +204,9 @@ pub async fn analyze(
             let (_, mut results) = measure(&state, vec![shape], vec![req.precision]).await?;
             out.measurement = results.pop();
         }
-        Ok::<_, Response>(Json(out).into_response())
+        Ok::<_, Failure>(Json(out).into_response())
     };
-    run.await.unwrap_or_else(|e| e)
+    run.await.unwrap_or_else(IntoResponse::into_response)
 }
 
 /// Seed 002's decode and prefill shapes.
@@ -260,7 +269,7 @@ pub async fn sweep(
         })
         .into_response())
     };
-    run.await.unwrap_or_else(|e| e)
+    run.await.unwrap_or_else(IntoResponse::into_response)
 }
 
 /// `POST /api/recommend?hardware_key=`.
@@ -293,7 +302,7 @@ pub async fn recommend(Query(query): Query<HardwareQuery>, bytes: Bytes) -> Resp
         };
         let rec = recommend::recommend(&request, &QualitySamples::synthetic())
             .map_err(|e| bad_request(e.to_string()))?;
-        Ok::<_, Response>(
+        Ok::<_, Failure>(
             Json(RecommendResponse {
                 hardware_key: hw.key.clone(),
                 bottleneck: rec.bottleneck.clone(),
@@ -317,7 +326,7 @@ pub async fn recommend(Query(query): Query<HardwareQuery>, bytes: Bytes) -> Resp
             .into_response(),
         )
     };
-    run().unwrap_or_else(|e| e)
+    run().unwrap_or_else(IntoResponse::into_response)
 }
 
 /// `GET /api/nvml/status`.

@@ -164,7 +164,7 @@ pub enum ServerMessage {
         /// The point's index in the job.
         index: usize,
         /// The measurement.
-        measurement: Measurement,
+        measurement: Box<Measurement>,
     },
     /// A job ended.
     Finished {

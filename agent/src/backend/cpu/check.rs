@@ -49,7 +49,7 @@ pub fn verdict(
     for c in compared {
         count += 1;
         let err = (c.got - c.expected).abs();
-        if !(err <= c.bound) {
+        if err.is_nan() || err > c.bound {
             return Err(MeasureError::WrongResult {
                 what: what.to_string(),
                 index: c.index,
