@@ -6,13 +6,10 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use common::{Client, TOKEN};
+use common::TOKEN;
 use rooflinr_protocol::{
-    Budget, ClientMessage, JobKind, JobRequest, OperatorShape, PROTOCOL_VERSION, ServerMessage,
-    decode,
+    Budget, ClientMessage, JobKind, JobRequest, OperatorShape, ServerMessage, decode,
 };
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 #[tokio::test]
 async fn a_kill_during_a_sweep_leaves_every_finished_result_on_disk() {
@@ -38,23 +35,7 @@ async fn a_kill_during_a_sweep_leaves_every_finished_result_on_disk() {
     };
     std::thread::spawn(move || lines.for_each(drop));
 
-    let mut request = format!("ws://{addr}/ws")
-        .into_client_request()
-        .expect("request");
-    request.headers_mut().insert(
-        "Sec-WebSocket-Protocol",
-        HeaderValue::from_str(&format!("rooflinr.v1, rooflinr-token.{TOKEN}")).expect("header"),
-    );
-    let (ws, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .expect("handshake");
-    let mut client = Client { ws };
-    client
-        .send(&ClientMessage::Hello {
-            protocol: PROTOCOL_VERSION,
-            client: "kill".into(),
-        })
-        .await;
+    let mut client = common::connect(&addr).await;
     client
         .send(&ClientMessage::Measure {
             request: JobRequest {

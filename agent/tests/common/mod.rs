@@ -108,27 +108,40 @@ impl Agent {
 
     /// A connected client that has said hello.
     pub async fn client(&self) -> Client {
-        let (ws, response) = tokio_tungstenite::connect_async(self.ws_request(Some(TOKEN), None))
-            .await
-            .expect("handshake");
-        assert_eq!(
-            response
-                .headers()
-                .get("sec-websocket-protocol")
-                .map(|v| v.to_str().unwrap_or("")),
-            Some("rooflinr.v1")
-        );
-        let mut client = Client { ws };
-        client
-            .send(&ClientMessage::Hello {
-                protocol: PROTOCOL_VERSION,
-                client: "test".into(),
-            })
-            .await;
-        match client.next().await {
-            Some(ServerMessage::Hello(_)) => client,
-            other => panic!("expected hello, got {other:?}"),
-        }
+        connect(&self.addr.to_string()).await
+    }
+}
+
+/// A client of the agent at `addr` (`127.0.0.1:PORT`) that has said hello with the token
+/// offered as a browser offers it.
+pub async fn connect(addr: &str) -> Client {
+    let mut request = format!("ws://{addr}/ws")
+        .into_client_request()
+        .expect("request");
+    request.headers_mut().insert(
+        "Sec-WebSocket-Protocol",
+        HeaderValue::from_str(&format!("rooflinr.v1, rooflinr-token.{TOKEN}")).expect("header"),
+    );
+    let (ws, response) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("handshake");
+    assert_eq!(
+        response
+            .headers()
+            .get("sec-websocket-protocol")
+            .map(|v| v.to_str().unwrap_or("")),
+        Some("rooflinr.v1")
+    );
+    let mut client = Client { ws };
+    client
+        .send(&ClientMessage::Hello {
+            protocol: PROTOCOL_VERSION,
+            client: "test".into(),
+        })
+        .await;
+    match client.next().await {
+        Some(ServerMessage::Hello(_)) => client,
+        other => panic!("expected hello, got {other:?}"),
     }
 }
 

@@ -324,14 +324,9 @@ impl CpuBackend {
                 &reference,
             )?;
             drop(reference_rows);
-            let mut turn = 0;
-            let stats = stats::sample(rule, cancel, || {
-                turn = (turn + 1) % replicas.len();
-                let t = Instant::now();
-                kernels::gemv(&replicas[turn], &x, &mut y);
-                t.elapsed().as_secs_f64()
-            })
-            .map_err(|Cancelled| MeasureError::Cancelled)?;
+            let stats = sample_rotating(rule, cancel, replicas.len(), |w| {
+                kernels::gemv(&replicas[w], &x, &mut y);
+            })?;
             (check, stats)
         } else {
             let xa = Array2::from_shape_vec((m, k), x).expect("m x k values");
@@ -366,14 +361,9 @@ impl CpuBackend {
                 &reference,
             )?;
             drop(reference_rows);
-            let mut turn = 0;
-            let stats = stats::sample(rule, cancel, || {
-                turn = (turn + 1) % replicas.len();
-                let t = Instant::now();
-                kernels::gemm(&replicas[turn], xa.view(), c.view_mut());
-                t.elapsed().as_secs_f64()
-            })
-            .map_err(|Cancelled| MeasureError::Cancelled)?;
+            let stats = sample_rotating(rule, cancel, replicas.len(), |w| {
+                kernels::gemm(&replicas[w], xa.view(), c.view_mut());
+            })?;
             (check, stats)
         };
         let cost = Op::Gemm {
@@ -398,6 +388,24 @@ impl CpuBackend {
     fn weight_bytes(&self, format: Format, n: usize, k: usize) -> u64 {
         format.tensor_bytes((n * k) as f64).get().ceil() as u64
     }
+}
+
+/// Samples `run` under `rule`, timing each call with the wall clock and handing it the
+/// next of `copies` weight copies in turn, so no copy is still in cache when it is read.
+fn sample_rotating(
+    rule: &StopRule,
+    cancel: &AtomicBool,
+    copies: usize,
+    mut run: impl FnMut(usize),
+) -> Result<Stats, MeasureError> {
+    let mut turn = 0;
+    stats::sample(rule, cancel, || {
+        turn = (turn + 1) % copies;
+        let t = Instant::now();
+        run(turn);
+        t.elapsed().as_secs_f64()
+    })
+    .map_err(|Cancelled| MeasureError::Cancelled)
 }
 
 /// Comma-separated format names.

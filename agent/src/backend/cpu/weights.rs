@@ -92,24 +92,8 @@ fn nibble(bytes: &[u8], i: usize) -> f32 {
     f32::from(((code << 4) as i8) >> 4)
 }
 
-fn dot(w: &[f32], x: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (wc, xc) = (w.chunks_exact(8), x.chunks_exact(8));
-    let tail: f32 = wc
-        .remainder()
-        .iter()
-        .zip(xc.remainder())
-        .map(|(a, b)| a * b)
-        .sum();
-    for (a, b) in wc.zip(xc) {
-        for i in 0..8 {
-            acc[i] += a[i] * b[i];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
-}
-
-fn dot_by(w: &[u16], x: &[f32], convert: impl Fn(u16) -> f32) -> f32 {
+/// `sum(convert(w[i]) * x[i])` with eight accumulators, so the loop vectorises.
+fn dot_by<T: Copy>(w: &[T], x: &[f32], convert: impl Fn(T) -> f32) -> f32 {
     let mut acc = [0.0f32; 8];
     let (wc, xc) = (w.chunks_exact(8), x.chunks_exact(8));
     let tail: f32 = wc
@@ -182,29 +166,13 @@ impl Weights {
     pub fn row_dot(&self, r: usize, x: &[f32]) -> f32 {
         let (k, start) = (self.cols, r * self.cols);
         match &self.packed {
-            Packed::F32(w) => dot(&w[start..start + k], x),
+            Packed::F32(w) => dot_by(&w[start..start + k], x, |v| v),
             Packed::Bf16(w) => dot_by(&w[start..start + k], x, bf16),
             Packed::F16(w) => {
                 let table = f16_table();
                 dot_by(&w[start..start + k], x, |b| table[usize::from(b)])
             }
-            Packed::Int8 { codes, scale } => {
-                let row = &codes[start..start + k];
-                let mut acc = [0.0f32; 8];
-                let (wc, xc) = (row.chunks_exact(8), x.chunks_exact(8));
-                let tail: f32 = wc
-                    .remainder()
-                    .iter()
-                    .zip(xc.remainder())
-                    .map(|(a, b)| f32::from(*a) * b)
-                    .sum();
-                for (a, b) in wc.zip(xc) {
-                    for i in 0..8 {
-                        acc[i] += f32::from(a[i]) * b[i];
-                    }
-                }
-                (acc.iter().sum::<f32>() + tail) * scale
-            }
+            Packed::Int8 { codes, scale } => dot_by(&codes[start..start + k], x, f32::from) * scale,
             Packed::Int4 {
                 bytes,
                 scales,
@@ -213,31 +181,25 @@ impl Weights {
                 let table = f16_table();
                 let groups = k.div_ceil(*group);
                 let mut total = 0.0f32;
+                let mut codes = vec![0.0f32; *group];
                 for g in 0..groups {
                     let lo = g * group;
                     let hi = (lo + group).min(k);
-                    let xs = &x[lo..hi];
+                    let codes = &mut codes[..hi - lo];
                     let first = start + lo;
-                    let sum = if first % 2 == 0 {
-                        // Whole bytes: two codes each.
-                        let pairs = &bytes[first / 2..(first + xs.len()) / 2];
-                        let mut acc = [0.0f32; 2];
-                        for (b, xp) in pairs.iter().zip(xs.chunks_exact(2)) {
-                            acc[0] += f32::from(((b << 4) as i8) >> 4) * xp[0];
-                            acc[1] += f32::from((*b as i8) >> 4) * xp[1];
+                    if first % 2 == 0 && codes.len() % 2 == 0 {
+                        // Whole bytes, two codes each: decode the group, then one dot.
+                        let bytes = &bytes[first / 2..(first + codes.len()) / 2];
+                        for (pair, b) in codes.chunks_exact_mut(2).zip(bytes) {
+                            pair[0] = f32::from(((b << 4) as i8) >> 4);
+                            pair[1] = f32::from((*b as i8) >> 4);
                         }
-                        let odd = if xs.len() % 2 == 1 {
-                            nibble(bytes, first + xs.len() - 1) * xs[xs.len() - 1]
-                        } else {
-                            0.0
-                        };
-                        acc[0] + acc[1] + odd
                     } else {
-                        xs.iter()
-                            .enumerate()
-                            .map(|(j, xv)| nibble(bytes, first + j) * xv)
-                            .sum()
-                    };
+                        for (j, c) in codes.iter_mut().enumerate() {
+                            *c = nibble(bytes, first + j);
+                        }
+                    }
+                    let sum = dot_by(codes, &x[lo..hi], |c| c);
                     total += sum * table[usize::from(scales[r * groups + g])];
                 }
                 total
