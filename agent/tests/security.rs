@@ -336,3 +336,45 @@ async fn a_shape_too_large_for_memory_is_refused_before_allocating() {
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn the_calculator_is_served_without_a_token_and_the_api_still_needs_one() {
+    let web = tempfile::tempdir().expect("temp dir");
+    std::fs::write(web.path().join("index.html"), "<title>rooflinr</title>").expect("write");
+    std::fs::create_dir(web.path().join("sub")).expect("dir");
+    std::fs::write(web.path().join("sub/index.html"), "nested").expect("write");
+    let agent = Agent::start_serving(web.path().to_path_buf()).await;
+    let page = agent.http.get(agent.url("/")).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.text().await.expect("text"), "<title>rooflinr</title>");
+    let nested = agent
+        .http
+        .get(agent.url("/sub/"))
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(nested.text().await.expect("text"), "nested");
+    let api = agent
+        .http
+        .get(agent.url("/api/hardware"))
+        .send()
+        .await
+        .expect("api");
+    assert_eq!(api.status(), 401);
+    let rebound = agent
+        .http
+        .get(agent.url("/"))
+        .header("Host", "evil.example")
+        .send()
+        .await
+        .expect("page");
+    assert_eq!(rebound.status(), 403, "the Host check covers the pages too");
+}
+
+#[tokio::test]
+async fn without_a_calculator_the_root_page_says_how_to_get_one() {
+    let agent = Agent::start().await;
+    let page = agent.http.get(agent.url("/")).send().await.expect("page");
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.expect("text").contains("--web"));
+}

@@ -42,13 +42,16 @@ impl Telemetry {
         };
         let (gpus, nvml) = nvml::Gpus::open();
         let gpus = gpus.map(Arc::new);
-        let (host_tx, host_rx) = watch::channel(HostSample::default());
+        let (host_tx, mut host_rx) = watch::channel(HostSample::default());
+        // `host_rx` reports the default as seen, so the first `changed` is a real sample.
         let (latest_tx, latest) = watch::channel(None);
         let (stream, _) = broadcast::channel(STREAM_CAPACITY);
 
         tokio::spawn(async move {
             let mut host = host::HostSampler::new();
-            let mut tick = tokio::time::interval(HOST_PERIOD);
+            // The first sample needs a full period of CPU counters behind it.
+            let first = tokio::time::Instant::now() + HOST_PERIOD;
+            let mut tick = tokio::time::interval_at(first, HOST_PERIOD);
             tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
             loop {
                 tick.tick().await;
@@ -70,6 +73,10 @@ impl Telemetry {
 
         let sender = stream.clone();
         tokio::spawn(async move {
+            // No sample goes out before the host has really been read once.
+            if host_rx.changed().await.is_err() {
+                return;
+            }
             let mut tick = tokio::time::interval(Duration::from_secs_f64(1.0 / hz));
             tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
             let mut seq = 0u64;

@@ -46,6 +46,18 @@ impl Agent {
     }
 
     pub async fn start_with(allowed_origins: Vec<String>) -> Agent {
+        Agent::start_full(allowed_origins, None).await
+    }
+
+    /// An agent that also serves the calculator from `web`.
+    pub async fn start_serving(web: std::path::PathBuf) -> Agent {
+        Agent::start_full(Vec::new(), Some(web)).await
+    }
+
+    async fn start_full(
+        allowed_origins: Vec<String>,
+        web_dir: Option<std::path::PathBuf>,
+    ) -> Agent {
         let results = tempfile::tempdir().expect("temp dir");
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
@@ -64,7 +76,7 @@ impl Agent {
                 token: TOKEN.into(),
                 allowed_origins,
                 allowed_hosts: Vec::new(),
-                web_dir: None,
+                web_dir,
             },
             jobs,
             telemetry: Telemetry::start(100.0),
