@@ -144,16 +144,16 @@ pub fn bench(
                 .unwrap_or_default(),
         ]);
     }
+    let op = if shape.m == 1 { "gemv" } else { "gemm" };
+    let device = measured
+        .first()
+        .map(|m| m.device.clone())
+        .unwrap_or_default();
     Ok(format!(
-        "{} on {} ({} backend)\n{t}",
-        measured
-            .first()
-            .map(|m| m.label.clone())
-            .unwrap_or_default(),
-        measured
-            .first()
-            .map(|m| m.device.clone())
-            .unwrap_or_default(),
+        "{op} {}x{}x{} on {device} ({} backend); of ceiling = roofline time from the measured ceilings / measured median\n{t}",
+        shape.m,
+        shape.n,
+        shape.k,
         backend.kind()
     ))
 }
