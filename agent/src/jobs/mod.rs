@@ -369,16 +369,6 @@ impl Jobs {
         }
         (JobState::Completed, None)
     }
-
-    /// The ceilings measured so far on a backend.
-    pub fn ceilings(&self, backend: &str) -> Ceilings {
-        self.lock()
-            .ceilings
-            .iter()
-            .find(|(k, _)| **k == backend)
-            .map(|(_, c)| c.clone())
-            .unwrap_or_default()
-    }
 }
 
 /// Turns a request into the points to measure, refusing anything unusable before a
