@@ -33,6 +33,8 @@ enum Command {
     Recommend(commands::recommend::Args),
     /// Tile a GEMM on a device: waves, occupancy, L2 reuse, refined time.
     Tiling(commands::tiling::Args),
+    /// A Markdown report with the roofline chart (SVG, PNG) from measured kernels.
+    Report(commands::report::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -46,6 +48,7 @@ fn main() -> std::process::ExitCode {
         Command::Quantize(a) => commands::quantize::run(a),
         Command::Recommend(a) => commands::recommend::run(a),
         Command::Tiling(a) => commands::tiling::run(a),
+        Command::Report(a) => commands::report::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -421,3 +421,46 @@ fn quantize_measures_a_safetensors_tensor() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn report_writes_markdown_svg_and_png_from_a_kernel_csv() {
+    let dir = std::env::temp_dir().join(format!("rooflinr-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("all_kernels.csv");
+    std::fs::write(
+        &input,
+        "kernel,op,flops,bytes,time_us,phase,format\ncutlass_scaled_fp4_mm,q_b_proj,9.7e9,26.1e6,4.0,prefill,nvfp4\nrmsnorm,layernorm,35840,28672,3.0,decode,fp16\n",
+    )
+    .unwrap();
+    let path = input.to_str().unwrap();
+    // The CSV does not name its device: the command says how to.
+    let out = rooflinr(&["report", "--input", path]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pass --hardware KEY"));
+
+    let printed = stdout(&["report", "--input", path, "--hardware", "b200"]);
+    assert!(printed.contains("all_kernels-report.md"), "{printed}");
+    let md = std::fs::read_to_string(dir.join("all_kernels-report.md")).unwrap();
+    assert!(md.starts_with("# NVIDIA B200"));
+    assert!(
+        md.contains("| `rmsnorm` | layernorm | decode | FP16 | 1.25 | Memory |"),
+        "{md}"
+    );
+    assert!(md.contains("![Roofline chart](all_kernels-report.svg)"));
+    let svg = std::fs::read_to_string(dir.join("all_kernels-report.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("q_b_proj"));
+    let png = std::fs::read(dir.join("all_kernels-report.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.len() > 10_000, "a 2000x1240 chart, not an empty image");
+
+    // A broken file is refused with its line and column.
+    std::fs::write(&input, "kernel,flops,bytes,time_us\na,1,2,soon\n").unwrap();
+    let out = rooflinr(&["report", "--input", path, "--hardware", "b200"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 2, column `time_us`: `soon` is not a number"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -6,6 +6,7 @@ pub mod model;
 pub mod predict;
 pub mod quantize;
 pub mod recommend;
+pub mod report;
 pub mod sweep;
 pub mod tiling;
 

@@ -1,0 +1,398 @@
+//! Calibration: the fractions of the datasheet bandwidth and of each format's peak that
+//! real kernels reach, fitted from measurements, and the prediction error before and after.
+//!
+//! The fit is a robust one (medians, no least squares to be dragged by one outlier):
+//! every point is first classified by its datasheet bound; memory-bound points give the
+//! bandwidth fraction `datasheet memory time / measured time`, compute-bound points the
+//! compute fraction `datasheet compute time / measured time`, per weight format (and over
+//! all formats as the fallback); points are then reclassified under the calibrated roof and
+//! the fit repeated until the classes settle. A format with no compute-bound point takes its
+//! peak-GEMM ceiling when one was measured; with no memory-bound point, the copy or triad
+//! ceiling stands in for the bandwidth.
+//!
+//! The calibrated error of each point is a leave-one-out error: the point is predicted by a
+//! fit made without it, so a format measured once is not "predicted" by itself.
+
+use rooflinr_model::hardware::Hardware;
+use rooflinr_model::roofline::{Bound, Efficiency};
+
+use crate::kernel::{KernelPoint, MeasuredCeilings, parse_format};
+
+/// Above this many points the calibrated error is in-sample (leave-one-out is quadratic).
+pub const MAX_LEAVE_ONE_OUT: usize = 400;
+
+/// One fitted fraction and what it rests on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fraction {
+    /// Achievable fraction of the datasheet figure.
+    pub value: f64,
+    /// Points it was fitted from (0 for a ceiling or the datasheet).
+    pub points: usize,
+    /// `operators`, `copy/triad ceiling`, `peak GEMM ceiling`, `all formats` or `datasheet`.
+    pub from: &'static str,
+}
+
+impl Fraction {
+    const DATASHEET: Fraction = Fraction {
+        value: 1.0,
+        points: 0,
+        from: "datasheet",
+    };
+}
+
+/// Fitted fractions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    /// Bandwidth fraction over every format.
+    pub bandwidth: Fraction,
+    /// Bandwidth fraction per format (formats with memory-bound points).
+    pub bandwidth_by_format: Vec<(String, Fraction)>,
+    /// Compute fraction over every format, if any point was compute-bound.
+    pub compute: Option<Fraction>,
+    /// Compute fraction per format.
+    pub compute_by_format: Vec<(String, Fraction)>,
+}
+
+/// The key a point is calibrated under: its weight format, else its compute type.
+pub fn format_key(p: &KernelPoint) -> String {
+    p.format
+        .as_deref()
+        .and_then(parse_format)
+        .map(|f| f.name())
+        .unwrap_or_else(|| format!("{} math", p.math))
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.retain(|x| x.is_finite() && *x > 0.0);
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// A point's datasheet times: (memory, compute).
+fn datasheet_times(p: &KernelPoint, hw: &Hardware) -> (f64, f64) {
+    let d = p.predict(hw, &Efficiency::IDEAL);
+    (d.memory_time.get(), d.compute_time.get())
+}
+
+impl Calibration {
+    /// The datasheet itself (every fraction 1).
+    pub fn datasheet() -> Calibration {
+        Calibration {
+            bandwidth: Fraction::DATASHEET,
+            bandwidth_by_format: Vec::new(),
+            compute: None,
+            compute_by_format: Vec::new(),
+        }
+    }
+
+    /// Fits the fractions from `points` measured on a machine whose datasheet is `hw`.
+    pub fn fit(points: &[KernelPoint], hw: &Hardware, ceilings: &MeasuredCeilings) -> Calibration {
+        let times: Vec<(f64, f64)> = points.iter().map(|p| datasheet_times(p, hw)).collect();
+        let keys: Vec<String> = points.iter().map(format_key).collect();
+        let mut cal = Calibration::from_ceilings(points, hw, ceilings);
+        let mut bounds: Vec<Bound> = times
+            .iter()
+            .map(|(m, c)| {
+                if c >= m && *c > 0.0 {
+                    Bound::Compute
+                } else {
+                    Bound::Memory
+                }
+            })
+            .collect();
+        for _ in 0..8 {
+            let ratios = |bound: Bound, key: Option<&str>, pick: fn(&(f64, f64)) -> f64| {
+                median(
+                    points
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| bounds[*i] == bound)
+                        .filter(|(i, _)| key.is_none_or(|k| keys[*i] == k))
+                        .map(|(i, p)| pick(&times[i]) / p.time_s)
+                        .collect(),
+                )
+            };
+            let count = |bound: Bound, key: Option<&str>| {
+                (0..points.len())
+                    .filter(|i| bounds[*i] == bound && key.is_none_or(|k| keys[*i] == k))
+                    .count()
+            };
+            let mut next = Calibration::from_ceilings(points, hw, ceilings);
+            if let Some(v) = ratios(Bound::Memory, None, |t| t.0) {
+                next.bandwidth = Fraction {
+                    value: v,
+                    points: count(Bound::Memory, None),
+                    from: "operators",
+                };
+            }
+            if let Some(v) = ratios(Bound::Compute, None, |t| t.1) {
+                next.compute = Some(Fraction {
+                    value: v,
+                    points: count(Bound::Compute, None),
+                    from: "operators",
+                });
+            }
+            let mut formats: Vec<&String> = keys.iter().collect();
+            formats.sort();
+            formats.dedup();
+            for key in formats {
+                if let Some(v) = ratios(Bound::Memory, Some(key), |t| t.0) {
+                    set(
+                        &mut next.bandwidth_by_format,
+                        key,
+                        Fraction {
+                            value: v,
+                            points: count(Bound::Memory, Some(key)),
+                            from: "operators",
+                        },
+                    );
+                }
+                if let Some(v) = ratios(Bound::Compute, Some(key), |t| t.1) {
+                    set(
+                        &mut next.compute_by_format,
+                        key,
+                        Fraction {
+                            value: v,
+                            points: count(Bound::Compute, Some(key)),
+                            from: "operators",
+                        },
+                    );
+                }
+            }
+            let reclassified: Vec<Bound> = (0..points.len())
+                .map(|i| next.bound_of(&keys[i], times[i]))
+                .collect();
+            cal = next;
+            if reclassified == bounds {
+                break;
+            }
+            bounds = reclassified;
+        }
+        cal
+    }
+
+    /// Fractions from measured ceilings alone (copy/triad and peak GEMMs).
+    fn from_ceilings(
+        points: &[KernelPoint],
+        hw: &Hardware,
+        ceilings: &MeasuredCeilings,
+    ) -> Calibration {
+        let mut cal = Calibration::datasheet();
+        if let Some((bw, _)) = &ceilings.bandwidth {
+            cal.bandwidth = Fraction {
+                value: bw / hw.memory_bandwidth.value.get(),
+                points: 0,
+                from: "copy/triad ceiling",
+            };
+        }
+        for (format, rate) in &ceilings.peaks {
+            // The peak GEMM runs in the format's own product type on this machine: use the
+            // compute type the operator points in that format run as, else the format's.
+            let Some(f) = parse_format(format) else {
+                continue;
+            };
+            let math = points
+                .iter()
+                .find(|p| p.format.as_deref().and_then(parse_format) == Some(f))
+                .map_or(f.math(), KernelPoint::math);
+            let peak = hw.ceiling(math, false).peak.get();
+            if peak > 0.0 {
+                set(
+                    &mut cal.compute_by_format,
+                    &f.name(),
+                    Fraction {
+                        value: rate / peak,
+                        points: 0,
+                        from: "peak GEMM ceiling",
+                    },
+                );
+            }
+        }
+        cal
+    }
+
+    /// Bandwidth fraction for a format.
+    pub fn bandwidth_for(&self, key: &str) -> &Fraction {
+        get(&self.bandwidth_by_format, key).unwrap_or(&self.bandwidth)
+    }
+
+    /// Compute fraction for a format.
+    pub fn compute_for(&self, key: &str) -> &Fraction {
+        get(&self.compute_by_format, key)
+            .or(self.compute.as_ref())
+            .unwrap_or(&Fraction::DATASHEET)
+    }
+
+    fn bound_of(&self, key: &str, (memory, compute): (f64, f64)) -> Bound {
+        let m = memory / self.bandwidth_for(key).value;
+        let c = compute / self.compute_for(key).value;
+        if c >= m && c > 0.0 {
+            Bound::Compute
+        } else {
+            Bound::Memory
+        }
+    }
+
+    /// The calibrated time and bound of a point.
+    pub fn predict(&self, p: &KernelPoint, hw: &Hardware) -> (f64, Bound) {
+        let key = format_key(p);
+        let (memory, compute) = datasheet_times(p, hw);
+        let m = memory / self.bandwidth_for(&key).value;
+        let c = compute / self.compute_for(&key).value;
+        (m.max(c), self.bound_of(&key, (memory, compute)))
+    }
+
+    /// The efficiency for whole-model predictions whose weights are in `format`: that
+    /// format's fractions, else the fits over all formats.
+    pub fn efficiency_for(&self, format: &str) -> Efficiency {
+        Efficiency {
+            bandwidth: self.bandwidth_for(format).value,
+            compute: self.compute_for(format).value,
+            compute_by_math: Vec::new(),
+        }
+    }
+}
+
+fn get<'a>(list: &'a [(String, Fraction)], key: &str) -> Option<&'a Fraction> {
+    list.iter().find(|(k, _)| k == key).map(|(_, f)| f)
+}
+
+fn set(list: &mut Vec<(String, Fraction)>, key: &str, value: Fraction) {
+    match list.iter_mut().find(|(k, _)| k == key) {
+        Some((_, f)) => *f = value,
+        None => list.push((key.to_string(), value)),
+    }
+}
+
+/// One point: the datasheet prediction, the calibrated one, the measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compared {
+    /// The kernel.
+    pub point: KernelPoint,
+    /// Calibration key (the weight format).
+    pub key: String,
+    /// Datasheet time, seconds.
+    pub datasheet_s: f64,
+    /// Which datasheet ceiling binds.
+    pub datasheet_bound: Bound,
+    /// Calibrated time, seconds (leave-one-out unless there are too many points).
+    pub calibrated_s: f64,
+    /// Which calibrated ceiling binds.
+    pub calibrated_bound: Bound,
+}
+
+impl Compared {
+    /// (datasheet - measured) / measured.
+    pub fn datasheet_error(&self) -> f64 {
+        self.datasheet_s / self.point.time_s - 1.0
+    }
+
+    /// (calibrated - measured) / measured.
+    pub fn calibrated_error(&self) -> f64 {
+        self.calibrated_s / self.point.time_s - 1.0
+    }
+}
+
+/// Every point compared; the second value says whether the calibrated errors are
+/// leave-one-out (true) or in-sample.
+pub fn compare(
+    points: &[KernelPoint],
+    hw: &Hardware,
+    ceilings: &MeasuredCeilings,
+) -> (Vec<Compared>, bool) {
+    let leave_one_out = points.len() <= MAX_LEAVE_ONE_OUT;
+    let everything = Calibration::fit(points, hw, ceilings);
+    let rows = points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let datasheet = p.predict(hw, &Efficiency::IDEAL);
+            let cal = if leave_one_out {
+                let others: Vec<KernelPoint> = points
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, q)| q.clone())
+                    .collect();
+                Calibration::fit(&others, hw, ceilings)
+            } else {
+                everything.clone()
+            };
+            let (calibrated_s, calibrated_bound) = cal.predict(p, hw);
+            Compared {
+                point: p.clone(),
+                key: format_key(p),
+                datasheet_s: datasheet.time.get(),
+                datasheet_bound: datasheet.bound,
+                calibrated_s,
+                calibrated_bound,
+            }
+        })
+        .collect();
+    (rows, leave_one_out)
+}
+
+/// Error figures for one format in one regime.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorSummary {
+    /// Calibration key.
+    pub key: String,
+    /// Regime (the measured point's calibrated bound).
+    pub bound: Bound,
+    /// Points.
+    pub points: usize,
+    /// Mean |error| of the datasheet prediction.
+    pub datasheet_mean: f64,
+    /// Worst |error| of the datasheet prediction.
+    pub datasheet_max: f64,
+    /// Mean |error| of the calibrated prediction.
+    pub calibrated_mean: f64,
+    /// Worst |error| of the calibrated prediction.
+    pub calibrated_max: f64,
+}
+
+/// Summaries per format and regime, in a stable order.
+pub fn summarise(rows: &[Compared]) -> Vec<ErrorSummary> {
+    let mut groups: Vec<(String, Bound)> = rows
+        .iter()
+        .map(|r| (r.key.clone(), r.calibrated_bound))
+        .collect();
+    groups.sort_by(|a, b| (a.0.as_str(), a.1.name()).cmp(&(b.0.as_str(), b.1.name())));
+    groups.dedup();
+    groups
+        .into_iter()
+        .map(|(key, bound)| {
+            let members: Vec<&Compared> = rows
+                .iter()
+                .filter(|r| r.key == key && r.calibrated_bound == bound)
+                .collect();
+            let stats = |e: fn(&Compared) -> f64| {
+                let abs: Vec<f64> = members.iter().map(|r| e(r).abs()).collect();
+                let mean = abs.iter().sum::<f64>() / abs.len() as f64;
+                (mean, abs.iter().copied().fold(0.0, f64::max))
+            };
+            let (datasheet_mean, datasheet_max) = stats(Compared::datasheet_error);
+            let (calibrated_mean, calibrated_max) = stats(Compared::calibrated_error);
+            ErrorSummary {
+                key,
+                bound,
+                points: members.len(),
+                datasheet_mean,
+                datasheet_max,
+                calibrated_mean,
+                calibrated_max,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,132 @@
+//! Calibration recovers the fractions a synthetic machine was built with, and its errors
+//! are honest (leave-one-out).
+
+use rooflinr_model::hardware::{Hardware, registry};
+use rooflinr_model::roofline::{Bound, Efficiency};
+
+use super::*;
+use crate::kernel::KernelPoint;
+
+fn h100() -> Hardware {
+    registry::get("h100-sxm").unwrap()
+}
+
+/// A GEMV/GEMM of `m x n x k` with FP16 weights and activations, "measured" on a machine
+/// that reaches `bw` of the datasheet bandwidth and `compute` of the FP16 peak.
+fn point(format: &str, m: f64, n: f64, k: f64, bw: f64, compute: f64) -> KernelPoint {
+    let bytes = 2.0 * (m * k + k * n + m * n);
+    let flops = 2.0 * m * n * k;
+    let mut p = KernelPoint {
+        kernel: format!("gemm {m}x{n}x{k}"),
+        op: "gemm".into(),
+        phase: if m < 64.0 { "decode" } else { "prefill" }.into(),
+        format: Some(format.into()),
+        math: "fp16".into(),
+        block_scaled: false,
+        flops,
+        bytes,
+        time_s: 1.0,
+        energy_j: None,
+        source: "synthetic".into(),
+    };
+    let eff = Efficiency {
+        bandwidth: bw,
+        compute,
+        compute_by_math: Vec::new(),
+    };
+    p.time_s = p.predict(&h100(), &eff).time.get();
+    p
+}
+
+fn grid(bw: f64, compute: f64) -> Vec<KernelPoint> {
+    let mut v = Vec::new();
+    for m in [1.0, 4.0, 16.0, 2048.0, 4096.0, 8192.0] {
+        for n in [4096.0, 8192.0] {
+            v.push(point("fp16", m, n, 4096.0, bw, compute));
+        }
+    }
+    v
+}
+
+#[test]
+fn the_fit_recovers_the_machines_fractions() {
+    let points = grid(0.8, 0.6);
+    let cal = Calibration::fit(&points, &h100(), &MeasuredCeilings::default());
+    assert!(
+        (cal.bandwidth.value - 0.8).abs() < 1e-9,
+        "{:?}",
+        cal.bandwidth
+    );
+    assert_eq!(cal.bandwidth.from, "operators");
+    assert_eq!(cal.bandwidth.points, 6);
+    let c = cal.compute.as_ref().unwrap();
+    assert!((c.value - 0.6).abs() < 1e-9, "{c:?}");
+    assert!((cal.compute_for("fp16").value - 0.6).abs() < 1e-9);
+    let e = cal.efficiency_for("fp16");
+    assert!((e.bandwidth - 0.8).abs() < 1e-9 && (e.compute - 0.6).abs() < 1e-9);
+}
+
+#[test]
+fn errors_before_and_after_calibration() {
+    let points = grid(0.8, 0.6);
+    let (rows, loo) = compare(&points, &h100(), &MeasuredCeilings::default());
+    assert!(loo);
+    for r in &rows {
+        // The datasheet is 1/0.8 or 1/0.6 times too fast; the calibrated roof is exact.
+        let expected = match r.datasheet_bound {
+            Bound::Memory => 0.8 - 1.0,
+            Bound::Compute => 0.6 - 1.0,
+        };
+        assert!((r.datasheet_error() - expected).abs() < 1e-9, "{r:?}");
+        assert!(r.calibrated_error().abs() < 1e-9, "{r:?}");
+    }
+    let summary = summarise(&rows);
+    assert_eq!(summary.len(), 2);
+    assert_eq!(summary.iter().map(|s| s.points).sum::<usize>(), rows.len());
+    let memory = summary.iter().find(|s| s.bound == Bound::Memory).unwrap();
+    assert!((memory.datasheet_mean - 0.2).abs() < 1e-9);
+    assert!(memory.calibrated_max < 1e-9);
+}
+
+#[test]
+fn a_format_measured_once_is_not_predicted_by_itself() {
+    let mut points = grid(0.8, 0.6);
+    // One INT8 GEMV on a kernel that reaches only half the bandwidth.
+    let mut odd = point("int8", 1.0, 4096.0, 4096.0, 0.4, 0.6);
+    odd.math = "fp16".into();
+    points.push(odd);
+    let (rows, _) = compare(&points, &h100(), &MeasuredCeilings::default());
+    let last = rows.last().unwrap();
+    assert_eq!(last.key, "int8");
+    // Left out, it is predicted with the FP16 kernels' fraction: 0.4 / 0.8 - 1 = -50%.
+    assert!((last.calibrated_error() + 0.5).abs() < 1e-9, "{last:?}");
+    // In the full fit, INT8 has its own fraction.
+    let cal = Calibration::fit(&points, &h100(), &MeasuredCeilings::default());
+    assert!((cal.bandwidth_for("int8").value - 0.4).abs() < 1e-9);
+}
+
+#[test]
+fn measured_ceilings_stand_in_where_no_operator_says() {
+    let hw = h100();
+    // Only compute-bound points: the bandwidth comes from the copy ceiling.
+    let points: Vec<KernelPoint> = grid(0.8, 0.6)
+        .into_iter()
+        .filter(|p| p.phase == "prefill")
+        .collect();
+    let ceilings = MeasuredCeilings {
+        bandwidth: Some((0.9 * hw.memory_bandwidth.value.get(), "copy".into())),
+        peaks: vec![(
+            "int8".into(),
+            0.5 * hw.peak(rooflinr_model::format::Math::Int8).unwrap().get(),
+        )],
+        device: None,
+    };
+    let cal = Calibration::fit(&points, &hw, &ceilings);
+    assert!((cal.bandwidth.value - 0.9).abs() < 1e-9);
+    assert_eq!(cal.bandwidth.from, "copy/triad ceiling");
+    assert!((cal.compute_for("int8").value - 0.5).abs() < 1e-9);
+    assert_eq!(cal.compute_for("int8").from, "peak GEMM ceiling");
+    // Nothing at all: the datasheet.
+    let none = Calibration::fit(&[], &hw, &MeasuredCeilings::default());
+    assert_eq!(none, Calibration::datasheet());
+}

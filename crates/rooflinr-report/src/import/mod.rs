@@ -1,0 +1,293 @@
+//! Kernel tables from outside: CSV in the shape seed 004's benchmark scripts write,
+//! Nsight Compute CSV exports (the raw page, one row per kernel, or the details page, one
+//! row per metric), rooflinr's own JSON export ([`LabFile`]) and the agent's JSONL results.
+//!
+//! [`import`] tells the kinds apart by their first line. Every refusal names the line and
+//! the column at fault; nothing here panics on any input (fuzzed in `fuzz/`, property-tested
+//! in `tests.rs`).
+
+mod nsight;
+mod table;
+
+use rooflinr_model::format::Math;
+use rooflinr_protocol::{Measurement, ServerMessage};
+use serde::{Deserialize, Serialize};
+
+use crate::kernel::KernelPoint;
+
+/// The largest file accepted, bytes.
+pub const MAX_IMPORT_BYTES: usize = 32 << 20;
+/// The most kernels one file may hold.
+pub const MAX_ROWS: usize = 100_000;
+
+/// Why a file could not be imported.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ImportError {
+    /// Nothing in the file.
+    #[error("the file is empty")]
+    Empty,
+    /// Over [`MAX_IMPORT_BYTES`].
+    #[error("the file is {bytes} bytes; the most accepted is {MAX_IMPORT_BYTES}")]
+    TooLarge {
+        /// Its size.
+        bytes: usize,
+    },
+    /// Over [`MAX_ROWS`] kernels.
+    #[error("the file holds more than {MAX_ROWS} kernels")]
+    TooManyRows,
+    /// A column the kind needs is not in the header.
+    #[error("no `{column}` column (the header has: {found})")]
+    MissingColumn {
+        /// What is needed (and its accepted spellings).
+        column: String,
+        /// The header as read.
+        found: String,
+    },
+    /// A cell that cannot be used.
+    #[error("line {line}, column `{column}`: {why}")]
+    BadValue {
+        /// 1-based line in the file.
+        line: usize,
+        /// The column.
+        column: String,
+        /// What is wrong with the value.
+        why: String,
+    },
+    /// The CSV itself is broken.
+    #[error("line {line}: {message}")]
+    Csv {
+        /// 1-based line.
+        line: usize,
+        /// The reader's message.
+        message: String,
+    },
+    /// JSON that is not a rooflinr export.
+    #[error("not a rooflinr export: {0}")]
+    Json(String),
+    /// A file with a header but no kernels.
+    #[error("the file has a header but no kernels")]
+    NoRows,
+}
+
+/// Which kind of file was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A kernel table (seed 004's benchmark CSV).
+    KernelCsv,
+    /// An Nsight Compute CSV export.
+    NsightCompute,
+    /// rooflinr's JSON export.
+    RooflinrJson,
+    /// The agent's JSONL results.
+    AgentJsonl,
+}
+
+impl Kind {
+    /// As shown to users.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::KernelCsv => "kernel CSV",
+            Kind::NsightCompute => "Nsight Compute CSV",
+            Kind::RooflinrJson => "rooflinr JSON",
+            Kind::AgentJsonl => "agent JSONL",
+        }
+    }
+}
+
+/// What a file held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported {
+    /// The kind it was read as.
+    pub kind: Kind,
+    /// Imported kernels (CSV and Nsight kinds, and any a JSON export carried).
+    pub kernels: Vec<KernelPoint>,
+    /// Agent measurements (JSON and JSONL kinds), ceilings included.
+    pub measurements: Vec<Measurement>,
+    /// The device the export was made for, when it says.
+    pub hardware: Option<String>,
+    /// Things a reader should know (assumptions made, rows skipped).
+    pub notes: Vec<String>,
+}
+
+impl Imported {
+    /// The operator measurements as kernel points, followed by the imported kernels.
+    pub fn all_kernels(&self) -> Vec<KernelPoint> {
+        self.measurements
+            .iter()
+            .filter_map(KernelPoint::from_measurement)
+            .chain(self.kernels.iter().cloned())
+            .collect()
+    }
+}
+
+/// The calculator's export: measurements and imported kernels, with the device the
+/// predictions were made for.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabFile {
+    /// Always `"rooflinr-lab"`.
+    pub rooflinr: String,
+    /// Version of this layout.
+    pub version: u32,
+    /// Registry key of the device predictions were made for.
+    #[serde(default)]
+    pub hardware: Option<String>,
+    /// Agent measurements.
+    #[serde(default)]
+    pub measurements: Vec<Measurement>,
+    /// Imported kernels.
+    #[serde(default)]
+    pub kernels: Vec<KernelPoint>,
+}
+
+/// The `rooflinr` field of a [`LabFile`].
+pub const LAB_MAGIC: &str = "rooflinr-lab";
+/// The version written.
+pub const LAB_VERSION: u32 = 1;
+
+impl LabFile {
+    /// A file holding these.
+    pub fn new(
+        hardware: Option<String>,
+        measurements: Vec<Measurement>,
+        kernels: Vec<KernelPoint>,
+    ) -> LabFile {
+        LabFile {
+            rooflinr: LAB_MAGIC.into(),
+            version: LAB_VERSION,
+            hardware,
+            measurements,
+            kernels,
+        }
+    }
+}
+
+/// Reads any of the supported kinds.
+pub fn import(text: &str) -> Result<Imported, ImportError> {
+    if text.len() > MAX_IMPORT_BYTES {
+        return Err(ImportError::TooLarge { bytes: text.len() });
+    }
+    let text = text.trim_start_matches('\u{feff}');
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("==")) // ncu prints ==PROF== lines
+        .ok_or(ImportError::Empty)?;
+    if first.starts_with('{') {
+        return if serde_json::from_str::<serde_json::Value>(text.trim()).is_ok() {
+            lab_json(text)
+        } else {
+            agent_jsonl(text)
+        };
+    }
+    if nsight::looks_like(first) {
+        return nsight::parse(text);
+    }
+    table::parse(text)
+}
+
+fn lab_json(text: &str) -> Result<Imported, ImportError> {
+    let file: LabFile = serde_json::from_str(text).map_err(|e| ImportError::Json(e.to_string()))?;
+    if file.rooflinr != LAB_MAGIC {
+        return Err(ImportError::Json(format!(
+            "the `rooflinr` field is `{}`, expected `{LAB_MAGIC}`",
+            file.rooflinr
+        )));
+    }
+    if file.version != LAB_VERSION {
+        return Err(ImportError::Json(format!(
+            "layout version {} is not {LAB_VERSION}, the one this build reads",
+            file.version
+        )));
+    }
+    if file.measurements.len() + file.kernels.len() > MAX_ROWS {
+        return Err(ImportError::TooManyRows);
+    }
+    for (i, k) in file.kernels.iter().enumerate() {
+        check_kernel(k).map_err(|why| ImportError::Json(format!("kernel {}: {why}", i + 1)))?;
+    }
+    Ok(Imported {
+        kind: Kind::RooflinrJson,
+        kernels: file.kernels,
+        measurements: file.measurements,
+        hardware: file.hardware,
+        notes: Vec::new(),
+    })
+}
+
+fn agent_jsonl(text: &str) -> Result<Imported, ImportError> {
+    let mut measurements = Vec::new();
+    let mut notes = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<ServerMessage>(line) {
+            Ok(ServerMessage::Result { measurement, .. }) => measurements.push(*measurement),
+            Ok(_) => {}
+            // A results file cut short by a crash ends in a partial line: say so, keep the rest.
+            Err(e) if i + 1 == text.lines().count() => notes.push(format!(
+                "line {} is incomplete and was skipped ({e})",
+                i + 1
+            )),
+            Err(e) => {
+                return Err(ImportError::Json(format!("line {}: {e}", i + 1)));
+            }
+        }
+        if measurements.len() > MAX_ROWS {
+            return Err(ImportError::TooManyRows);
+        }
+    }
+    if measurements.is_empty() {
+        return Err(ImportError::NoRows);
+    }
+    Ok(Imported {
+        kind: Kind::AgentJsonl,
+        kernels: Vec::new(),
+        measurements,
+        hardware: None,
+        notes,
+    })
+}
+
+/// A kernel's figures are usable on a log-log chart and in a table.
+fn check_kernel(k: &KernelPoint) -> Result<(), String> {
+    if !(k.time_s.is_finite() && k.time_s > 0.0) {
+        return Err(format!("time {} s is not a positive duration", k.time_s));
+    }
+    for (name, v) in [("FLOPs", k.flops), ("bytes", k.bytes)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(format!("{name} {v} is not a count"));
+        }
+    }
+    Ok(())
+}
+
+/// The compute type a kernel name suggests (`cutlass_scaled_fp4_mm` -> FP4), if any.
+pub fn math_from_name(name: &str) -> Option<Math> {
+    let n = name.to_ascii_lowercase();
+    let hints: [(&[&str], Math); 8] = [
+        (&["nvfp4", "fp4", "e2m1", "mxf4"], Math::Fp4),
+        (&["fp8", "e4m3", "e5m2", "mxf8", "qmma"], Math::Fp8),
+        (&["bf16"], Math::Bf16),
+        (&["fp16", "f16", "half", "hmma", "h16"], Math::Fp16),
+        (&["int8", "i8", "imma", "s8"], Math::Int8),
+        (&["tf32"], Math::Tf32),
+        (&["fp64", "dgemm", "f64"], Math::Fp64),
+        (&["fp32", "sgemm", "f32"], Math::Fp32),
+    ];
+    hints
+        .iter()
+        .find(|(words, _)| words.iter().any(|w| n.contains(w)))
+        .map(|(_, m)| *m)
+}
+
+/// Parses a number cell: plain, scientific, or with thousands separators (`1,048,576`).
+fn number(cell: &str) -> Option<f64> {
+    let t = cell.trim().replace(',', "");
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,175 @@
+//! One measured kernel, whatever it came from, and the ceilings an agent measured.
+
+use rooflinr_model::format::{Format, Math, product_is_block_scaled, product_math};
+use rooflinr_model::hardware::Hardware;
+use rooflinr_model::roofline::{Efficiency, Prediction, Roof, Work};
+use rooflinr_model::units::{Bytes, Flops};
+use rooflinr_protocol::{Measurement, MeasurementKind};
+use serde::{Deserialize, Serialize};
+
+/// One kernel run: its work, its measured time, and where that came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KernelPoint {
+    /// Kernel name (`cutlass_scaled_fp4_mm`, `gemv 1x4096x4096 int8`).
+    pub kernel: String,
+    /// The model operator it implements (`q_b_proj`), or the operator kind.
+    pub op: String,
+    /// `decode`, `prefill`, or whatever phase the source names (empty: not said).
+    #[serde(default)]
+    pub phase: String,
+    /// Weight format, when known (`int4-g128`).
+    #[serde(default)]
+    pub format: Option<String>,
+    /// The compute type its FLOPs run as (`fp16`, `fp32`, `fp8`...).
+    pub math: String,
+    /// Whether the product needs block-scaled MMA to run natively (MX, NVFP4).
+    #[serde(default)]
+    pub block_scaled: bool,
+    /// FLOPs of one run.
+    pub flops: f64,
+    /// Bytes one run moves.
+    pub bytes: f64,
+    /// Measured time of one run, seconds.
+    pub time_s: f64,
+    /// Joules of one run, when an energy counter was read.
+    #[serde(default)]
+    pub energy_j: Option<f64>,
+    /// Where the figures come from (`agent cpu`, `csv`, `nsight compute`).
+    pub source: String,
+}
+
+impl KernelPoint {
+    /// The compute type, FP16 when the name is not one this build knows.
+    pub fn math(&self) -> Math {
+        Math::from_name(&self.math).unwrap_or(Math::Fp16)
+    }
+
+    /// FLOPs per byte (0 without bytes).
+    pub fn intensity(&self) -> f64 {
+        if self.bytes > 0.0 {
+            self.flops / self.bytes
+        } else {
+            0.0
+        }
+    }
+
+    /// Measured FLOP/s.
+    pub fn achieved_flops_per_s(&self) -> f64 {
+        self.flops / self.time_s
+    }
+
+    /// Measured B/s.
+    pub fn achieved_bytes_per_s(&self) -> f64 {
+        self.bytes / self.time_s
+    }
+
+    /// Phase as shown: `unspecified` when the source does not say.
+    pub fn phase_label(&self) -> &str {
+        if self.phase.is_empty() {
+            "unspecified"
+        } else {
+            &self.phase
+        }
+    }
+
+    /// The roofline prediction for this kernel's work on `hardware`, scaled by `efficiency`.
+    pub fn predict(&self, hardware: &Hardware, efficiency: &Efficiency) -> Prediction {
+        let ceiling = hardware.ceiling(self.math(), self.block_scaled);
+        Roof::new(hardware, &ceiling, efficiency).predict(Work {
+            flops: Flops(self.flops),
+            bytes: Bytes(self.bytes),
+        })
+    }
+
+    /// An operator measurement from the agent as a kernel point; `None` for bandwidth and
+    /// peak measurements (those are ceilings, see [`MeasuredCeilings`]) and for records
+    /// without a shape or a timing.
+    pub fn from_measurement(m: &Measurement) -> Option<KernelPoint> {
+        let (op, phase) = match m.kind {
+            MeasurementKind::Gemv => ("gemv", "decode"),
+            MeasurementKind::Gemm => ("gemm", "prefill"),
+            _ => return None,
+        };
+        if m.stats.median_s.is_nan() || m.stats.median_s <= 0.0 {
+            return None;
+        }
+        let weights = m.format.as_deref().and_then(parse_format);
+        let activations = m
+            .activation_format
+            .as_deref()
+            .and_then(parse_format)
+            .or(weights);
+        let (math, block_scaled) = match (activations, weights) {
+            (Some(a), Some(w)) => (product_math(a, w), product_is_block_scaled(a, w)),
+            _ => (Math::Fp16, false),
+        };
+        Some(KernelPoint {
+            kernel: m.label.clone(),
+            op: op.into(),
+            phase: phase.into(),
+            format: m.format.clone(),
+            math: math.name().into(),
+            block_scaled,
+            flops: m.flops,
+            bytes: m.bytes,
+            time_s: m.stats.median_s,
+            energy_j: m.energy_j,
+            source: format!("measured: agent {} on {}", m.backend, m.device),
+        })
+    }
+}
+
+/// Parses a format name as the agent spells it (`int4_g128` and `int4-g128` alike).
+pub fn parse_format(name: &str) -> Option<Format> {
+    name.trim().replace('_', "-").parse().ok()
+}
+
+/// What an agent measured of the machine's ceilings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeasuredCeilings {
+    /// The best of the copy and triad bandwidths, B/s, and which kernel gave it.
+    pub bandwidth: Option<(f64, String)>,
+    /// The peak GEMM rate per weight format, FLOP/s (best of repeated measurements).
+    pub peaks: Vec<(String, f64)>,
+    /// The device measured.
+    pub device: Option<String>,
+}
+
+impl MeasuredCeilings {
+    /// Collects the ceilings among `measurements` (operator points are ignored).
+    pub fn from_measurements(measurements: &[Measurement]) -> MeasuredCeilings {
+        let mut c = MeasuredCeilings::default();
+        for m in measurements {
+            match m.kind {
+                MeasurementKind::Copy | MeasurementKind::Triad => {
+                    let name = format!("{:?}", m.kind).to_lowercase();
+                    if c.bandwidth
+                        .as_ref()
+                        .is_none_or(|(b, _)| m.achieved_bytes_per_s > *b)
+                    {
+                        c.bandwidth = Some((m.achieved_bytes_per_s, name));
+                    }
+                    c.device.get_or_insert_with(|| m.device.clone());
+                }
+                MeasurementKind::PeakGemm => {
+                    let format = m.format.clone().unwrap_or_else(|| "fp32".into());
+                    match c.peaks.iter_mut().find(|(f, _)| *f == format) {
+                        Some((_, rate)) => *rate = rate.max(m.achieved_flops_per_s),
+                        None => c.peaks.push((format, m.achieved_flops_per_s)),
+                    }
+                    c.device.get_or_insert_with(|| m.device.clone());
+                }
+                MeasurementKind::Gemv | MeasurementKind::Gemm => {}
+            }
+        }
+        c
+    }
+
+    /// Whether anything was measured.
+    pub fn is_empty(&self) -> bool {
+        self.bandwidth.is_none() && self.peaks.is_empty()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

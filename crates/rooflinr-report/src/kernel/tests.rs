@@ -1,0 +1,124 @@
+//! Kernel points from agent measurements, and the measured ceilings.
+
+use rooflinr_model::format::Math;
+use rooflinr_model::hardware::registry;
+use rooflinr_model::roofline::{Bound, Efficiency};
+use rooflinr_protocol::{Measurement, MeasurementKind, OperatorShape, Stats};
+
+use super::*;
+
+/// A measurement as the agent reports it.
+pub(crate) fn measurement(
+    kind: MeasurementKind,
+    format: Option<&str>,
+    flops: f64,
+    bytes: f64,
+    median_s: f64,
+) -> Measurement {
+    Measurement {
+        kind,
+        label: format!("{kind:?} {}", format.unwrap_or("")).to_lowercase(),
+        backend: "cpu".into(),
+        device: "test cpu".into(),
+        format: format.map(str::to_string),
+        activation_format: format.map(|_| "fp32".to_string()),
+        shape: format.map(|_| OperatorShape {
+            m: 1,
+            n: 4096,
+            k: 4096,
+        }),
+        flops,
+        bytes,
+        bytes_counted: "read + write".into(),
+        stats: Stats {
+            samples: 10,
+            median_s,
+            min_s: median_s,
+            mean_s: median_s,
+            noise: 0.001,
+            converged: true,
+            elapsed_s: 1.0,
+        },
+        achieved_bytes_per_s: bytes / median_s,
+        achieved_flops_per_s: flops / median_s,
+        ceiling_name: None,
+        fraction_of_ceiling: None,
+        check: None,
+        energy_j: Some(0.5),
+        unix_s: 0.0,
+    }
+}
+
+#[test]
+fn operator_measurements_become_points_with_the_product_type() {
+    let m = measurement(
+        MeasurementKind::Gemv,
+        Some("int8"),
+        2.0 * 4096.0 * 4096.0,
+        16.8e6,
+        3e-3,
+    );
+    let p = KernelPoint::from_measurement(&m).expect("a GEMV is a kernel point");
+    assert_eq!(p.op, "gemv");
+    assert_eq!(p.phase, "decode");
+    // FP32 activations with INT8 weights run as FP32 on the CPU backend.
+    assert_eq!(p.math(), Math::Fp32);
+    assert_eq!(p.time_s, 3e-3);
+    assert_eq!(p.energy_j, Some(0.5));
+    assert!((p.intensity() - 2.0 * 4096.0 * 4096.0 / 16.8e6).abs() < 1e-12);
+    let gemm = measurement(MeasurementKind::Gemm, Some("int4_g128"), 1e9, 1e6, 1e-3);
+    let p = KernelPoint::from_measurement(&gemm).expect("a GEMM is a kernel point");
+    assert_eq!((p.op.as_str(), p.phase.as_str()), ("gemm", "prefill"));
+    // Ceilings are not kernels; nor is a point without a time.
+    assert!(
+        KernelPoint::from_measurement(&measurement(MeasurementKind::Copy, None, 0.0, 1e9, 0.1))
+            .is_none()
+    );
+    assert!(
+        KernelPoint::from_measurement(&measurement(
+            MeasurementKind::Gemv,
+            Some("fp16"),
+            1.0,
+            1.0,
+            0.0
+        ))
+        .is_none()
+    );
+}
+
+#[test]
+fn a_point_predicts_like_the_roofline() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let m = measurement(
+        MeasurementKind::Gemv,
+        Some("fp16"),
+        2.0 * 4096.0 * 4096.0,
+        2.0 * 4096.0 * 4096.0,
+        1e-4,
+    );
+    let mut p = KernelPoint::from_measurement(&m).unwrap();
+    p.math = "fp16".into();
+    let d = p.predict(&hw, &Efficiency::IDEAL);
+    assert_eq!(d.bound, Bound::Memory);
+    assert!((d.time.get() - p.bytes / hw.memory_bandwidth.value.get()).abs() < 1e-15);
+}
+
+#[test]
+fn ceilings_keep_the_best_bandwidth_and_each_formats_best_peak() {
+    let ms = vec![
+        measurement(MeasurementKind::Copy, None, 0.0, 2e9, 0.1),
+        measurement(MeasurementKind::Triad, None, 0.0, 3e9, 0.1),
+        measurement(MeasurementKind::PeakGemm, Some("fp32"), 1e11, 1e7, 1.0),
+        measurement(MeasurementKind::PeakGemm, Some("fp32"), 2e11, 1e7, 1.0),
+        measurement(MeasurementKind::PeakGemm, Some("int8"), 5e10, 1e7, 1.0),
+        measurement(MeasurementKind::Gemv, Some("int8"), 5e10, 1e7, 1.0),
+    ];
+    let c = MeasuredCeilings::from_measurements(&ms);
+    assert_eq!(c.bandwidth, Some((3e10, "triad".to_string())));
+    assert_eq!(
+        c.peaks,
+        vec![("fp32".to_string(), 2e11), ("int8".to_string(), 5e10)]
+    );
+    assert_eq!(c.device.as_deref(), Some("test cpu"));
+    assert!(MeasuredCeilings::from_measurements(&ms[5..]).is_empty());
+}

@@ -1,0 +1,371 @@
+//! The Markdown report, in the shape of seed 004 (hardware limits, the roofline model,
+//! kernel placement with intensity, bound and attainable rate, bottlenecks by phase,
+//! scaling notes), with calibration when the kernels were measured, and its SVG chart.
+//! Every figure in it is computed from the kernels and the device passed in.
+
+pub mod svg;
+
+use std::fmt::Write;
+
+use rooflinr_model::format::{Format, product_is_block_scaled};
+use rooflinr_model::hardware::Hardware;
+use rooflinr_model::roofline::{Bound, Efficiency};
+use rooflinr_model::units::si;
+
+use crate::calibrate::{self, Calibration};
+use crate::kernel::{KernelPoint, MeasuredCeilings};
+
+/// Kernels below this fraction of their attainable rate are listed as having room.
+pub const ROOM_BELOW: f64 = 0.7;
+
+/// What a report is made from.
+#[derive(Clone, Debug)]
+pub struct ReportInput<'a> {
+    /// What was analysed (a model, a file name).
+    pub title: &'a str,
+    /// The device whose datasheet the predictions use.
+    pub hardware: &'a Hardware,
+    /// The kernels.
+    pub kernels: &'a [KernelPoint],
+    /// Ceilings an agent measured (may be empty).
+    pub ceilings: &'a MeasuredCeilings,
+    /// The line under the title: when, by what, from what.
+    pub generated: &'a str,
+    /// The chart's file name, linked from the report.
+    pub chart_file: Option<&'a str>,
+    /// Notes from the import.
+    pub notes: &'a [String],
+}
+
+fn tflops(v: f64) -> String {
+    let t = v / 1e12;
+    if t >= 100.0 {
+        format!("{t:.0}")
+    } else if t >= 1.0 {
+        format!("{t:.1}")
+    } else {
+        format!("{t:.3}")
+    }
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.0}%", v * 100.0)
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The report as Markdown.
+pub fn markdown(input: &ReportInput) -> String {
+    let hw = input.hardware;
+    let mut out = String::new();
+    let _ = writeln!(out, "# {} Roofline Analysis - {}\n", hw.name, input.title);
+    let _ = writeln!(out, "**Generated:** {}\n\n---\n", input.generated);
+    hardware_limits(&mut out, hw, input.ceilings);
+    out.push_str(
+        "## Roofline Model\n\n```\nPerformance = min(Peak_FLOPS, Arithmetic_Intensity × Peak_Bandwidth)\n\nWhere:\n  Arithmetic Intensity (AI) = FLOPS / Bytes_transferred\n\n  If AI < Ridge_Point: Memory-bound (limited by bandwidth)\n  If AI > Ridge_Point: Compute-bound (limited by FLOPS)\n```\n\n---\n\n",
+    );
+    placement(&mut out, hw, input.kernels);
+    calibration(&mut out, hw, input.kernels, input.ceilings);
+    bottlenecks(&mut out, hw, input.kernels);
+    scaling(&mut out, hw, input.kernels);
+    if let Some(file) = input.chart_file {
+        let _ = writeln!(
+            out,
+            "## Roofline Plot\n\n![Roofline chart]({file})\n\n---\n"
+        );
+    }
+    out.push_str("## Notes\n\n");
+    let _ = writeln!(
+        out,
+        "- Datasheet figures are dense peaks from the rooflinr registry entry `{}` (each with its source there); predictions are computed, measurements are as recorded by their source.",
+        hw.key
+    );
+    let mut sources: Vec<&str> = input.kernels.iter().map(|k| k.source.as_str()).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    for s in sources {
+        let _ = writeln!(out, "- Kernel figures {s}.");
+    }
+    for n in input.notes {
+        let _ = writeln!(out, "- {n}");
+    }
+    out
+}
+
+fn hardware_limits(out: &mut String, hw: &Hardware, ceilings: &MeasuredCeilings) {
+    out.push_str("## Hardware Limits\n\n| Metric | Value | Basis |\n|--------|-------|-------|\n");
+    let mut peaks: Vec<_> = hw.peaks.iter().collect();
+    peaks.sort_by(|a, b| b.rate.value.get().total_cmp(&a.rate.value.get()));
+    for p in &peaks {
+        let _ = writeln!(
+            out,
+            "| Peak Compute ({}) | {} TFLOPS | datasheet, dense |",
+            p.math.name().to_uppercase(),
+            tflops(p.rate.value.get())
+        );
+    }
+    let bw = hw.memory_bandwidth.value.get();
+    let _ = writeln!(out, "| Peak Bandwidth | {:.0} GB/s | datasheet |", bw / 1e9);
+    for p in &peaks {
+        let _ = writeln!(
+            out,
+            "| Ridge Point ({}) | {:.1} FLOP/byte | datasheet |",
+            p.math.name().to_uppercase(),
+            p.rate.value.get() / bw
+        );
+    }
+    if let Some((mbw, kernel)) = &ceilings.bandwidth {
+        let _ = writeln!(
+            out,
+            "| Bandwidth ({kernel}) | {:.1} GB/s ({} of datasheet) | measured{} |",
+            mbw / 1e9,
+            pct(mbw / bw),
+            ceilings
+                .device
+                .as_deref()
+                .map(|d| format!(" on {d}"))
+                .unwrap_or_default()
+        );
+    }
+    for (format, rate) in &ceilings.peaks {
+        let _ = writeln!(
+            out,
+            "| Peak GEMM ({format}) | {} TFLOPS | measured |",
+            tflops(*rate)
+        );
+    }
+    out.push_str("\n---\n\n");
+}
+
+fn placement(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
+    out.push_str("## Kernel Placement\n\n| Kernel | Op | Phase | Math | AI (FLOP/byte) | Bound | Attainable (TFLOPS) | Measured (TFLOPS) | Of attainable | Time |\n|--------|-----|-------|------|----------------|-------|---------------------|-------------------|---------------|------|\n");
+    for k in kernels {
+        let p = k.predict(hw, &Efficiency::IDEAL);
+        let (attainable, measured, share) = if k.flops > 0.0 {
+            let a = p.attainable.get();
+            let m = k.achieved_flops_per_s();
+            (tflops(a), tflops(m), pct(m / a))
+        } else {
+            let m = k.achieved_bytes_per_s();
+            (
+                "-".into(),
+                format!("{} (no FLOPs)", si(m, "B/s")),
+                pct(m / hw.memory_bandwidth.value.get()),
+            )
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} |",
+            cell(&k.kernel),
+            cell(&k.op),
+            cell(k.phase_label()),
+            k.math.to_uppercase(),
+            k.intensity(),
+            capitalised(p.bound),
+            attainable,
+            measured,
+            share,
+            si(k.time_s, "s")
+        );
+    }
+    out.push_str("\n---\n\n");
+}
+
+fn capitalised(b: Bound) -> &'static str {
+    match b {
+        Bound::Memory => "Memory",
+        Bound::Compute => "Compute",
+    }
+}
+
+fn calibration(
+    out: &mut String,
+    hw: &Hardware,
+    kernels: &[KernelPoint],
+    ceilings: &MeasuredCeilings,
+) {
+    if kernels.is_empty() {
+        return;
+    }
+    let (rows, loo) = calibrate::compare(kernels, hw, ceilings);
+    let cal = Calibration::fit(kernels, hw, ceilings);
+    out.push_str("## Calibration\n\nAchievable fractions of the datasheet, fitted from these measurements:\n\n");
+    let _ = writeln!(
+        out,
+        "- Bandwidth, all formats: {} ({}, {} points)",
+        pct(cal.bandwidth.value),
+        cal.bandwidth.from,
+        cal.bandwidth.points
+    );
+    for (key, f) in &cal.bandwidth_by_format {
+        let _ = writeln!(
+            out,
+            "- Bandwidth, {key}: {} ({}, {} points)",
+            pct(f.value),
+            f.from,
+            f.points
+        );
+    }
+    if let Some(f) = &cal.compute {
+        let _ = writeln!(
+            out,
+            "- Compute, all formats: {} ({}, {} points)",
+            pct(f.value),
+            f.from,
+            f.points
+        );
+    }
+    for (key, f) in &cal.compute_by_format {
+        let _ = writeln!(
+            out,
+            "- Compute, {key}: {} ({}, {} points)",
+            pct(f.value),
+            f.from,
+            f.points
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nPrediction error, |predicted - measured| / measured ({}):\n\n| Format | Regime | Points | Datasheet mean | Datasheet worst | Calibrated mean | Calibrated worst |\n|--------|--------|--------|----------------|-----------------|-----------------|------------------|",
+        if loo {
+            "calibrated figures are leave-one-out: each point predicted by a fit made without it"
+        } else {
+            "calibrated figures are in-sample: too many points for leave-one-out"
+        }
+    );
+    for s in calibrate::summarise(&rows) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            cell(&s.key),
+            s.bound.name(),
+            s.points,
+            pct(s.datasheet_mean),
+            pct(s.datasheet_max),
+            pct(s.calibrated_mean),
+            pct(s.calibrated_max)
+        );
+    }
+    out.push_str("\n---\n\n");
+}
+
+fn bottlenecks(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
+    out.push_str("## Bottleneck Analysis\n\n");
+    let mut phases: Vec<&str> = kernels.iter().map(KernelPoint::phase_label).collect();
+    phases.sort_unstable();
+    phases.dedup();
+    for phase in phases {
+        let members: Vec<&KernelPoint> = kernels
+            .iter()
+            .filter(|k| k.phase_label() == phase)
+            .collect();
+        let total: f64 = members.iter().map(|k| k.time_s).sum();
+        let _ = writeln!(
+            out,
+            "### {} phase ({} kernels, {} measured)\n",
+            title_case(phase),
+            members.len(),
+            si(total, "s")
+        );
+        let mut memory_time = 0.0;
+        for bound in [Bound::Compute, Bound::Memory] {
+            let mut list: Vec<(&KernelPoint, f64)> = members
+                .iter()
+                .map(|k| (*k, k.predict(hw, &Efficiency::IDEAL)))
+                .filter(|(_, p)| p.bound == bound)
+                .map(|(k, _)| (k, k.time_s))
+                .collect();
+            if bound == Bound::Memory {
+                memory_time = list.iter().map(|(_, t)| t).sum();
+            }
+            list.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let _ = writeln!(out, "**{}-bound kernels:**", capitalised(bound));
+            if list.is_empty() {
+                out.push_str("- none\n");
+            }
+            for (k, t) in list {
+                let _ = writeln!(
+                    out,
+                    "- `{}` ({}): {} of the phase's time",
+                    cell(&k.kernel),
+                    cell(&k.op),
+                    pct(t / total)
+                );
+            }
+            out.push('\n');
+        }
+        let mut room: Vec<(&KernelPoint, f64)> = members
+            .iter()
+            .filter(|k| k.flops > 0.0)
+            .map(|k| {
+                (
+                    *k,
+                    k.achieved_flops_per_s() / k.predict(hw, &Efficiency::IDEAL).attainable.get(),
+                )
+            })
+            .filter(|(_, f)| *f < ROOM_BELOW)
+            .collect();
+        room.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let _ = writeln!(
+            out,
+            "**Overall:** {} of this phase's measured time is in memory-bound kernels; {} of {} kernels run below {} of their attainable rate{}",
+            pct(memory_time / total),
+            room.len(),
+            members.len(),
+            pct(ROOM_BELOW),
+            if room.is_empty() {
+                ".".to_string()
+            } else {
+                ":".to_string()
+            }
+        );
+        for (k, f) in room.iter().take(8) {
+            let _ = writeln!(out, "- `{}`: {} of attainable", cell(&k.kernel), pct(*f));
+        }
+        out.push('\n');
+    }
+    out.push_str("---\n\n");
+}
+
+fn title_case(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn scaling(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
+    out.push_str("## Scaling Behavior\n\n### Batch scaling (decode)\n\nA weight-stationary GEMM with M tokens, b-bit weights and K, N much larger than M moves about N·K·b/8 bytes for 2·M·N·K FLOPs: its intensity is about 16·M/b and it turns compute-bound once M passes ridge · b / 16. On this device:\n\n| Weights | Bits per weight | Runs as | Ridge (FLOP/byte) | Compute-bound from M ≈ |\n|---------|-----------------|---------|-------------------|------------------------|\n");
+    let mut formats: Vec<Format> = kernels
+        .iter()
+        .filter_map(|k| k.format.as_deref().and_then(crate::kernel::parse_format))
+        .collect();
+    if formats.is_empty() {
+        formats = vec![Format::Fp16, Format::Fp8E4m3, Format::NvFp4];
+    }
+    formats.sort_by_key(|f| f.name());
+    formats.dedup();
+    for f in formats {
+        let math = f.math();
+        let ceiling = hw.ceiling(math, product_is_block_scaled(f, f));
+        let ridge = ceiling.peak.get() / hw.memory_bandwidth.value.get();
+        let bits = f.bits_per_element();
+        let _ = writeln!(
+            out,
+            "| {} | {:.3} | {}{} | {:.0} | {:.0} |",
+            f.name(),
+            bits,
+            ceiling.executed_as.name().to_uppercase(),
+            if ceiling.native { "" } else { " (converted)" },
+            ridge,
+            (ridge * bits / 16.0).ceil()
+        );
+    }
+    out.push_str("\nBelow that batch, time follows bytes: fewer bits per weight is proportionally faster. Above it, the format's tensor-core rate decides.\n\n### Sequence scaling (prefill)\n\nGEMM work grows linearly with the prompt and stays compute-bound; attention work grows with the square of the sequence and dominates at long prompts; the KV cache grows linearly.\n\n---\n\n");
+}
+
+#[cfg(test)]
+mod tests;
