@@ -166,3 +166,82 @@ pub async fn read_text(file: web_sys::File) -> Result<String, String> {
     text.as_string()
         .ok_or_else(|| "the file is not text".to_string())
 }
+
+const PAIRING_KEY: &str = "rooflinr.agent";
+const LAB_KEY: &str = "rooflinr.lab";
+
+/// The page's fragment (where a pairing link puts the agent), without `#`.
+pub fn fragment() -> String {
+    window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_string())
+        .unwrap_or_default()
+}
+
+/// Removes the fragment from the address bar, so the token is not copied or bookmarked.
+pub fn clear_fragment() {
+    let Some(w) = window() else { return };
+    let url = format!(
+        "{}{}",
+        base_url(),
+        w.location().search().unwrap_or_default()
+    );
+    if let Ok(history) = w.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The page's origin (`https://rooflinr.github.io`).
+pub fn origin() -> String {
+    window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default()
+}
+
+/// Remembers the agent paired with, for the next visit.
+pub fn save_pairing(p: &crate::lab::Pairing) {
+    if let Some(s) = storage() {
+        let value = form_urlencoded::Serializer::new(String::new())
+            .append_pair("agent", &p.agent)
+            .append_pair("token", &p.token)
+            .finish();
+        let _ = s.set_item(PAIRING_KEY, &value);
+    }
+}
+
+/// The agent paired with last time.
+pub fn saved_pairing() -> Option<crate::lab::Pairing> {
+    let saved = storage()?.get_item(PAIRING_KEY).ok().flatten()?;
+    crate::lab::pairing_from_fragment(&saved)
+}
+
+/// Forgets the agent.
+pub fn forget_pairing() {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(PAIRING_KEY);
+    }
+}
+
+/// Saves the measurements and imports (JSON).
+pub fn save_lab(json: &str) -> Result<(), String> {
+    let s = storage().ok_or("this browser keeps no local storage")?;
+    s.set_item(LAB_KEY, json).map_err(|_| {
+        "the browser's storage is full: export the measurements, then clear some".to_string()
+    })
+}
+
+/// The saved measurements and imports (JSON).
+pub fn saved_lab() -> Option<String> {
+    storage()?.get_item(LAB_KEY).ok().flatten()
+}
+
+/// Whether anything answers HTTP at `url` (a no-cors request: the status is not readable,
+/// only whether a response came).
+pub async fn reachable(url: &str) -> bool {
+    let Some(w) = window() else { return false };
+    let init = web_sys::RequestInit::new();
+    init.set_mode(web_sys::RequestMode::NoCors);
+    wasm_bindgen_futures::JsFuture::from(w.fetch_with_str_and_init(url, &init))
+        .await
+        .is_ok()
+}

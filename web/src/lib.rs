@@ -5,6 +5,7 @@
 //! - [`compute`]: validation of typed inputs and the model crate's answers, arranged.
 //! - [`chart`]: the roofline chart (pure geometry, palette, and the component).
 //! - [`export`]: CSV, JSON and Markdown exports.
+//! - [`lab`]: pairing with an agent, measurements, calibration, imports and reports.
 //! - [`browser`]: the few calls into the browser (address bar, storage, downloads).
 //! - [`ui`]: the components.
 
@@ -12,6 +13,7 @@ pub mod browser;
 pub mod chart;
 pub mod compute;
 pub mod export;
+pub mod lab;
 pub mod state;
 pub mod ui;
 

@@ -16,6 +16,9 @@ pub const CHART_ID: &str = "roofline-chart";
 
 const FRAME: Frame = Frame::DEFAULT;
 
+/// Colour of the measured roofline.
+const MEASURED: &str = "#059669";
+
 /// Converts a mouse event's position to SVG coordinates of the chart.
 fn svg_point(ev: &web_sys::MouseEvent) -> Option<(f64, f64)> {
     let el: web_sys::Element = ev.current_target()?.dyn_into().ok()?;
@@ -279,6 +282,68 @@ pub fn RooflineChart(
         }
     };
 
+    // Measured kernels: a diamond at the measurement, joined by a thin line to its datasheet
+    // twin at the same intensity; the measured roofline dashed.
+    let measured = move || {
+        let v = viewport.get();
+        let pal = palette.get();
+        data.with(|d| {
+            let Some(d) = d else {
+                return ().into_any();
+            };
+            let roof = d.measured_roof.as_ref().map(|roof| {
+                let top = roof.peaks.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+                let outlines: Vec<String> = if roof.peaks.is_empty() {
+                    vec![geometry::path(&v, &FRAME, &geometry::slope_outline(roof.bandwidth, f64::INFINITY, &v))]
+                } else {
+                    roof.peaks
+                        .iter()
+                        .map(|(_, peak)| geometry::path(&v, &FRAME, &geometry::ceiling_outline(roof.bandwidth, *peak, &v)))
+                        .collect()
+                };
+                let label = if top > 0.0 {
+                    format!("measured {} · {}", si(roof.bandwidth, "B/s"), si(top, "FLOP/s"))
+                } else {
+                    format!("measured {}", si(roof.bandwidth, "B/s"))
+                };
+                let at = 10f64.powf(v.x.0 + 0.16 * (v.x.1 - v.x.0));
+                let (lx, ly) = v.project(&FRAME, at, roof.bandwidth * at);
+                view! {
+                    <g class="measured-roof">
+                        {outlines.into_iter().map(|d| view! { <path d=d fill="none" stroke=MEASURED stroke-width="2" stroke-dasharray="7 5"></path> }).collect_view()}
+                        <text x=lx + 4.0 y=ly + 18.0 font-size="12" fill=MEASURED>{label}</text>
+                    </g>
+                }
+            });
+            let marks = d
+                .measured
+                .iter()
+                .map(|m| {
+                    let (x, y) = v.project(&FRAME, m.intensity, m.measured);
+                    let (_, py) = v.project(&FRAME, m.intensity, m.predicted);
+                    let colour = pal.format(&m.format);
+                    let r = 6.5;
+                    let diamond = format!("M{x:.1},{:.1} L{:.1},{y:.1} L{x:.1},{:.1} L{:.1},{y:.1} Z", y - r, x + r, y + r, x - r);
+                    let title = format!(
+                        "{} · measured {} · datasheet predicts {} ({:+.0}%)",
+                        m.label,
+                        si(m.measured, "FLOP/s"),
+                        si(m.predicted, "FLOP/s"),
+                        m.error * 100.0
+                    );
+                    view! {
+                        <g class="measured-mark">
+                            <line x1=x x2=x y1=py y2=y stroke=pal.muted stroke-width="1" stroke-dasharray="2 3"></line>
+                            <circle cx=x cy=py r="2.5" fill=pal.muted></circle>
+                            <path d=diamond fill=pal.background stroke=colour stroke-width="2.5"><title>{title}</title></path>
+                        </g>
+                    }
+                })
+                .collect_view();
+            view! { {roof}{marks} }.into_any()
+        })
+    };
+
     let tooltip = move || {
         hover.get().map(|p| {
             let (x, y) = hover_at.get();
@@ -335,7 +400,7 @@ pub fn RooflineChart(
                         </clipPath>
                     </defs>
                     {grid}
-                    <g clip-path="url(#plot-area)">{roofs}{points}</g>
+                    <g clip-path="url(#plot-area)">{roofs}{points}{measured}</g>
                     <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0() fill="none" stroke=move || palette.get().muted></rect>
                     <text x=(FRAME.x0() + FRAME.x1()) / 2.0 y=FRAME.height - 10.0 text-anchor="middle" font-size="13" fill=move || palette.get().ink>
                         "Arithmetic intensity (FLOP/byte)"
@@ -375,7 +440,7 @@ pub fn RooflineChart(
                     </For>
                 </ul>
                 <p class="hint">
-                    "Circles: decode · squares: prefill · ringed: your selection. Scroll to zoom, drag to pan, "
+                    "Circles: decode · squares: prefill · ringed: your selection · diamonds: measured, joined to their datasheet prediction · dashed: measured roofline. Scroll to zoom, drag to pan, "
                     <button class="link" on:click=move |_| zoomed.set(None)>"fit to data"</button>"."
                 </p>
             </figcaption>

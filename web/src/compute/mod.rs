@@ -426,6 +426,38 @@ pub struct ChartData {
     pub roofs: Vec<RoofSeries>,
     /// Operator points.
     pub points: Vec<ChartPoint>,
+    /// Measured kernels (from the agent or an import), each with its datasheet twin.
+    pub measured: Vec<MeasuredMark>,
+    /// The roofline an agent measured, if it did.
+    pub measured_roof: Option<MeasuredRoof>,
+}
+
+/// A measured kernel on the chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredMark {
+    /// Kernel name.
+    pub label: String,
+    /// Calibration key (weight format).
+    pub format: String,
+    /// Decode-phase kernel (circle family) or not.
+    pub decode: bool,
+    /// FLOPs per byte.
+    pub intensity: f64,
+    /// Measured FLOP/s.
+    pub measured: f64,
+    /// FLOP/s the datasheet roofline predicts for the same work.
+    pub predicted: f64,
+    /// (datasheet time - measured time) / measured time.
+    pub error: f64,
+}
+
+/// The measured ceilings, drawn dashed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredRoof {
+    /// Copy or triad bandwidth, B/s.
+    pub bandwidth: f64,
+    /// Peak GEMM rate per format, FLOP/s.
+    pub peaks: Vec<(String, f64)>,
 }
 
 impl ChartData {
@@ -444,7 +476,32 @@ impl ChartData {
                 })
                 .collect(),
             points: Vec::new(),
+            measured: Vec::new(),
+            measured_roof: None,
         }
+    }
+
+    /// Adds the lab's measured kernels and ceilings.
+    pub fn with_lab(mut self, lab: &crate::lab::LabView) -> Self {
+        self.measured = lab
+            .rows
+            .iter()
+            .filter(|r| r.point.flops > 0.0 && r.point.bytes > 0.0)
+            .map(|r| MeasuredMark {
+                label: r.point.kernel.clone(),
+                format: r.key.clone(),
+                decode: r.point.phase == "decode",
+                intensity: r.point.intensity(),
+                measured: r.point.achieved_flops_per_s(),
+                predicted: r.point.flops / r.datasheet_s,
+                error: r.datasheet_error(),
+            })
+            .collect();
+        self.measured_roof = lab.ceilings.bandwidth.as_ref().map(|(bw, _)| MeasuredRoof {
+            bandwidth: *bw,
+            peaks: lab.ceilings.peaks.clone(),
+        });
+        self
     }
 
     fn push(
@@ -527,6 +584,15 @@ impl ChartData {
         }
         for r in &self.roofs {
             e.include(r.ridge, r.peak);
+        }
+        for m in &self.measured {
+            e.include(m.intensity, m.measured);
+            e.include(m.intensity, m.predicted);
+        }
+        if let Some(roof) = &self.measured_roof {
+            for (_, peak) in &roof.peaks {
+                e.include(peak / roof.bandwidth, *peak);
+            }
         }
         e
     }

@@ -13,6 +13,9 @@ use crate::chart::palette::{DARK, LIGHT};
 use crate::chart::view::{CHART_ID, RooflineChart};
 use crate::compute::{self, ChartData, ModelView, OperatorView, Problem};
 use crate::export;
+use crate::lab::link::Lab;
+use crate::lab::view::LabPanel;
+use crate::lab::{self, LabData, LabView};
 use crate::state::{Mode, State, Theme};
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
 use fields::{CurrentProblem, Segmented};
@@ -27,6 +30,27 @@ fn initial_state() -> (State, Vec<String>) {
     match browser::saved_query() {
         Some(saved) => State::from_query(&saved),
         None => (State::default(), Vec::new()),
+    }
+}
+
+/// The measurements and imports saved by the last session; the second value says why they
+/// could not be read, if they could not.
+fn saved_lab() -> (LabData, Option<String>) {
+    let Some(json) = browser::saved_lab() else {
+        return (LabData::default(), None);
+    };
+    match rooflinr_report::import::import(&json) {
+        Ok(i) => {
+            let mut data = LabData::default();
+            data.merge(i);
+            (data, None)
+        }
+        Err(e) => (
+            LabData::default(),
+            Some(format!(
+                "The measurements saved in this browser could not be read ({e}); they were left out."
+            )),
+        ),
     }
 }
 
@@ -55,6 +79,36 @@ pub fn App() -> impl IntoView {
     let state = RwSignal::new(initial);
     provide_context(state);
     let warnings = RwSignal::new(warnings);
+    let (saved, unreadable) = saved_lab();
+    let lab = Lab::new(saved);
+    lab.notice.set(unreadable);
+    provide_context(lab);
+    // A pairing link's fragment wins over the agent remembered from last time; either way
+    // the token leaves the address bar.
+    if let Some(p) = lab::pairing_from_fragment(&browser::fragment()) {
+        browser::clear_fragment();
+        lab.pair(p);
+    } else if let Some(p) = browser::saved_pairing() {
+        lab.pair(p);
+    }
+    Effect::new(move |_| {
+        let json = lab.data.with(|d| {
+            (!d.is_empty()).then(|| {
+                serde_json::to_string(&d.to_file(&state.with_untracked(|s| s.hardware.clone())))
+            })
+        });
+        match json {
+            Some(Ok(json)) => {
+                if let Err(e) = browser::save_lab(&json) {
+                    lab.notice.set(Some(e));
+                }
+            }
+            Some(Err(_)) => {}
+            None => {
+                let _ = browser::save_lab("");
+            }
+        }
+    });
 
     Effect::new(move |_| {
         let q = state.with(State::to_query);
@@ -124,9 +178,17 @@ pub fn App() -> impl IntoView {
             .or_else(|| model.with(problem_of))
     });
     provide_context(CurrentProblem(problem));
+    let lab_view: Memo<Option<LabView>> = Memo::new(move |_| {
+        let hw = hardware.get().ok()?;
+        lab.data
+            .with(|d| (!d.is_empty()).then(|| lab::analyse(d, &hw)))
+    });
+    let model_view = Signal::derive(move || {
+        model.with(|m| m.as_ref().and_then(|(r, _)| r.as_ref().ok().cloned()))
+    });
     let chart = Memo::new(move |_| {
         let hw = hardware.get().ok()?;
-        match mode.get() {
+        let chart = match mode.get() {
             Mode::Operator => operator.with(|o| {
                 o.as_ref()
                     .and_then(|(r, _)| r.as_ref().ok())
@@ -137,7 +199,11 @@ pub fn App() -> impl IntoView {
                     .and_then(|(r, _)| r.as_ref().ok())
                     .map(|v| ChartData::for_model(&hw, v))
             }),
-        }
+        }?;
+        Some(lab_view.with(|l| match l {
+            Some(l) => chart.clone().with_lab(l),
+            None => chart,
+        }))
     });
     Effect::new(move |first: Option<()>| {
         if first.is_none() && chart.with(Option::is_some) {
@@ -236,10 +302,11 @@ pub fn App() -> impl IntoView {
                             <OperatorTable rows=table />
                         </Show>
                     </div>
+                    <LabPanel hardware=hardware view=lab_view model=model_view />
                 </section>
             </main>
             <footer>
-                "Every figure on this page is a roofline prediction computed in your browser from datasheet numbers (sources under Hardware), not a measurement. "
+                "Predictions on this page are computed in your browser from datasheet numbers (sources under Hardware); measured figures come only from your agent or your imports, and are marked as measured. "
                 <a href="https://github.com/rooflinr/rooflinr">"rooflinr"</a>
             </footer>
         </div>

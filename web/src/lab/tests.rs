@@ -1,0 +1,249 @@
+//! The lab's pure parts: pairing links, agent addresses, back-off, the sweep form, and
+//! what measurements say against a datasheet.
+
+use proptest::prelude::*;
+use rooflinr_model::hardware::registry;
+use rooflinr_protocol::{Measurement, MeasurementKind, OperatorShape, Stats};
+use rooflinr_report::import::import;
+
+use super::*;
+use crate::compute::ChartData;
+use crate::state::{Mode, State};
+
+#[test]
+fn pairing_links_are_read_from_the_fragment() {
+    let p = pairing_from_fragment("#agent=http://127.0.0.1:7878&token=abc123").unwrap();
+    assert_eq!(
+        p,
+        Pairing {
+            agent: "http://127.0.0.1:7878".into(),
+            token: "abc123".into()
+        }
+    );
+    let encoded = pairing_from_fragment("agent=http%3A%2F%2F%5B%3A%3A1%5D%3A9000&token=t").unwrap();
+    assert_eq!(encoded.agent, "http://[::1]:9000");
+    assert_eq!(pairing_from_fragment("#token=only"), None);
+    assert_eq!(pairing_from_fragment(""), None);
+}
+
+#[test]
+fn agent_addresses_become_websocket_urls() {
+    assert_eq!(
+        ws_url("http://127.0.0.1:7878").unwrap(),
+        "ws://127.0.0.1:7878/ws"
+    );
+    assert_eq!(
+        ws_url("https://box.example:443/").unwrap(),
+        "wss://box.example:443/ws"
+    );
+    assert_eq!(ws_url("localhost:7878").unwrap(), "ws://localhost:7878/ws");
+    assert_eq!(ws_url("http://h:1/some/path?q#f").unwrap(), "ws://h:1/ws");
+    assert!(
+        ws_url("ftp://h")
+            .unwrap_err()
+            .contains("not an agent address")
+    );
+    assert!(ws_url("http://").is_err());
+    assert!(ws_url("two words").is_err());
+}
+
+#[test]
+fn back_off_doubles_to_thirty_seconds() {
+    let waits: Vec<u32> = (0..8).map(backoff_s).collect();
+    assert_eq!(waits, vec![1, 2, 4, 8, 16, 30, 30, 30]);
+    assert_eq!(backoff_s(u32::MAX), 30);
+}
+
+#[test]
+fn the_sweep_form_reads_shapes_and_names_mistakes() {
+    let shapes = parse_shapes("1x4096x4096, 64×4096×11008;\n 2X3X4").unwrap();
+    assert_eq!(
+        shapes,
+        vec![
+            OperatorShape {
+                m: 1,
+                n: 4096,
+                k: 4096
+            },
+            OperatorShape {
+                m: 64,
+                n: 4096,
+                k: 11008
+            },
+            OperatorShape { m: 2, n: 3, k: 4 },
+        ]
+    );
+    assert_eq!(
+        parse_shapes("1x4096").unwrap_err(),
+        "`1x4096` is not M x N x K (for example 1x4096x4096)"
+    );
+    assert_eq!(
+        parse_shapes("1x0x4").unwrap_err(),
+        "in `1x0x4`: `0` must be a whole number from 1 to 1048576"
+    );
+    assert!(parse_shapes("1x4x2097152").unwrap_err().contains("2097152"));
+    assert!(
+        parse_shapes(" , ")
+            .unwrap_err()
+            .starts_with("enter at least one shape")
+    );
+}
+
+proptest! {
+    #[test]
+    fn the_sweep_form_never_panics(text in ".{0,60}") {
+        let _ = parse_shapes(&text);
+    }
+}
+
+fn measured(
+    kind: MeasurementKind,
+    format: Option<&str>,
+    m: u64,
+    flops: f64,
+    bytes: f64,
+    median_s: f64,
+    energy_j: Option<f64>,
+) -> Measurement {
+    Measurement {
+        kind,
+        label: format!("{kind:?} {m}x4096x4096 {}", format.unwrap_or("")),
+        backend: "cpu".into(),
+        device: "test".into(),
+        format: format.map(str::to_string),
+        activation_format: format.map(|_| "fp32".into()),
+        shape: format.map(|_| OperatorShape {
+            m,
+            n: 4096,
+            k: 4096,
+        }),
+        flops,
+        bytes,
+        bytes_counted: "read + write".into(),
+        stats: Stats {
+            samples: 10,
+            median_s,
+            min_s: median_s,
+            mean_s: median_s,
+            noise: 0.001,
+            converged: true,
+            elapsed_s: 1.0,
+        },
+        achieved_bytes_per_s: bytes / median_s,
+        achieved_flops_per_s: flops / median_s,
+        ceiling_name: None,
+        fraction_of_ceiling: None,
+        check: None,
+        energy_j,
+        unix_s: 0.0,
+    }
+}
+
+fn lab_data() -> LabData {
+    let gemv_bytes = 4.0 * 4096.0 * 4096.0;
+    LabData {
+        measurements: vec![
+            measured(MeasurementKind::Copy, None, 0, 0.0, 2e10, 1.0, None),
+            measured(
+                MeasurementKind::PeakGemm,
+                Some("fp32"),
+                1024,
+                2e11,
+                1e7,
+                2.0,
+                None,
+            ),
+            measured(
+                MeasurementKind::Gemv,
+                Some("fp32"),
+                1,
+                2.0 * 4096.0 * 4096.0,
+                gemv_bytes,
+                4e-3,
+                Some(0.4),
+            ),
+            measured(
+                MeasurementKind::Gemm,
+                Some("fp32"),
+                512,
+                2.0 * 512.0 * 4096.0 * 4096.0,
+                8e7,
+                0.25,
+                Some(25.0),
+            ),
+        ],
+        kernels: import("kernel,flops,bytes,time_us,phase\nrmsnorm,35840,28672,3,decode\n")
+            .unwrap()
+            .kernels,
+    }
+}
+
+#[test]
+fn measurements_against_a_datasheet() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let data = lab_data();
+    assert_eq!(
+        data.points().len(),
+        3,
+        "two operators and one import; ceilings are not points"
+    );
+    let v = analyse(&data, &hw);
+    assert_eq!(v.rows.len(), 3);
+    assert!(v.leave_one_out);
+    assert_eq!(v.ceilings.bandwidth, Some((2e10, "copy".to_string())));
+    // Energy: (0.4 + 25) J over (4 ms + 250 ms).
+    let w = v.mean_power_w.unwrap();
+    assert!((w - 25.4 / 0.254).abs() < 1e-9, "{w}");
+    // The GEMV is memory-bound on the datasheet: its error is datasheet time / measured - 1.
+    let gemv = &v.rows[0];
+    let expected = 4.0 * 4096.0 * 4096.0 / hw.memory_bandwidth.value.get() / 4e-3 - 1.0;
+    assert!((gemv.datasheet_error() - expected).abs() < 1e-9);
+}
+
+#[test]
+fn the_export_round_trips_through_the_importer() {
+    let data = lab_data();
+    let file = data.to_file("h100-sxm");
+    let back = import(&serde_json::to_string(&file).unwrap()).unwrap();
+    let mut restored = LabData::default();
+    assert_eq!(restored.merge(back), 5);
+    assert_eq!(restored, data);
+}
+
+#[test]
+fn calibration_reaches_the_whole_model_and_the_chart() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let v = analyse(&lab_data(), &hw);
+    let state = State {
+        mode: Mode::Model,
+        ..State::default()
+    };
+    let model = crate::compute::model(&state, &hw).unwrap();
+    let c = calibrate_model(&model, &v, &hw).unwrap();
+    // A CPU's measurements make the H100 datasheet far too optimistic: the calibrated
+    // step is slower by the fitted fractions.
+    assert!(c.efficiency.bandwidth < 0.1, "{:?}", c.efficiency);
+    assert!(c.calibrated.time.get() > 10.0 * c.datasheet.time.get());
+    let per_token = c.joules_per_token.unwrap();
+    let tokens = c.calibrated.tokens_per_s * c.calibrated.time.get();
+    assert!((per_token - v.mean_power_w.unwrap() * c.calibrated.time.get() / tokens).abs() < 1e-9);
+
+    let chart = ChartData::for_model(&hw, &model).with_lab(&v);
+    assert_eq!(chart.measured.len(), 3);
+    let roof = chart.measured_roof.as_ref().unwrap();
+    assert_eq!(roof.bandwidth, 2e10);
+    assert_eq!(roof.peaks, vec![("fp32".to_string(), 1e11)]);
+    // Each measured mark sits at its kernel's intensity, with its datasheet twin above it.
+    for m in &chart.measured {
+        assert!(m.predicted > m.measured, "{m:?}");
+    }
+    let e = chart.extent();
+    let (lo, _) = e.y.unwrap();
+    assert!(
+        lo <= chart
+            .measured
+            .iter()
+            .map(|m| m.measured)
+            .fold(f64::INFINITY, f64::min)
+    );
+}
