@@ -91,10 +91,12 @@ fn test() -> Result<()> {
             "warnings",
         ],
     )?;
-    // The model crate's invariant: it builds, lint-clean, for the browser.
+    // The model and report crates' invariant: they build, lint-clean, for the browser.
     let wasm = [
         "--package",
         "rooflinr-model",
+        "--package",
+        "rooflinr-report",
         "--target",
         "wasm32-unknown-unknown",
         "--locked",

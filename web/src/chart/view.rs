@@ -323,10 +323,19 @@ pub fn RooflineChart(
                     let (_, py) = v.project(&FRAME, m.intensity, m.predicted);
                     let colour = pal.format(&m.format);
                     let r = 6.5;
-                    let diamond = format!("M{x:.1},{:.1} L{:.1},{y:.1} L{x:.1},{:.1} L{:.1},{y:.1} Z", y - r, x + r, y + r, x - r);
+                    // Diamonds for decode, triangles for prefill, squares for other phases.
+                    let marker = match m.phase.as_str() {
+                        "decode" => format!("M{x:.1},{:.1} L{:.1},{y:.1} L{x:.1},{:.1} L{:.1},{y:.1} Z", y - r, x + r, y + r, x - r),
+                        "prefill" => format!("M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z", y - r, x + r, y + 0.8 * r, x - r, y + 0.8 * r),
+                        _ => {
+                            let h = 0.8 * r;
+                            format!("M{:.1},{:.1} h{:.1} v{:.1} h{:.1} Z", x - h, y - h, 2.0 * h, 2.0 * h, -2.0 * h)
+                        }
+                    };
                     let title = format!(
-                        "{} · measured {} · datasheet predicts {} ({:+.0}%)",
+                        "{} · {} · measured {} · datasheet predicts {} ({:+.0}%)",
                         m.label,
+                        if m.phase.is_empty() { "unspecified phase" } else { &m.phase },
                         si(m.measured, "FLOP/s"),
                         si(m.predicted, "FLOP/s"),
                         m.error * 100.0
@@ -335,7 +344,7 @@ pub fn RooflineChart(
                         <g class="measured-mark">
                             <line x1=x x2=x y1=py y2=y stroke=pal.muted stroke-width="1" stroke-dasharray="2 3"></line>
                             <circle cx=x cy=py r="2.5" fill=pal.muted></circle>
-                            <path d=diamond fill=pal.background stroke=colour stroke-width="2.5"><title>{title}</title></path>
+                            <path d=marker fill=pal.background stroke=colour stroke-width="2.5"><title>{title}</title></path>
                         </g>
                     }
                 })
@@ -440,7 +449,7 @@ pub fn RooflineChart(
                     </For>
                 </ul>
                 <p class="hint">
-                    "Circles: decode · squares: prefill · ringed: your selection · diamonds: measured, joined to their datasheet prediction · dashed: measured roofline. Scroll to zoom, drag to pan, "
+                    "Circles: decode · squares: prefill · ringed: your selection · hollow diamonds, triangles, squares: measured decode, prefill, other kernels, joined to their datasheet prediction · dashed: measured roofline. Scroll to zoom, drag to pan, "
                     <button class="link" on:click=move |_| zoomed.set(None)>"fit to data"</button>"."
                 </p>
             </figcaption>

@@ -439,8 +439,9 @@ pub struct MeasuredMark {
     pub label: String,
     /// Calibration key (weight format).
     pub format: String,
-    /// Decode-phase kernel (circle family) or not.
-    pub decode: bool,
+    /// The kernel's phase (`decode`, `prefill`, or what an import said), which sets the
+    /// marker's shape.
+    pub phase: String,
     /// FLOPs per byte.
     pub intensity: f64,
     /// Measured FLOP/s.
@@ -490,7 +491,7 @@ impl ChartData {
             .map(|r| MeasuredMark {
                 label: r.point.kernel.clone(),
                 format: r.key.clone(),
-                decode: r.point.phase == "decode",
+                phase: r.point.phase.clone(),
                 intensity: r.point.intensity(),
                 measured: r.point.achieved_flops_per_s(),
                 predicted: r.point.flops / r.datasheet_s,

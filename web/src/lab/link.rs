@@ -344,11 +344,6 @@ impl Lab {
             }),
             ServerMessage::Result { measurement, .. } => {
                 self.data.update(|d| d.measurements.push(*measurement));
-                self.job.update(|j| {
-                    if let Some(j) = j {
-                        j.done = (j.done + 1).min(j.total.max(j.done + 1));
-                    }
-                });
             }
             ServerMessage::Finished {
                 state,

@@ -527,6 +527,19 @@ fn TheoryTable(
                 }
             })
             .collect_view();
+        let phases = phase_rows(&v)
+            .into_iter()
+            .map(|(phase, kernels, time, memory_share)| {
+                view! {
+                    <tr>
+                        <td>{phase}</td>
+                        <td class="num">{kernels}</td>
+                        <td class="num">{si(time, "s")}</td>
+                        <td class="num">{format!("{:.0}%", memory_share * 100.0)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
         let cal = &v.calibration;
         let mut fractions = vec![format!(
             "bandwidth {:.1}% ({})",
@@ -593,6 +606,13 @@ fn TheoryTable(
                         <tbody>{summary}</tbody>
                     </table>
                 </div>
+                <h3>"By phase"</h3>
+                <div class="table-wrap">
+                    <table class="data" id="phase-summary">
+                        <thead><tr><th>"Phase"</th><th>"Kernels"</th><th>"Measured time"</th><th>"In memory-bound kernels"</th></tr></thead>
+                        <tbody>{phases}</tbody>
+                    </table>
+                </div>
                 <p class="hint" id="lab-fractions">{format!("Fitted: {}.", fractions.join(" · "))}</p>
                 {whole_model}
                 <p class="hint">{energy}</p>
@@ -600,6 +620,40 @@ fn TheoryTable(
         }
         .into_any()
     }
+}
+
+/// Per phase: kernels, their measured time, and the share of it in kernels the calibrated
+/// roofline calls memory-bound.
+fn phase_rows(v: &LabView) -> Vec<(String, usize, f64, f64)> {
+    let mut phases: Vec<String> = v
+        .rows
+        .iter()
+        .map(|r| r.point.phase_label().to_string())
+        .collect();
+    phases.sort();
+    phases.dedup();
+    phases
+        .into_iter()
+        .map(|phase| {
+            let members: Vec<_> = v
+                .rows
+                .iter()
+                .filter(|r| r.point.phase_label() == phase)
+                .collect();
+            let time: f64 = members.iter().map(|r| r.point.time_s).sum();
+            let memory: f64 = members
+                .iter()
+                .filter(|r| r.calibrated_bound == rooflinr_model::roofline::Bound::Memory)
+                .map(|r| r.point.time_s)
+                .sum();
+            (
+                phase,
+                members.len(),
+                time,
+                if time > 0.0 { memory / time } else { 0.0 },
+            )
+        })
+        .collect()
 }
 
 /// Import, export, report, clear.
