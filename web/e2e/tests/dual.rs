@@ -211,7 +211,12 @@ async fn the_calculator_pairs_measures_calibrates_and_reports() -> Result<()> {
     );
 
     let fractions = text_of(&client, "#lab-fractions").await?;
-    assert!(fractions.starts_with("Fitted: bandwidth"), "{fractions}");
+    // One fit for the agent's points (with its ceilings), one for the imported file.
+    assert!(fractions.contains("measured: agent cpu on"), "{fractions}");
+    assert!(
+        fractions.contains("imported: kernel CSV: bandwidth"),
+        "{fractions}"
+    );
     screenshot(&client, "dual-roofline.png").await?;
 
     // The report: Markdown in seed 004's shape, one placement row per point.

@@ -162,8 +162,8 @@ pub struct LabView {
     pub leave_one_out: bool,
     /// Errors per format and regime.
     pub summary: Vec<ErrorSummary>,
-    /// The fit over every point.
-    pub calibration: Calibration,
+    /// One fit per source (an agent on one device, one imported file), over all its points.
+    pub calibrations: Vec<(String, Calibration)>,
     /// Measured ceilings.
     pub ceilings: MeasuredCeilings,
     /// Mean power over the measurements that read an energy counter, W.
@@ -181,7 +181,7 @@ pub fn analyse(data: &LabData, hw: &Hardware) -> LabView {
         .fold((0.0, 0.0), |(j, s), (pj, ps)| (j + pj, s + ps));
     LabView {
         summary: calibrate::summarise(&rows),
-        calibration: Calibration::fit(&points, hw, &ceilings),
+        calibrations: calibrate::by_source(&points, hw, &ceilings),
         rows,
         leave_one_out,
         ceilings,
@@ -192,6 +192,8 @@ pub fn analyse(data: &LabData, hw: &Hardware) -> LabView {
 /// A whole-model prediction under the calibrated roof.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calibrated {
+    /// The source whose fit is applied.
+    pub source: String,
     /// The datasheet analysis (as the calculator shows it).
     pub datasheet: ModelAnalysis,
     /// The same analysis with the fitted fractions for the model's weight format.
@@ -202,10 +204,30 @@ pub struct Calibrated {
     pub joules_per_token: Option<f64>,
 }
 
+impl LabView {
+    /// The fit whole-model predictions use: the agent source with the most points, else
+    /// the source with the most points.
+    pub fn model_calibration(&self) -> Option<&(String, Calibration)> {
+        let points = |source: &str| {
+            self.rows
+                .iter()
+                .filter(|r| r.point.source == source)
+                .count()
+        };
+        let agent = self
+            .calibrations
+            .iter()
+            .filter(|(s, _)| s.starts_with("measured: agent"))
+            .max_by_key(|(s, _)| points(s));
+        agent.or_else(|| self.calibrations.iter().max_by_key(|(s, _)| points(s)))
+    }
+}
+
 /// Applies the calibration to the model the calculator shows.
 pub fn calibrate_model(view: &ModelView, lab: &LabView, hw: &Hardware) -> Option<Calibrated> {
     let format = view.scenario.precision.weights.name();
-    let efficiency = lab.calibration.efficiency_for(&format);
+    let (source, calibration) = lab.model_calibration()?;
+    let efficiency = calibration.efficiency_for(&format);
     let calibrated = analysis::analyze(&view.config, hw, &view.scenario, &efficiency).ok()?;
     let tokens_per_step = calibrated.tokens_per_s * calibrated.time.get();
     let joules_per_token = lab
@@ -213,6 +235,7 @@ pub fn calibrate_model(view: &ModelView, lab: &LabView, hw: &Hardware) -> Option
         .filter(|_| tokens_per_step > 0.0)
         .map(|w| w * calibrated.time.get() / tokens_per_step);
     Some(Calibrated {
+        source: source.clone(),
         datasheet: view.analysis.clone(),
         calibrated,
         efficiency,

@@ -516,6 +516,7 @@ fn TheoryTable(
             .map(|s| {
                 view! {
                     <tr>
+                        <td>{s.source.clone()}</td>
                         <td>{s.key.clone()}</td>
                         <td>{s.bound.name()}</td>
                         <td class="num">{s.points}</td>
@@ -540,22 +541,28 @@ fn TheoryTable(
                 }
             })
             .collect_view();
-        let cal = &v.calibration;
-        let mut fractions = vec![format!(
-            "bandwidth {:.1}% ({})",
-            cal.bandwidth.value * 100.0,
-            cal.bandwidth.from
-        )];
-        fractions.extend(
-            cal.bandwidth_by_format
-                .iter()
-                .map(|(k, f)| format!("{k} bandwidth {:.1}%", f.value * 100.0)),
-        );
-        fractions.extend(
-            cal.compute_by_format
-                .iter()
-                .map(|(k, f)| format!("{k} compute {:.1}% ({})", f.value * 100.0, f.from)),
-        );
+        let fractions = v
+            .calibrations
+            .iter()
+            .map(|(source, cal)| {
+                let mut parts = vec![format!(
+                    "bandwidth {:.1}% ({})",
+                    cal.bandwidth.value * 100.0,
+                    cal.bandwidth.from
+                )];
+                parts.extend(
+                    cal.bandwidth_by_format
+                        .iter()
+                        .map(|(k, f)| format!("{k} bandwidth {:.1}%", f.value * 100.0)),
+                );
+                parts.extend(
+                    cal.compute_by_format
+                        .iter()
+                        .map(|(k, f)| format!("{k} compute {:.1}% ({})", f.value * 100.0, f.from)),
+                );
+                view! { <li><strong>{source.clone()}</strong>": "{parts.join(" · ")}</li> }
+            })
+            .collect_view();
         let whole_model = move || {
             let hw = hardware.get().ok()?;
             let m = model.get()?;
@@ -564,9 +571,10 @@ fn TheoryTable(
             Some(view! {
                 <p class="whole-model" id="lab-model">
                     {format!(
-                        "Whole model: the datasheet predicts {} per step ({:.1} tokens/s); calibrated with these measurements, {} ({:.1} tokens/s).",
+                        "Whole model: the datasheet predicts {} per step ({:.1} tokens/s); calibrated with {}, {} ({:.1} tokens/s).",
                         si(c.datasheet.time.get(), "s"),
                         c.datasheet.tokens_per_s,
+                        c.source,
                         si(c.calibrated.time.get(), "s"),
                         c.calibrated.tokens_per_s
                     )}
@@ -600,7 +608,7 @@ fn TheoryTable(
                 <div class="table-wrap">
                     <table class="data" id="error-summary">
                         <thead><tr>
-                            <th>"Format"</th><th>"Regime"</th><th>"Points"</th><th>"Datasheet mean"</th><th>"Datasheet worst"</th>
+                            <th>"Source"</th><th>"Format"</th><th>"Regime"</th><th>"Points"</th><th>"Datasheet mean"</th><th>"Datasheet worst"</th>
                             <th>"Calibrated mean"</th><th>"Calibrated worst"</th>
                         </tr></thead>
                         <tbody>{summary}</tbody>
@@ -613,7 +621,8 @@ fn TheoryTable(
                         <tbody>{phases}</tbody>
                     </table>
                 </div>
-                <p class="hint" id="lab-fractions">{format!("Fitted: {}.", fractions.join(" · "))}</p>
+                <h3>"Fitted fractions of the datasheet (each source on its own)"</h3>
+                <ul class="hint fractions" id="lab-fractions">{fractions}</ul>
                 {whole_model}
                 <p class="hint">{energy}</p>
             </div>

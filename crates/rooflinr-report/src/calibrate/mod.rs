@@ -10,6 +10,10 @@
 //! peak-GEMM ceiling when one was measured; with no memory-bound point, the copy or triad
 //! ceiling stands in for the bandwidth.
 //!
+//! Points are calibrated with the others from the same source (one agent on one device, one
+//! imported file): fractions of one machine say nothing about another. Measured ceilings
+//! apply to the agent points of the device they were measured on.
+//!
 //! The calibrated error of each point is a leave-one-out error: the point is predicted by a
 //! fit made without it, so a format measured once is not "predicted" by itself.
 
@@ -301,6 +305,48 @@ impl Compared {
     }
 }
 
+/// The ceilings that apply to points from `source`: those measured on the device an agent
+/// source names, none for imports.
+fn ceilings_for(source: &str, ceilings: &MeasuredCeilings) -> MeasuredCeilings {
+    match &ceilings.device {
+        Some(device)
+            if source.starts_with("measured: agent")
+                && source.ends_with(&format!(" on {device}")) =>
+        {
+            ceilings.clone()
+        }
+        _ => MeasuredCeilings::default(),
+    }
+}
+
+/// The sources among `points`, in a stable order.
+pub fn sources(points: &[KernelPoint]) -> Vec<String> {
+    let mut s: Vec<String> = points.iter().map(|p| p.source.clone()).collect();
+    s.sort();
+    s.dedup();
+    s
+}
+
+/// One fit per source, over all of that source's points.
+pub fn by_source(
+    points: &[KernelPoint],
+    hw: &Hardware,
+    ceilings: &MeasuredCeilings,
+) -> Vec<(String, Calibration)> {
+    sources(points)
+        .into_iter()
+        .map(|source| {
+            let group: Vec<KernelPoint> = points
+                .iter()
+                .filter(|p| p.source == source)
+                .cloned()
+                .collect();
+            let cal = Calibration::fit(&group, hw, &ceilings_for(&source, ceilings));
+            (source, cal)
+        })
+        .collect()
+}
+
 /// Every point compared; the second value says whether the calibrated errors are
 /// leave-one-out (true) or in-sample.
 pub fn compare(
@@ -309,7 +355,11 @@ pub fn compare(
     ceilings: &MeasuredCeilings,
 ) -> (Vec<Compared>, bool) {
     let leave_one_out = points.len() <= MAX_LEAVE_ONE_OUT;
-    let everything = Calibration::fit(points, hw, ceilings);
+    let whole = if leave_one_out {
+        Vec::new()
+    } else {
+        by_source(points, hw, ceilings)
+    };
     let rows = points
         .iter()
         .enumerate()
@@ -319,12 +369,15 @@ pub fn compare(
                 let others: Vec<KernelPoint> = points
                     .iter()
                     .enumerate()
-                    .filter(|(j, _)| *j != i)
+                    .filter(|(j, q)| *j != i && q.source == p.source)
                     .map(|(_, q)| q.clone())
                     .collect();
-                Calibration::fit(&others, hw, ceilings)
+                Calibration::fit(&others, hw, &ceilings_for(&p.source, ceilings))
             } else {
-                everything.clone()
+                whole
+                    .iter()
+                    .find(|(s, _)| *s == p.source)
+                    .map_or_else(Calibration::datasheet, |(_, c)| c.clone())
             };
             let (calibrated_s, calibrated_bound) = cal.predict(p, hw);
             Compared {
@@ -343,6 +396,8 @@ pub fn compare(
 /// Error figures for one format in one regime.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorSummary {
+    /// Where the points come from.
+    pub source: String,
     /// Calibration key.
     pub key: String,
     /// Regime (the measured point's calibrated bound).
@@ -359,20 +414,20 @@ pub struct ErrorSummary {
     pub calibrated_max: f64,
 }
 
-/// Summaries per format and regime, in a stable order.
+/// Summaries per source, format and regime, in a stable order.
 pub fn summarise(rows: &[Compared]) -> Vec<ErrorSummary> {
-    let mut groups: Vec<(String, Bound)> = rows
+    let mut groups: Vec<(String, String, Bound)> = rows
         .iter()
-        .map(|r| (r.key.clone(), r.calibrated_bound))
+        .map(|r| (r.point.source.clone(), r.key.clone(), r.calibrated_bound))
         .collect();
-    groups.sort_by(|a, b| (a.0.as_str(), a.1.name()).cmp(&(b.0.as_str(), b.1.name())));
+    groups.sort_by(|a, b| (&a.0, &a.1, a.2.name()).cmp(&(&b.0, &b.1, b.2.name())));
     groups.dedup();
     groups
         .into_iter()
-        .map(|(key, bound)| {
+        .map(|(source, key, bound)| {
             let members: Vec<&Compared> = rows
                 .iter()
-                .filter(|r| r.key == key && r.calibrated_bound == bound)
+                .filter(|r| r.point.source == source && r.key == key && r.calibrated_bound == bound)
                 .collect();
             let stats = |e: fn(&Compared) -> f64| {
                 let abs: Vec<f64> = members.iter().map(|r| e(r).abs()).collect();
@@ -382,6 +437,7 @@ pub fn summarise(rows: &[Compared]) -> Vec<ErrorSummary> {
             let (datasheet_mean, datasheet_max) = stats(Compared::datasheet_error);
             let (calibrated_mean, calibrated_max) = stats(Compared::calibrated_error);
             ErrorSummary {
+                source,
                 key,
                 bound,
                 points: members.len(),

@@ -130,3 +130,59 @@ fn measured_ceilings_stand_in_where_no_operator_says() {
     let none = Calibration::fit(&[], &hw, &MeasuredCeilings::default());
     assert_eq!(none, Calibration::datasheet());
 }
+
+#[test]
+fn each_source_is_calibrated_on_its_own() {
+    let hw = h100();
+    // One machine reaches 80% of the bandwidth, an imported file's machine 40%.
+    let mut points = grid(0.8, 0.6);
+    let mut other = grid(0.4, 0.3);
+    for p in &mut other {
+        p.source = "imported: kernel CSV".into();
+    }
+    points.extend(other);
+    let (rows, _) = compare(&points, &hw, &MeasuredCeilings::default());
+    for r in &rows {
+        assert!(r.calibrated_error().abs() < 1e-9, "{r:?}");
+    }
+    let fits = by_source(&points, &hw, &MeasuredCeilings::default());
+    assert_eq!(fits.len(), 2);
+    let imported = &fits
+        .iter()
+        .find(|(s, _)| s == "imported: kernel CSV")
+        .unwrap()
+        .1;
+    assert!((imported.bandwidth.value - 0.4).abs() < 1e-9);
+    let summary = summarise(&rows);
+    assert_eq!(summary.len(), 4, "two sources x two regimes");
+    // Ceilings apply only to the agent points of the device they were measured on.
+    let ceilings = MeasuredCeilings {
+        bandwidth: Some((0.5 * hw.memory_bandwidth.value.get(), "copy".into())),
+        peaks: Vec::new(),
+        device: Some("box".into()),
+    };
+    let compute_only: Vec<KernelPoint> = points
+        .iter()
+        .filter(|p| p.phase == "prefill")
+        .cloned()
+        .map(|mut p| {
+            if p.source == "synthetic" {
+                p.source = "measured: agent cuda on box".into();
+            }
+            p
+        })
+        .collect();
+    let fits = by_source(&compute_only, &hw, &ceilings);
+    let agent = &fits
+        .iter()
+        .find(|(s, _)| s.starts_with("measured"))
+        .unwrap()
+        .1;
+    assert_eq!(agent.bandwidth.from, "copy/triad ceiling");
+    let imported = &fits
+        .iter()
+        .find(|(s, _)| s.starts_with("imported"))
+        .unwrap()
+        .1;
+    assert_eq!(imported.bandwidth.from, "datasheet");
+}

@@ -173,12 +173,12 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with("==")) // ncu prints ==PROF== lines
         .ok_or(ImportError::Empty)?;
+    // The agent writes one compact message a line, each led by its `type` tag.
+    if first.starts_with("{\"type\"") {
+        return agent_jsonl(text);
+    }
     if first.starts_with('{') {
-        return if serde_json::from_str::<serde_json::Value>(text.trim()).is_ok() {
-            lab_json(text)
-        } else {
-            agent_jsonl(text)
-        };
+        return lab_json(text);
     }
     if nsight::looks_like(first) {
         return nsight::parse(text);
@@ -187,7 +187,10 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
 }
 
 fn lab_json(text: &str) -> Result<Imported, ImportError> {
-    let file: LabFile = serde_json::from_str(text).map_err(|e| ImportError::Json(e.to_string()))?;
+    // `from_slice` everywhere: one instantiation of each deserializer (the wasm bundle is
+    // sensitive to that), the same one the protocol's `decode` uses.
+    let file: LabFile =
+        serde_json::from_slice(text.as_bytes()).map_err(|e| ImportError::Json(e.to_string()))?;
     if file.rooflinr != LAB_MAGIC {
         return Err(ImportError::Json(format!(
             "the `rooflinr` field is `{}`, expected `{LAB_MAGIC}`",
@@ -223,7 +226,7 @@ fn agent_jsonl(text: &str) -> Result<Imported, ImportError> {
         if line.is_empty() {
             continue;
         }
-        match serde_json::from_str::<ServerMessage>(line) {
+        match serde_json::from_slice::<ServerMessage>(line.as_bytes()) {
             Ok(ServerMessage::Result { measurement, .. }) => measurements.push(*measurement),
             Ok(_) => {}
             // A results file cut short by a crash ends in a partial line: say so, keep the rest.

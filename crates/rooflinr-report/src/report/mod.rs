@@ -12,7 +12,7 @@ use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::{Bound, Efficiency};
 use rooflinr_model::units::si;
 
-use crate::calibrate::{self, Calibration};
+use crate::calibrate;
 use crate::kernel::{KernelPoint, MeasuredCeilings};
 
 /// Kernels below this fraction of their attainable rate are listed as having room.
@@ -190,45 +190,48 @@ fn calibration(
         return;
     }
     let (rows, loo) = calibrate::compare(kernels, hw, ceilings);
-    let cal = Calibration::fit(kernels, hw, ceilings);
-    out.push_str("## Calibration\n\nAchievable fractions of the datasheet, fitted from these measurements:\n\n");
+    out.push_str("## Calibration\n\nAchievable fractions of the datasheet, fitted from these measurements (each source on its own):\n\n");
+    for (source, cal) in calibrate::by_source(kernels, hw, ceilings) {
+        let _ = writeln!(out, "**{}**\n", cell(&source));
+        let _ = writeln!(
+            out,
+            "- Bandwidth, all formats: {} ({}, {} points)",
+            pct(cal.bandwidth.value),
+            cal.bandwidth.from,
+            cal.bandwidth.points
+        );
+        for (key, f) in &cal.bandwidth_by_format {
+            let _ = writeln!(
+                out,
+                "- Bandwidth, {key}: {} ({}, {} points)",
+                pct(f.value),
+                f.from,
+                f.points
+            );
+        }
+        if let Some(f) = &cal.compute {
+            let _ = writeln!(
+                out,
+                "- Compute, all formats: {} ({}, {} points)",
+                pct(f.value),
+                f.from,
+                f.points
+            );
+        }
+        for (key, f) in &cal.compute_by_format {
+            let _ = writeln!(
+                out,
+                "- Compute, {key}: {} ({}, {} points)",
+                pct(f.value),
+                f.from,
+                f.points
+            );
+        }
+        out.push('\n');
+    }
     let _ = writeln!(
         out,
-        "- Bandwidth, all formats: {} ({}, {} points)",
-        pct(cal.bandwidth.value),
-        cal.bandwidth.from,
-        cal.bandwidth.points
-    );
-    for (key, f) in &cal.bandwidth_by_format {
-        let _ = writeln!(
-            out,
-            "- Bandwidth, {key}: {} ({}, {} points)",
-            pct(f.value),
-            f.from,
-            f.points
-        );
-    }
-    if let Some(f) = &cal.compute {
-        let _ = writeln!(
-            out,
-            "- Compute, all formats: {} ({}, {} points)",
-            pct(f.value),
-            f.from,
-            f.points
-        );
-    }
-    for (key, f) in &cal.compute_by_format {
-        let _ = writeln!(
-            out,
-            "- Compute, {key}: {} ({}, {} points)",
-            pct(f.value),
-            f.from,
-            f.points
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\nPrediction error, |predicted - measured| / measured ({}):\n\n| Format | Regime | Points | Datasheet mean | Datasheet worst | Calibrated mean | Calibrated worst |\n|--------|--------|--------|----------------|-----------------|-----------------|------------------|",
+        "Prediction error, |predicted - measured| / measured ({}):\n\n| Source | Format | Regime | Points | Datasheet mean | Datasheet worst | Calibrated mean | Calibrated worst |\n|--------|--------|--------|--------|----------------|-----------------|-----------------|------------------|",
         if loo {
             "calibrated figures are leave-one-out: each point predicted by a fit made without it"
         } else {
@@ -238,7 +241,8 @@ fn calibration(
     for s in calibrate::summarise(&rows) {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&s.source),
             cell(&s.key),
             s.bound.name(),
             s.points,
