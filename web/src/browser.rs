@@ -158,6 +158,15 @@ pub fn download_png(svg: &str, filename: &str, width: u32, height: u32) {
     img.set_src(&url);
 }
 
+/// The file chosen in the `<input type="file">` an event came from; the input is cleared so
+/// that choosing the same file again fires again.
+pub fn chosen_file(ev: &web_sys::Event) -> Option<web_sys::File> {
+    let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let file = input.files()?.get(0)?;
+    input.set_value("");
+    Some(file)
+}
+
 /// Reads a file chosen in an `<input type="file">` as text.
 pub async fn read_text(file: web_sys::File) -> Result<String, String> {
     let text = wasm_bindgen_futures::JsFuture::from(file.text())

@@ -8,7 +8,6 @@ use rooflinr_model::units::si;
 use rooflinr_protocol::TelemetrySample;
 use rooflinr_report::import;
 use rooflinr_report::report::{self, ReportInput, svg};
-use wasm_bindgen::JsCast;
 
 use super::link::{JobView, Lab, LinkState};
 use super::{LabView, Pairing, calibrate_model, parse_shapes};
@@ -677,17 +676,10 @@ fn DataBar(
     let state = expect_context::<RwSignal<State>>();
     let preview = RwSignal::new(None::<String>);
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = browser::chosen_file(&ev) else {
             return;
         };
         let name = file.name();
-        input.set_value("");
         wasm_bindgen_futures::spawn_local(async move {
             let message = match browser::read_text(file).await {
                 Err(e) => e,

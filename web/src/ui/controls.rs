@@ -6,7 +6,6 @@ use rooflinr_model::analysis::Phase;
 use rooflinr_model::hardware::{Figure, Hardware, registry};
 use rooflinr_model::presets;
 use rooflinr_model::units::si;
-use wasm_bindgen::JsCast;
 
 use super::fields::{CurrentProblem, FormatSelect, Segmented, TextField};
 use crate::browser;
@@ -312,13 +311,7 @@ pub fn ModelPanel() -> impl IntoView {
     };
     let seq_label = move || state.with(|s| s.phase);
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = browser::chosen_file(&ev) else {
             return;
         };
         leptos::task::spawn_local(async move {
