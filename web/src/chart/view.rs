@@ -288,7 +288,7 @@ pub fn RooflineChart(
         let v = viewport.get();
         let pal = palette.get();
         data.with(|d| {
-            let Some(d) = d else {
+            let Some(d) = d.as_ref().filter(|d| !d.measured.is_empty() || d.measured_roof.is_some()) else {
                 return ().into_any();
             };
             let roof = d.measured_roof.as_ref().map(|roof| {

@@ -195,7 +195,7 @@ fn calibration(
         let _ = writeln!(out, "**{}**\n", cell(&source));
         let _ = writeln!(
             out,
-            "- Bandwidth, all formats: {} ({}, {} points)",
+            "- Bandwidth, all formats: {} ({}, {} point(s))",
             pct(cal.bandwidth.value),
             cal.bandwidth.from,
             cal.bandwidth.points
@@ -203,7 +203,7 @@ fn calibration(
         for (key, f) in &cal.bandwidth_by_format {
             let _ = writeln!(
                 out,
-                "- Bandwidth, {key}: {} ({}, {} points)",
+                "- Bandwidth, {key}: {} ({}, {} point(s))",
                 pct(f.value),
                 f.from,
                 f.points
@@ -212,7 +212,7 @@ fn calibration(
         if let Some(f) = &cal.compute {
             let _ = writeln!(
                 out,
-                "- Compute, all formats: {} ({}, {} points)",
+                "- Compute, all formats: {} ({}, {} point(s))",
                 pct(f.value),
                 f.from,
                 f.points
@@ -221,7 +221,7 @@ fn calibration(
         for (key, f) in &cal.compute_by_format {
             let _ = writeln!(
                 out,
-                "- Compute, {key}: {} ({}, {} points)",
+                "- Compute, {key}: {} ({}, {} point(s))",
                 pct(f.value),
                 f.from,
                 f.points
