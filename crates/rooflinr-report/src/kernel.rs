@@ -164,11 +164,6 @@ impl MeasuredCeilings {
         }
         c
     }
-
-    /// Whether anything was measured.
-    pub fn is_empty(&self) -> bool {
-        self.bandwidth.is_none() && self.peaks.is_empty()
-    }
 }
 
 #[cfg(test)]
