@@ -118,7 +118,6 @@ pub struct Lab {
     socket: StoredValue<Option<Socket>, LocalStorage>,
     generation: StoredValue<u64>,
     attempt: StoredValue<u32>,
-    buffer: StoredValue<VecDeque<TelemetrySample>>,
     last_draw: StoredValue<f64>,
 }
 
@@ -135,7 +134,6 @@ impl Lab {
             socket: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             attempt: StoredValue::new(0),
-            buffer: StoredValue::new(VecDeque::new()),
             last_draw: StoredValue::new(0.0),
         }
     }
@@ -381,18 +379,19 @@ impl Lab {
         }
     }
 
+    /// Keeps every sample but wakes the charts at most every [`REDRAW_MS`]: samples are
+    /// added without notifying, and a notification goes out when a redraw is due.
     fn telemetry_sample(self, sample: TelemetrySample) {
-        self.buffer.update_value(|b| {
-            b.push_back(sample);
-            while b.len() > TELEMETRY_KEEP {
-                b.pop_front();
+        self.telemetry.update_untracked(|t| {
+            t.samples.push_back(sample);
+            while t.samples.len() > TELEMETRY_KEEP {
+                t.samples.pop_front();
             }
         });
         let now = browser::now_ms();
         if now - self.last_draw.get_value() >= REDRAW_MS {
             self.last_draw.set_value(now);
-            let samples = self.buffer.get_value();
-            self.telemetry.set(Telemetry { samples });
+            self.telemetry.notify();
         }
     }
 

@@ -201,7 +201,7 @@ pub fn App() -> impl IntoView {
             }),
         }?;
         Some(lab_view.with(|l| match l {
-            Some(l) => chart.clone().with_lab(l),
+            Some(l) => chart.with_lab(l),
             None => chart,
         }))
     });
