@@ -6,45 +6,40 @@ use std::sync::atomic::AtomicBool;
 
 use comfy_table::{Table, presets::UTF8_BORDERS_ONLY};
 use rooflinr_model::format::Format;
+use rooflinr_model::roofline::Bound;
 use rooflinr_model::units::si;
 use rooflinr_protocol::{Measurement, MeasurementKind, OperatorShape};
+use rooflinr_report::kernel::MeasuredCeilings;
 
 use crate::backend::{Backend, MeasureError, Work};
-use crate::jobs::{Ceilings, compare_with_ceilings, record_ceiling};
+use crate::jobs::{ceiling_items, compare_with_ceilings};
 use crate::stats::StopRule;
 
 fn run(
     backend: &dyn Backend,
     items: &[Work],
     rule: &StopRule,
-    ceilings: &mut Ceilings,
+    ceilings: &mut MeasuredCeilings,
 ) -> Result<Vec<Measurement>, MeasureError> {
     let cancel = AtomicBool::new(false);
     let mut out = Vec::new();
     for (i, work) in items.iter().enumerate() {
         eprintln!("[{}/{}] measuring {}", i + 1, items.len(), work.label());
         let mut m = backend.measure(work, rule, &cancel)?;
-        record_ceiling(ceilings, &m);
+        ceilings.record(&m);
         compare_with_ceilings(ceilings, &mut m);
         out.push(m);
     }
     Ok(out)
 }
 
-/// The ceilings of a backend: copy, triad and every format's peak GEMM.
+/// The ceilings of a backend: read, copy, triad and every format's peak GEMM.
 pub fn measure_ceilings(
     backend: &dyn Backend,
     rule: &StopRule,
-) -> Result<(Vec<Measurement>, Ceilings), MeasureError> {
-    let size = backend.peak_gemm_size();
-    let mut items = vec![Work::Copy, Work::Triad];
-    items.extend(
-        backend
-            .formats()
-            .into_iter()
-            .map(|format| Work::PeakGemm { format, size }),
-    );
-    let mut ceilings = Ceilings::default();
+) -> Result<(Vec<Measurement>, MeasuredCeilings), MeasureError> {
+    let items = ceiling_items(backend, backend.peak_gemm_size());
+    let mut ceilings = MeasuredCeilings::default();
     let measured = run(backend, &items, rule, &mut ceilings)?;
     Ok((measured, ceilings))
 }
@@ -76,7 +71,7 @@ pub fn ceilings_table(measured: &[Measurement]) -> String {
     ]);
     for m in measured {
         let (rate, best) = match m.kind {
-            MeasurementKind::Copy | MeasurementKind::Triad => (
+            MeasurementKind::Read | MeasurementKind::Copy | MeasurementKind::Triad => (
                 si(m.achieved_bytes_per_s, "B/s"),
                 si(m.bytes / m.stats.min_s, "B/s"),
             ),
@@ -169,8 +164,8 @@ pub struct Compared {
     pub measured_s: f64,
     /// (predicted - measured) / measured.
     pub error: f64,
-    /// `memory` or `compute`.
-    pub bound: &'static str,
+    /// The ceiling that binds.
+    pub bound: Bound,
 }
 
 /// Seed 003's table: every shape in every format, predicted from the measured ceilings
@@ -191,30 +186,21 @@ pub fn compare(
         })
         .collect();
     let measured = run(backend, &items, rule, &mut ceilings)?;
-    let bandwidth = ceilings.bandwidth.map(|(b, _)| b).unwrap_or(f64::NAN);
+    let (bandwidth, bandwidth_kernel) = ceilings
+        .bandwidth
+        .clone()
+        .unwrap_or((f64::NAN, "no".into()));
     let rows: Vec<Compared> = measured
         .iter()
-        .map(|m| {
-            let memory = m.bytes / bandwidth;
-            let peak = m
-                .format
-                .as_ref()
-                .and_then(|f| ceilings.peaks.get(f))
-                .copied()
-                .unwrap_or(f64::NAN);
-            let compute = m.flops / peak;
-            let predicted = memory.max(compute);
-            Compared {
+        .filter_map(|m| {
+            let predicted = ceilings.predict(m)?.prediction;
+            Some(Compared {
                 label: m.label.clone(),
-                predicted_s: predicted,
+                predicted_s: predicted.time.get(),
                 measured_s: m.stats.median_s,
-                error: (predicted - m.stats.median_s) / m.stats.median_s,
-                bound: if compute > memory {
-                    "compute"
-                } else {
-                    "memory"
-                },
-            }
+                error: (predicted.time.get() - m.stats.median_s) / m.stats.median_s,
+                bound: predicted.bound,
+            })
         })
         .collect();
     let mut t = table(&["operator", "predicted", "measured", "error", "bound"]);
@@ -224,11 +210,11 @@ pub fn compare(
             si(r.predicted_s, "s"),
             si(r.measured_s, "s"),
             format!("{:+.1}%", r.error * 100.0),
-            r.bound.to_string(),
+            r.bound.name().to_string(),
         ]);
     }
     let text = format!(
-        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings (bandwidth {}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction",
+        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings ({bandwidth_kernel} bandwidth {}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction",
         measured
             .first()
             .map(|m| m.device.clone())
@@ -277,7 +263,7 @@ mod tests {
             assert!(text.contains(&r.label));
         }
         // The peak GEMM shape itself is predicted compute-bound from its own ceiling.
-        assert_eq!(rows[2].bound, "compute");
+        assert_eq!(rows[2].bound, Bound::Compute);
         assert!(text.contains("THEORY VS REALITY"));
     }
 }

@@ -1,21 +1,36 @@
 //! Measurement backends: one trait, one implementation per kind of device. The CPU
-//! backend is always present; the CUDA backend plugs in beside it.
+//! backend is always present; the CUDA backend is there when the machine has a driver,
+//! a GPU and NVRTC (it says which is missing otherwise).
 //!
 //! A backend is driven from the job worker's own thread: every call blocks until the
 //! device has finished, and checks the cancel flag between samples.
 
+pub mod check;
 pub mod cpu;
+pub mod cuda;
 
 use std::sync::atomic::AtomicBool;
 
-use rooflinr_model::format::Format;
+use rooflinr_model::format::{Format, GroupedInt, ScaleType, ZeroPoint};
 use rooflinr_protocol::{BackendInfo, Measurement, OperatorShape};
 
 use crate::stats::StopRule;
 
+/// INT4, symmetric, one FP16 scale per 128 values along a row: the INT4 format both
+/// backends measure (`int4-g128`).
+pub const INT4_G128: GroupedInt = GroupedInt {
+    bits: 4,
+    group: 128,
+    scale: ScaleType::Fp16,
+    zero: ZeroPoint::None,
+};
+
 /// One thing to measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Work {
+    /// Read bandwidth: a sum (or XOR) over one array, the yardstick of a GEMV, which only
+    /// reads its weights.
+    Read,
     /// Memory bandwidth: b = a.
     Copy,
     /// Memory bandwidth: a = b + s c.
@@ -40,6 +55,7 @@ impl Work {
     /// Readable label (`gemv 1x4096x4096 int8`).
     pub fn label(&self) -> String {
         match self {
+            Work::Read => "read bandwidth".into(),
             Work::Copy => "copy bandwidth".into(),
             Work::Triad => "triad bandwidth".into(),
             Work::PeakGemm { format, size } => format!("peak gemm {size}^3 {format}"),
@@ -109,6 +125,11 @@ pub trait Backend: Send + Sync {
 
     /// The size of the square GEMM that measures a format's peak.
     fn peak_gemm_size(&self) -> u64;
+
+    /// The formats whose compute peak it measures (by default every format it measures).
+    fn peak_formats(&self) -> Vec<Format> {
+        self.formats()
+    }
 
     /// Measures `work`: checks its output against a reference first, then samples it
     /// under `rule`. The returned measurement has no ceiling comparison yet (the job

@@ -12,9 +12,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rooflinr_model::format::Format;
-use rooflinr_protocol::{
-    JobId, JobKind, JobRequest, JobState, Measurement, MeasurementKind, ServerMessage,
-};
+use rooflinr_protocol::{JobId, JobKind, JobRequest, JobState, Measurement, ServerMessage};
+use rooflinr_report::kernel::MeasuredCeilings;
 use tokio::sync::broadcast;
 
 use self::store::Store;
@@ -25,15 +24,6 @@ use crate::stats::StopRule;
 pub const MAX_DIM: u64 = 1 << 20;
 /// Most points in one job.
 pub const MAX_POINTS: usize = 1024;
-
-/// The ceilings last measured on a backend, used to say how close each point came.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ceilings {
-    /// Best of copy and triad, bytes/s, and which.
-    pub bandwidth: Option<(f64, MeasurementKind)>,
-    /// Peak GEMM rate per format name, FLOP/s.
-    pub peaks: HashMap<String, f64>,
-}
 
 struct Record {
     backend: Arc<dyn Backend>,
@@ -51,7 +41,7 @@ struct Inner {
     queue: VecDeque<JobId>,
     running: Option<JobId>,
     jobs: HashMap<JobId, Record>,
-    ceilings: HashMap<&'static str, Ceilings>,
+    ceilings: HashMap<&'static str, MeasuredCeilings>,
 }
 
 /// The queue and its worker.
@@ -351,7 +341,7 @@ impl Jobs {
             {
                 let mut inner = self.lock();
                 let ceilings = inner.ceilings.entry(backend.kind()).or_default();
-                record_ceiling(ceilings, &measurement);
+                ceilings.record(&measurement);
                 compare_with_ceilings(ceilings, &mut measurement);
                 if let Some(record) = inner.jobs.get_mut(job) {
                     record.results.push(measurement.clone());
@@ -385,13 +375,7 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
     let items = match &request.kind {
         JobKind::Ceilings => {
             let size = backend.peak_gemm_size();
-            let mut items = vec![Work::Copy, Work::Triad];
-            items.extend(
-                supported
-                    .iter()
-                    .map(|&format| Work::PeakGemm { format, size }),
-            );
-            items
+            ceiling_items(backend, size)
         }
         JobKind::Operators { shapes, formats } => {
             if shapes.is_empty() || formats.is_empty() {
@@ -441,61 +425,28 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
     Ok(items)
 }
 
-/// Keeps a bandwidth or peak measurement as a ceiling (the best bandwidth of copy and
-/// triad; the latest peak per format).
-pub fn record_ceiling(ceilings: &mut Ceilings, m: &Measurement) {
-    match m.kind {
-        MeasurementKind::Copy | MeasurementKind::Triad => {
-            if ceilings
-                .bandwidth
-                .is_none_or(|(best, _)| m.achieved_bytes_per_s > best)
-            {
-                ceilings.bandwidth = Some((m.achieved_bytes_per_s, m.kind));
-            }
-        }
-        MeasurementKind::PeakGemm => {
-            if let Some(format) = &m.format {
-                ceilings
-                    .peaks
-                    .insert(format.clone(), m.achieved_flops_per_s);
-            }
-        }
-        MeasurementKind::Gemv | MeasurementKind::Gemm => {}
-    }
+/// The points that measure a backend's ceilings: read, copy and triad bandwidth, then
+/// the peak GEMM of every format it has a peak for.
+pub fn ceiling_items(backend: &dyn Backend, size: u64) -> Vec<Work> {
+    let mut items = vec![Work::Read, Work::Copy, Work::Triad];
+    items.extend(
+        backend
+            .peak_formats()
+            .into_iter()
+            .map(|format| Work::PeakGemm { format, size }),
+    );
+    items
 }
 
-/// Sets how close an operator came to the roofline drawn from the measured ceilings:
-/// the roofline time (max of bytes over the measured bandwidth and FLOPs over the
-/// format's measured peak) over the measured median.
-pub fn compare_with_ceilings(ceilings: &Ceilings, m: &mut Measurement) {
-    if !matches!(m.kind, MeasurementKind::Gemv | MeasurementKind::Gemm) {
-        return;
-    }
-    let Some((bandwidth, which)) = ceilings.bandwidth else {
+/// Sets how close an operator came to the roofline drawn from the measured ceilings
+/// (the report crate's one prediction from measured ceilings): the roofline time over
+/// the measured median.
+pub fn compare_with_ceilings(ceilings: &MeasuredCeilings, m: &mut Measurement) {
+    let Some(predicted) = ceilings.predict(m) else {
         return;
     };
-    let memory_time = m.bytes / bandwidth;
-    let peak = m
-        .format
-        .as_ref()
-        .and_then(|f| ceilings.peaks.get(f))
-        .copied();
-    let compute_time = peak.map(|p| m.flops / p).unwrap_or(0.0);
-    let which = if which == MeasurementKind::Copy {
-        "copy"
-    } else {
-        "triad"
-    };
-    let name = match peak {
-        Some(p) if compute_time > memory_time => format!(
-            "measured {} gemm peak {:.1} GFLOP/s",
-            m.format.as_deref().unwrap_or("?"),
-            p / 1e9
-        ),
-        _ => format!("measured {which} bandwidth {:.1} GB/s", bandwidth / 1e9),
-    };
-    m.ceiling_name = Some(name);
-    m.fraction_of_ceiling = Some(memory_time.max(compute_time) / m.stats.median_s);
+    m.ceiling_name = Some(predicted.ceiling_name(m.format.as_deref()));
+    m.fraction_of_ceiling = Some(predicted.prediction.time.get() / m.stats.median_s);
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Request validation and the comparison with measured ceilings.
 
-use rooflinr_protocol::{OperatorShape, Stats};
+use rooflinr_protocol::{MeasurementKind, OperatorShape, Stats};
 
 use super::*;
 use crate::backend::cpu::{CpuBackend, CpuOptions};
@@ -75,15 +75,15 @@ fn seed_spellings_of_formats_are_accepted() {
 }
 
 #[test]
-fn ceilings_jobs_measure_bandwidth_then_every_format() {
+fn ceilings_jobs_measure_bandwidth_then_every_peak_format() {
     let request = JobRequest {
         kind: JobKind::Ceilings,
         backend: Some("cpu".into()),
         budget: None,
     };
     let items = plan(&request, &cpu()).expect("valid");
-    assert_eq!(items[..2], [Work::Copy, Work::Triad]);
-    assert_eq!(items.len(), 2 + cpu().formats().len());
+    assert_eq!(items[..3], [Work::Read, Work::Copy, Work::Triad]);
+    assert_eq!(items.len(), 3 + cpu().peak_formats().len());
 }
 
 fn measured(kind: MeasurementKind, flops: f64, bytes: f64, median_s: f64) -> Measurement {
@@ -113,26 +113,21 @@ fn measured(kind: MeasurementKind, flops: f64, bytes: f64, median_s: f64) -> Mea
         fraction_of_ceiling: None,
         check: None,
         energy_j: None,
+        clocks: None,
         unix_s: 0.0,
     }
 }
 
 #[test]
 fn operators_are_compared_with_the_binding_measured_ceiling() {
-    let mut ceilings = Ceilings::default();
-    record_ceiling(
-        &mut ceilings,
-        &measured(MeasurementKind::Copy, 0.0, 10e9, 1.0),
-    );
-    record_ceiling(
-        &mut ceilings,
-        &measured(MeasurementKind::Triad, 0.0, 12e9, 1.0),
-    );
-    record_ceiling(
-        &mut ceilings,
-        &measured(MeasurementKind::PeakGemm, 100e9, 1.0, 1.0),
-    );
-    assert_eq!(ceilings.bandwidth, Some((12e9, MeasurementKind::Triad)));
+    let mut ceilings = MeasuredCeilings::default();
+    ceilings.record(&measured(MeasurementKind::Copy, 0.0, 10e9, 1.0));
+    ceilings.record(&measured(MeasurementKind::Triad, 0.0, 12e9, 1.0));
+    ceilings.record(&measured(MeasurementKind::PeakGemm, 100e9, 1.0, 1.0));
+    // A slower repeat of a peak does not lower it.
+    ceilings.record(&measured(MeasurementKind::PeakGemm, 50e9, 1.0, 1.0));
+    assert_eq!(ceilings.bandwidth, Some((12e9, "triad".to_string())));
+    assert_eq!(ceilings.peak("fp32"), Some(100e9));
 
     // Memory-bound: 6 GB at 12 GB/s is 0.5 s; measured 1 s.
     let mut gemv = measured(MeasurementKind::Gemv, 1e9, 6e9, 1.0);

@@ -6,6 +6,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use nvml_wrapper::Nvml;
+use nvml_wrapper::bitmasks::device::ThrottleReasons;
 use nvml_wrapper::enum_wrappers::device::{Clock, TemperatureSensor};
 use nvml_wrapper::error::NvmlError;
 use rooflinr_protocol::{GpuSample, NvmlStatus};
@@ -32,6 +33,17 @@ pub fn explain(error: &NvmlError) -> String {
         }
         other => format!("NVML failed to start: {other}"),
     }
+}
+
+/// The active reasons that lower the clock under load (power cap, thermal and hardware
+/// slowdown...), by NVML's names in lower case; an idle GPU and application clock
+/// settings are not throttling and are left out.
+pub fn throttling(reasons: ThrottleReasons) -> Vec<String> {
+    let benign = ThrottleReasons::GPU_IDLE | ThrottleReasons::APPLICATIONS_CLOCKS_SETTING;
+    (reasons - benign)
+        .iter_names()
+        .map(|(name, _)| name.to_ascii_lowercase())
+        .collect()
 }
 
 impl Gpus {

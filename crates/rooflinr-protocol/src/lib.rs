@@ -18,8 +18,8 @@ mod records;
 pub use codec::{MAX_MESSAGE_BYTES, ProtocolError, check_version, decode, encode};
 pub use messages::{ClientMessage, ErrorCode, JobId, JobKind, JobRequest, JobState, ServerMessage};
 pub use records::{
-    AgentHello, BackendInfo, Budget, Check, DeviceInfo, GpuSample, HostSample, Measurement,
-    MeasurementKind, NvmlStatus, OperatorShape, Stats, TelemetrySample,
+    AgentHello, BackendInfo, Budget, Capability, Check, ClockStats, DeviceInfo, GpuSample,
+    HostSample, Measurement, MeasurementKind, NvmlStatus, OperatorShape, Stats, TelemetrySample,
 };
 
 /// The protocol version this build speaks. Bumped on any change an older peer would

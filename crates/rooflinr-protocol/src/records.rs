@@ -58,6 +58,21 @@ pub struct BackendInfo {
     pub device: Option<DeviceInfo>,
     /// Weight formats it measures.
     pub formats: Vec<String>,
+    /// What it found of the libraries it needs (the CUDA backend lists the driver, NVRTC,
+    /// cuBLASLt and NVML), each with what is missing and what to do.
+    #[serde(default)]
+    pub capabilities: Vec<Capability>,
+}
+
+/// One thing a backend needs, and whether this machine has it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Capability {
+    /// `driver`, `nvrtc`, `cublaslt`, `nvml`.
+    pub name: String,
+    /// Whether it can be used.
+    pub available: bool,
+    /// What was found (`NVRTC 13.0`), or what is missing and what to do.
+    pub detail: String,
 }
 
 /// Facts about a device.
@@ -85,12 +100,22 @@ pub struct DeviceInfo {
     pub memory_clock_mhz: Option<f64>,
     /// Memory bus width, bits.
     pub memory_bus_bits: Option<u32>,
+    /// Theoretical memory bandwidth from the clock and bus width (double data rate:
+    /// 2 x clock x width / 8), bytes/s, when the driver reports both.
+    #[serde(default)]
+    pub theoretical_bandwidth_bytes_per_s: Option<f64>,
+    /// The hardware registry's key for this device (`h100-sxm`), when one matches, so the
+    /// calculator can put its datasheet beside the measurements.
+    #[serde(default)]
+    pub registry_key: Option<String>,
 }
 
 /// What was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MeasurementKind {
+    /// A sum (or XOR) over one array far larger than the caches: a GEMV's access pattern.
+    Read,
     /// b = a over buffers far larger than the caches.
     Copy,
     /// a = b + s c over buffers far larger than the caches.
@@ -171,8 +196,25 @@ pub struct Measurement {
     pub check: Option<Check>,
     /// Joules per run from the energy counter, when one exists.
     pub energy_j: Option<f64>,
+    /// The GPU clock while sampling, when NVML could read it.
+    #[serde(default)]
+    pub clocks: Option<ClockStats>,
     /// Seconds since the Unix epoch when the point was finished.
     pub unix_s: f64,
+}
+
+/// The SM clock read after each sample (NVML), and the samples taken while the GPU
+/// reported a clock-lowering reason.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClockStats {
+    /// Median SM clock over the samples, MHz.
+    pub sm_clock_mhz_median: f64,
+    /// Lowest SM clock seen, MHz.
+    pub sm_clock_mhz_min: f64,
+    /// Samples during which a throttle reason was active (power, thermal, ...).
+    pub throttled_samples: u32,
+    /// The reasons seen, by NVML's names.
+    pub throttle_reasons: Vec<String>,
 }
 
 /// Whether NVML telemetry is available.

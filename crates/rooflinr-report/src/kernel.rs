@@ -2,8 +2,8 @@
 
 use rooflinr_model::format::{Format, Math, product_is_block_scaled, product_math};
 use rooflinr_model::hardware::Hardware;
-use rooflinr_model::roofline::{Efficiency, Prediction, Roof, Work};
-use rooflinr_model::units::{Bytes, Flops};
+use rooflinr_model::roofline::{Bound, Efficiency, Prediction, Roof, Work};
+use rooflinr_model::units::{Bytes, BytesPerSecond, Flops, FlopsPerSecond};
 use rooflinr_protocol::{Measurement, MeasurementKind};
 use serde::{Deserialize, Serialize};
 
@@ -127,7 +127,7 @@ pub fn parse_format(name: &str) -> Option<Format> {
 /// What an agent measured of the machine's ceilings.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeasuredCeilings {
-    /// The best of the copy and triad bandwidths, B/s, and which kernel gave it.
+    /// The best of the read, copy and triad bandwidths, B/s, and which kernel gave it.
     pub bandwidth: Option<(f64, String)>,
     /// The peak GEMM rate per weight format, FLOP/s (best of repeated measurements).
     pub peaks: Vec<(String, f64)>,
@@ -140,29 +140,100 @@ impl MeasuredCeilings {
     pub fn from_measurements(measurements: &[Measurement]) -> MeasuredCeilings {
         let mut c = MeasuredCeilings::default();
         for m in measurements {
-            match m.kind {
-                MeasurementKind::Copy | MeasurementKind::Triad => {
-                    let name = format!("{:?}", m.kind).to_lowercase();
-                    if c.bandwidth
-                        .as_ref()
-                        .is_none_or(|(b, _)| m.achieved_bytes_per_s > *b)
-                    {
-                        c.bandwidth = Some((m.achieved_bytes_per_s, name));
-                    }
-                    c.device.get_or_insert_with(|| m.device.clone());
-                }
-                MeasurementKind::PeakGemm => {
-                    let format = m.format.clone().unwrap_or_else(|| "fp32".into());
-                    match c.peaks.iter_mut().find(|(f, _)| *f == format) {
-                        Some((_, rate)) => *rate = rate.max(m.achieved_flops_per_s),
-                        None => c.peaks.push((format, m.achieved_flops_per_s)),
-                    }
-                    c.device.get_or_insert_with(|| m.device.clone());
-                }
-                MeasurementKind::Gemv | MeasurementKind::Gemm => {}
-            }
+            c.record(m);
         }
         c
+    }
+
+    /// Keeps `m` if it is a ceiling: the best bandwidth of read, copy and triad, and the
+    /// best peak per format (a repeated measurement never lowers a ceiling).
+    pub fn record(&mut self, m: &Measurement) {
+        match m.kind {
+            MeasurementKind::Read | MeasurementKind::Copy | MeasurementKind::Triad => {
+                let name = format!("{:?}", m.kind).to_lowercase();
+                if self
+                    .bandwidth
+                    .as_ref()
+                    .is_none_or(|(b, _)| m.achieved_bytes_per_s > *b)
+                {
+                    self.bandwidth = Some((m.achieved_bytes_per_s, name));
+                }
+                self.device.get_or_insert_with(|| m.device.clone());
+            }
+            MeasurementKind::PeakGemm => {
+                let format = m.format.clone().unwrap_or_else(|| "fp32".into());
+                match self.peaks.iter_mut().find(|(f, _)| *f == format) {
+                    Some((_, rate)) => *rate = rate.max(m.achieved_flops_per_s),
+                    None => self.peaks.push((format, m.achieved_flops_per_s)),
+                }
+                self.device.get_or_insert_with(|| m.device.clone());
+            }
+            MeasurementKind::Gemv | MeasurementKind::Gemm => {}
+        }
+    }
+
+    /// The measured peak of a weight format, FLOP/s.
+    pub fn peak(&self, format: &str) -> Option<f64> {
+        self.peaks
+            .iter()
+            .find(|(f, _)| f == format)
+            .map(|(_, rate)| *rate)
+    }
+
+    /// The roofline prediction of an operator measurement from these ceilings alone:
+    /// the measured bandwidth and its format's measured peak (memory-bound only when no
+    /// peak was measured for it). `None` for ceilings themselves and before any bandwidth
+    /// was measured.
+    pub fn predict(&self, m: &Measurement) -> Option<MeasuredPrediction> {
+        if !matches!(m.kind, MeasurementKind::Gemv | MeasurementKind::Gemm) {
+            return None;
+        }
+        let (bandwidth, bandwidth_kernel) = self.bandwidth.clone()?;
+        let peak = m.format.as_deref().and_then(|f| self.peak(f));
+        let roof = Roof {
+            bandwidth: BytesPerSecond(bandwidth),
+            peak: FlopsPerSecond(peak.unwrap_or(f64::INFINITY)),
+        };
+        Some(MeasuredPrediction {
+            prediction: roof.predict(Work {
+                flops: Flops(m.flops),
+                bytes: Bytes(m.bytes),
+            }),
+            bandwidth,
+            bandwidth_kernel,
+            peak,
+        })
+    }
+}
+
+/// A prediction from measured ceilings, and which ceilings it used.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredPrediction {
+    /// The roofline prediction.
+    pub prediction: Prediction,
+    /// The measured bandwidth used, B/s.
+    pub bandwidth: f64,
+    /// The bandwidth kernel whose figure was used (`read`, `copy`, `triad`).
+    pub bandwidth_kernel: String,
+    /// The format's measured peak, FLOP/s (absent: only the memory roof applies).
+    pub peak: Option<f64>,
+}
+
+impl MeasuredPrediction {
+    /// The ceiling that binds, as a phrase (`measured read bandwidth 3.1 TB/s`).
+    pub fn ceiling_name(&self, format: Option<&str>) -> String {
+        match (self.prediction.bound, self.peak) {
+            (Bound::Compute, Some(peak)) => format!(
+                "measured {} gemm peak {:.1} GFLOP/s",
+                format.unwrap_or("?"),
+                peak / 1e9
+            ),
+            _ => format!(
+                "measured {} bandwidth {:.1} GB/s",
+                self.bandwidth_kernel,
+                self.bandwidth / 1e9
+            ),
+        }
     }
 }
 

@@ -135,6 +135,7 @@ fn measured(
         fraction_of_ceiling: None,
         check: None,
         energy_j,
+        clocks: None,
         unix_s: 0.0,
     }
 }

@@ -1,4 +1,5 @@
-//! The CPU kernels, each spread over every core with rayon: STREAM-style copy and triad,
+//! The CPU kernels, each spread over every core with rayon: a read (sum), STREAM-style
+//! copy and triad,
 //! a GEMV that reads the packed weights directly, and a GEMM that dequantises weight
 //! panels into FP32 and multiplies them with `matrixmultiply` (through ndarray).
 
@@ -13,6 +14,24 @@ const STREAM_CHUNK: usize = 1 << 16;
 const GEMV_ROWS: usize = 16;
 /// Weight rows (output columns) per GEMM panel.
 const GEMM_PANEL: usize = 64;
+
+/// The sum of `a`: a pure read (a GEMV's access pattern), its result checked by the
+/// caller. Eight partial sums per chunk so the loop vectorises.
+pub fn read(a: &[f64]) -> f64 {
+    a.par_chunks(STREAM_CHUNK)
+        .map(|chunk| {
+            let mut acc = [0.0f64; 8];
+            let blocks = chunk.chunks_exact(8);
+            let tail: f64 = blocks.remainder().iter().sum();
+            for b in blocks {
+                for i in 0..8 {
+                    acc[i] += b[i];
+                }
+            }
+            acc.iter().sum::<f64>() + tail
+        })
+        .sum()
+}
 
 /// b = a.
 pub fn copy(a: &[f64], b: &mut [f64]) {

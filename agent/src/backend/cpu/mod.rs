@@ -4,7 +4,6 @@
 //! FP16, INT8 and INT4 (group 128) read from the model crate's packed bytes. Activations
 //! and accumulation are FP32; lower-precision weights are converted as they are read.
 
-mod check;
 pub mod kernels;
 pub mod weights;
 
@@ -22,9 +21,9 @@ use rooflinr_protocol::{
 };
 use sysinfo::{CpuRefreshKind, MemoryRefreshKind, RefreshKind, System};
 
-use self::check::{Compared, reference_dot, verdict};
 use self::weights::{Weights, cpu_formats};
 use super::{Backend, MeasureError, Work};
+use crate::backend::check::{Compared, reference_dot, verdict};
 use crate::stats::{self, Cancelled, StopRule};
 
 /// Sizes the CPU backend works with.
@@ -122,7 +121,7 @@ impl CpuBackend {
                 };
                 Some((shape, format, kind))
             }
-            Work::Copy | Work::Triad => None,
+            Work::Read | Work::Copy | Work::Triad => None,
         }
     }
 }
@@ -199,6 +198,7 @@ impl CpuBackend {
             fraction_of_ceiling: None,
             check: None,
             energy_j: None,
+            clocks: None,
             unix_s: now_unix_s(),
         }
     }
@@ -211,8 +211,28 @@ impl CpuBackend {
     ) -> Result<Measurement, MeasureError> {
         let n = self.stream_len();
         let a: Vec<f64> = (0..n).map(|i| i as f64).collect();
-        let mut b = vec![0.0f64; n];
-        let (kind, stats, arrays, counted) = if *work == Work::Copy {
+        let (kind, stats, arrays, counted) = if *work == Work::Read {
+            let mut sum = 0.0;
+            let stats = stats::sample(rule, cancel, || {
+                let t = Instant::now();
+                sum = std::hint::black_box(kernels::read(&a));
+                t.elapsed().as_secs_f64()
+            })
+            .map_err(|Cancelled| MeasureError::Cancelled)?;
+            // 0 + 1 + ... + (n - 1), exact in f64 while n(n-1)/2 < 2^53 (n < 2^27 per GiB).
+            let expected = (n as f64) * (n as f64 - 1.0) / 2.0;
+            if sum != expected {
+                return Err(MeasureError::WrongResult {
+                    what: work.label(),
+                    index: 0,
+                    got: sum,
+                    expected,
+                    bound: 0.0,
+                });
+            }
+            (MeasurementKind::Read, stats, 1.0, "read (1 array)")
+        } else if *work == Work::Copy {
+            let mut b = vec![0.0f64; n];
             let stats = stats::sample(rule, cancel, || {
                 let t = Instant::now();
                 kernels::copy(&a, &mut b);
@@ -233,9 +253,7 @@ impl CpuBackend {
         } else {
             let c: Vec<f64> = (0..n).map(|i| (i % 1000) as f64).collect();
             let mut out = vec![0.0f64; n];
-            b.iter_mut()
-                .enumerate()
-                .for_each(|(i, v)| *v = 0.5 * i as f64);
+            let b: Vec<f64> = (0..n).map(|i| 0.5 * i as f64).collect();
             let scalar = 3.0;
             let stats = stats::sample(rule, cancel, || {
                 let t = Instant::now();
@@ -431,6 +449,7 @@ impl Backend for CpuBackend {
             reason: None,
             device: Some(device),
             formats: cpu_formats().iter().map(|f| f.name()).collect(),
+            capabilities: Vec::new(),
         }
     }
 
@@ -441,6 +460,7 @@ impl Backend for CpuBackend {
     fn bytes_needed(&self, work: &Work) -> u64 {
         let stream = self.stream_len() as u64 * 8;
         match Self::operator_parts(work) {
+            None if *work == Work::Read => stream,
             None if *work == Work::Copy => 2 * stream,
             None => 3 * stream,
             Some((s, format, _)) => {
@@ -476,7 +496,7 @@ impl Backend for CpuBackend {
     ) -> Result<Measurement, MeasureError> {
         super::check_fits(self, work)?;
         match work {
-            Work::Copy | Work::Triad => self.measure_stream(work, rule, cancel),
+            Work::Read | Work::Copy | Work::Triad => self.measure_stream(work, rule, cancel),
             Work::PeakGemm { .. } | Work::Operator { .. } => {
                 self.measure_operator(work, rule, cancel)
             }

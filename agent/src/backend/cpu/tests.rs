@@ -9,9 +9,9 @@ use rooflinr_model::format::Format;
 use rooflinr_model::quant::Codec;
 use rooflinr_protocol::OperatorShape;
 
-use super::check::{Compared, reference_dot, verdict};
 use super::weights::{Packed, Weights, cpu_formats};
 use super::*;
+use crate::backend::check::{Compared, reference_dot, verdict};
 
 fn quick() -> StopRule {
     StopRule {

@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use rooflinr_model::format::{Format, GroupedInt, ScaleType, ZeroPoint};
+use rooflinr_model::format::{Format, ScaleType, ZeroPoint};
 use rooflinr_model::quant::Quantized;
 
 /// The weight formats the CPU backend measures.
@@ -19,13 +19,7 @@ pub fn cpu_formats() -> Vec<Format> {
     ]
 }
 
-/// INT4, symmetric, one FP16 scale per 128 values along a row.
-pub const INT4_G128: GroupedInt = GroupedInt {
-    bits: 4,
-    group: 128,
-    scale: ScaleType::Fp16,
-    zero: ZeroPoint::None,
-};
+pub use crate::backend::INT4_G128;
 
 /// Element storage.
 #[derive(Clone, Debug, PartialEq)]

@@ -45,6 +45,7 @@ pub(crate) fn measurement(
         fraction_of_ceiling: None,
         check: None,
         energy_j: Some(0.5),
+        clocks: None,
         unix_s: 0.0,
     }
 }

@@ -1,6 +1,6 @@
-//! Output checks: a kernel's result against an FP64 reference computed from the model
-//! crate's own decoding of the same bytes (`Quantized::dequantize`), within the
-//! worst-case error of FP32 summation.
+//! Output checks shared by every backend: a kernel's result against an FP64 reference
+//! computed from the model crate's own decoding of the same bytes
+//! (`Quantized::dequantize`), within the worst-case error of FP32 summation.
 
 use rooflinr_protocol::Check;
 

@@ -1,0 +1,763 @@
+//! The CUDA backend: NVIDIA GPUs measured through cudarc, every library loaded at run
+//! time. Bandwidth from read, copy and triad kernels; GEMV kernels of our own for every
+//! packed format the model crate stores (compiled by NVRTC for the GPU at hand); GEMM and
+//! each format's compute peak through cuBLASLt. Every kernel's output is checked against
+//! the model crate's decoding before a time is reported.
+//!
+//! `unsafe` is allowed in this module only (kernel launches and raw cuBLASLt calls), each
+//! block with the reason it is sound.
+#![allow(unsafe_code)]
+
+pub mod device;
+pub mod gemm;
+pub mod gpu;
+pub mod kernels;
+pub mod probe;
+
+use std::sync::atomic::AtomicBool;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use half::{bf16, f16};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use rooflinr_model::format::Format;
+use rooflinr_model::ops::{Op, Precision};
+use rooflinr_model::quant::{Codec, Quantized, Scalar};
+use rooflinr_protocol::{
+    BackendInfo, Check, ClockStats, Measurement, MeasurementKind, OperatorShape, Stats,
+};
+
+use self::gemm::{GemmType, LtGemm, WORKSPACE_BYTES};
+use self::gpu::{Gpu, driver};
+use self::kernels::{
+    GpuFormat, MAX_GEMV_M, STREAM_BLOCK_THREADS, gemv_launch, rotations, stream_grid,
+};
+use self::probe::{CudaVersion, Found, messages};
+use super::check::{Compared, reference_dot, verdict};
+use super::{Backend, MeasureError, Work};
+use crate::stats::StopRule;
+
+/// Sizes the CUDA backend works with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CudaOptions {
+    /// The device (CUDA ordinal).
+    pub ordinal: usize,
+    /// m = n = k of the GEMM that measures each format's peak.
+    pub peak_gemm_size: u64,
+}
+
+impl Default for CudaOptions {
+    fn default() -> Self {
+        CudaOptions {
+            ordinal: 0,
+            peak_gemm_size: 8192,
+        }
+    }
+}
+
+/// An NVIDIA GPU as a measurement device, or the reasons there is none.
+pub struct CudaBackend {
+    info: BackendInfo,
+    gpu: Option<Gpu>,
+    options: CudaOptions,
+}
+
+/// Looks for the driver, NVRTC, cuBLASLt and NVML without assuming any is there.
+pub fn probe_libraries() -> Found {
+    // SAFETY: `is_culib_present` only tries to open the library files.
+    let present = |f: unsafe fn() -> bool| unsafe { f() };
+    let driver = if !present(cudarc::driver::sys::is_culib_present) {
+        Err(messages::no_driver())
+    } else {
+        cudarc::driver::result::init()
+            .map_err(|e| format!("the NVIDIA driver did not start: {e}"))
+            .and_then(|()| {
+                let mut version = 0;
+                // SAFETY: the driver is initialised; the call writes one int.
+                unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) }
+                    .result()
+                    .map_err(|e| format!("the NVIDIA driver did not say its version: {e}"))?;
+                let gpus = cudarc::driver::result::device::get_count()
+                    .map_err(|e| format!("the NVIDIA driver cannot count GPUs: {e}"))?;
+                if gpus <= 0 {
+                    return Err(messages::no_gpu());
+                }
+                Ok((CudaVersion::from_driver(version), gpus as u32))
+            })
+    };
+    let nvrtc = if !present(cudarc::nvrtc::sys::is_culib_present) {
+        Err(messages::no_nvrtc())
+    } else {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: the library is present; the call writes two ints.
+        unsafe { cudarc::nvrtc::sys::nvrtcVersion(&mut major, &mut minor) }
+            .result()
+            .map(|()| CudaVersion { major, minor })
+            .map_err(|e| format!("NVRTC did not say its version: {e:?}"))
+    };
+    let cublaslt = if present(cudarc::cublaslt::sys::is_culib_present) {
+        Ok(())
+    } else {
+        Err(messages::no_cublaslt())
+    };
+    let nvml = nvml_wrapper::Nvml::init()
+        .map(|_| ())
+        .map_err(|e| crate::telemetry::nvml::explain(&e));
+    Found {
+        driver,
+        nvrtc,
+        cublaslt,
+        nvml,
+    }
+}
+
+impl CudaBackend {
+    /// Probes the machine and opens the GPU when everything it needs is there; otherwise
+    /// an unavailable backend whose info says what is missing.
+    pub fn probe(options: CudaOptions) -> CudaBackend {
+        let found = probe_libraries();
+        let capabilities = probe::capabilities(&found);
+        let mut reason = probe::unavailable_reason(&capabilities);
+        let gpu = match (&reason, &found.driver) {
+            (None, Ok((version, _))) => {
+                match Gpu::open(options.ordinal, found.cublaslt.is_ok(), version.to_string()) {
+                    Ok(gpu) => Some(gpu),
+                    Err(why) => {
+                        reason = Some(why);
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let formats = if gpu.is_some() {
+            GpuFormat::ALL.iter().map(|f| f.format().name()).collect()
+        } else {
+            Vec::new()
+        };
+        CudaBackend {
+            info: BackendInfo {
+                kind: "cuda".into(),
+                available: gpu.is_some(),
+                reason,
+                device: gpu.as_ref().map(|g| g.facts.clone()),
+                formats,
+                capabilities,
+            },
+            gpu,
+            options,
+        }
+    }
+
+    fn gpu(&self) -> Result<&Gpu, MeasureError> {
+        let gpu = self.gpu.as_ref().ok_or_else(|| {
+            MeasureError::Unsupported(format!(
+                "the cuda backend is unavailable: {}",
+                self.info.reason.as_deref().unwrap_or("no GPU")
+            ))
+        })?;
+        gpu.ctx
+            .bind_to_thread()
+            .map_err(driver("binding the context"))?;
+        Ok(gpu)
+    }
+
+    /// Bytes of each bandwidth array: sixteen times the L2, at least 512 MiB, in whole
+    /// 16-byte vectors.
+    fn stream_bytes(&self) -> u64 {
+        let l2 = self.gpu.as_ref().map_or(50 << 20, |g| g.l2_bytes);
+        (16 * l2).max(512 << 20) / 16 * 16
+    }
+
+    fn measurement(
+        &self,
+        work: &Work,
+        kind: MeasurementKind,
+        work_done: (f64, f64, &str),
+        activation: Option<&str>,
+        sampled: (Stats, Option<ClockStats>, Option<f64>),
+        check: Check,
+    ) -> Measurement {
+        let (flops, bytes, counted) = work_done;
+        let (stats, clocks, energy_j) = sampled;
+        let (shape, format) = match *work {
+            Work::Operator { shape, format } => (Some(shape), Some(format.name())),
+            Work::PeakGemm { format, size } => (
+                Some(OperatorShape {
+                    m: size,
+                    n: size,
+                    k: size,
+                }),
+                Some(format.name()),
+            ),
+            Work::Read | Work::Copy | Work::Triad => (None, None),
+        };
+        Measurement {
+            kind,
+            label: work.label(),
+            backend: "cuda".into(),
+            device: self
+                .gpu
+                .as_ref()
+                .map(|g| g.facts.name.clone())
+                .unwrap_or_default(),
+            format,
+            activation_format: activation.map(str::to_string),
+            shape,
+            flops,
+            bytes,
+            bytes_counted: counted.into(),
+            achieved_bytes_per_s: bytes / stats.median_s,
+            achieved_flops_per_s: flops / stats.median_s,
+            stats,
+            ceiling_name: None,
+            fraction_of_ceiling: None,
+            check: Some(check),
+            energy_j,
+            clocks,
+            unix_s: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_secs_f64())
+                .unwrap_or(0.0),
+        }
+    }
+}
+
+/// The FP32 per-tensor scale the kernels read: FP8's and NVFP4's from `tensor`, per-tensor
+/// INT8's from `scales`, 1 for the rest.
+pub fn tensor_scale(q: &Quantized, format: GpuFormat) -> f32 {
+    let bytes = match format {
+        GpuFormat::Fp8E4m3 | GpuFormat::NvFp4 => &q.tensor,
+        GpuFormat::Int8 => &q.scales,
+        _ => return 1.0,
+    };
+    bytes
+        .get(..4)
+        .map_or(1.0, |b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// The packed bytes of a GEMV's weights that the kernels read per copy.
+pub fn weight_bytes(format: Format, n: u64, k: u64) -> u64 {
+    format.tensor_bytes((n * k) as f64).get().ceil() as u64
+}
+
+fn to_usize(v: u64, what: &str) -> Result<usize, MeasureError> {
+    usize::try_from(v).map_err(|_| MeasureError::Unsupported(format!("{what} {v} is too large")))
+}
+
+impl CudaBackend {
+    fn measure_stream(
+        &self,
+        work: &Work,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError> {
+        let gpu = self.gpu()?;
+        let modules = gpu.modules()?;
+        let stream = &gpu.stream;
+        let vectors = self.stream_bytes() / 16;
+        let words = to_usize(vectors * 4, "array")?;
+        let cfg = LaunchConfig {
+            grid_dim: (stream_grid(vectors, gpu.sms), 1, 1),
+            block_dim: (STREAM_BLOCK_THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let upload = |v: &[u32]| stream.clone_htod(v).map_err(driver("uploading"));
+        let pattern: Vec<u32> = (0..words as u32)
+            .map(|i| i.wrapping_mul(2_654_435_761))
+            .collect();
+        let a = upload(&pattern)?;
+        let (kind, arrays, counted, sampled, checked) = match work {
+            Work::Read => {
+                let mut out = stream.alloc_zeros::<u32>(1).map_err(driver("allocating"))?;
+                let f = gpu.function(&modules.stream, "rf_read")?;
+                let read = |out: &mut CudaSlice<u32>| {
+                    let mut args = stream.launch_builder(&f);
+                    args.arg(&a).arg(&vectors).arg(out);
+                    // SAFETY: rf_read reads `vectors` 16-byte vectors of `a` (words = 4 x
+                    // vectors) and XORs into the one u32 of `out`.
+                    unsafe { args.launch(cfg) }.map(|_| ())
+                };
+                // One run from zero leaves the array's XOR (every later run XORs it in
+                // once more, so only this first result is checked).
+                read(&mut out).map_err(driver("launching rf_read"))?;
+                let got = stream.clone_dtoh(&out).map_err(driver("downloading"))?[0];
+                let expected = pattern.iter().fold(0u32, |x, w| x ^ w);
+                if got != expected {
+                    return Err(MeasureError::WrongResult {
+                        what: work.label(),
+                        index: 0,
+                        got: f64::from(got),
+                        expected: f64::from(expected),
+                        bound: 0.0,
+                    });
+                }
+                let sampled = gpu.sample(rule, cancel, 1, |_| read(&mut out))?;
+                (MeasurementKind::Read, 1.0, "read (1 array)", sampled, 1)
+            }
+            Work::Copy => {
+                let mut b = stream
+                    .alloc_zeros::<u32>(words)
+                    .map_err(driver("allocating"))?;
+                let f = gpu.function(&modules.stream, "rf_copy")?;
+                let sampled = gpu.sample(rule, cancel, 1, |_| {
+                    let mut args = stream.launch_builder(&f);
+                    args.arg(&a).arg(&mut b).arg(&vectors);
+                    // SAFETY: rf_copy reads and writes `vectors` 16-byte vectors of two
+                    // arrays of `words` u32 each.
+                    unsafe { args.launch(cfg) }.map(|_| ())
+                })?;
+                let got = stream.clone_dtoh(&b).map_err(driver("downloading"))?;
+                if let Some(i) = (0..words).find(|&i| got[i] != pattern[i]) {
+                    return Err(MeasureError::WrongResult {
+                        what: work.label(),
+                        index: i,
+                        got: f64::from(got[i]),
+                        expected: f64::from(pattern[i]),
+                        bound: 0.0,
+                    });
+                }
+                (
+                    MeasurementKind::Copy,
+                    2.0,
+                    "read + write (2 arrays)",
+                    sampled,
+                    words,
+                )
+            }
+            _ => {
+                let scalar = 3.0f32;
+                let bv: Vec<f32> = (0..words).map(|i| (i % 1000) as f32 * 0.5).collect();
+                let cv: Vec<f32> = (0..words).map(|i| (i % 977) as f32).collect();
+                let b = stream.clone_htod(&bv).map_err(driver("uploading"))?;
+                let c = stream.clone_htod(&cv).map_err(driver("uploading"))?;
+                let mut out = stream
+                    .alloc_zeros::<f32>(words)
+                    .map_err(driver("allocating"))?;
+                let f = gpu.function(&modules.stream, "rf_triad")?;
+                let sampled = gpu.sample(rule, cancel, 1, |_| {
+                    let mut args = stream.launch_builder(&f);
+                    args.arg(&mut out)
+                        .arg(&b)
+                        .arg(&c)
+                        .arg(&scalar)
+                        .arg(&vectors);
+                    // SAFETY: rf_triad reads two and writes one array of `words` f32
+                    // (`vectors` float4 each).
+                    unsafe { args.launch(cfg) }.map(|_| ())
+                })?;
+                let got = stream.clone_dtoh(&out).map_err(driver("downloading"))?;
+                // The kernel computes fmaf(s, c, b): f32::mul_add is the same fused
+                // operation, so the comparison is exact.
+                let bad = (0..words).find(|&i| got[i] != scalar.mul_add(cv[i], bv[i]));
+                if let Some(i) = bad {
+                    return Err(MeasureError::WrongResult {
+                        what: work.label(),
+                        index: i,
+                        got: f64::from(got[i]),
+                        expected: f64::from(scalar.mul_add(cv[i], bv[i])),
+                        bound: 0.0,
+                    });
+                }
+                (
+                    MeasurementKind::Triad,
+                    3.0,
+                    "2 reads + 1 write (3 arrays)",
+                    sampled,
+                    words,
+                )
+            }
+        };
+        let bytes = arrays * (vectors * 16) as f64;
+        let check = Check {
+            worst_error_ratio: 0.0,
+            outputs_checked: checked as u64,
+            reference: "every output compared exactly with the host's".into(),
+        };
+        Ok(self.measurement(work, kind, (0.0, bytes, counted), None, sampled, check))
+    }
+
+    fn measure_gemv(
+        &self,
+        work: &Work,
+        shape: OperatorShape,
+        format: Format,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError> {
+        let gpu_format = GpuFormat::of(format).ok_or_else(|| {
+            MeasureError::Unsupported(format!("the cuda GEMV kernels do not read {format}"))
+        })?;
+        let launch = gemv_launch(gpu_format, shape.m, shape.n, shape.k)
+            .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
+        let gpu = self.gpu()?;
+        let modules = gpu.modules()?;
+        let stream = &gpu.stream;
+        let (m, n, k) = (
+            to_usize(shape.m, "m")?,
+            to_usize(shape.n, "n")?,
+            to_usize(shape.k, "k")?,
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ (n * 31 + k) as u64);
+        let source: Vec<f32> = (0..n * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+        let q = Codec::for_format(format)
+            .quantize(&source, k)
+            .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
+        drop(source);
+        let x_bits: Vec<u16> = (0..m * k)
+            .map(|_| f16::from_f32(rng.random_range(-1.0f32..1.0)).to_bits())
+            .collect();
+        let tensor = [tensor_scale(&q, gpu_format)];
+        // A scale array even for formats without one, so every kernel gets a pointer.
+        let scales = if q.scales.is_empty() {
+            vec![0u8; 16]
+        } else {
+            q.scales.clone()
+        };
+        let copies = rotations((q.elements.len() + scales.len()) as u64, gpu.l2_bytes) as usize;
+        let upload = |v: &[u8]| stream.clone_htod(v).map_err(driver("uploading weights"));
+        let elements_d = (0..copies)
+            .map(|_| upload(&q.elements))
+            .collect::<Result<Vec<CudaSlice<u8>>, _>>()?;
+        let scales_d = (0..copies)
+            .map(|_| upload(&scales))
+            .collect::<Result<Vec<CudaSlice<u8>>, _>>()?;
+        let tensor_d = stream.clone_htod(&tensor).map_err(driver("uploading"))?;
+        let x_d = stream.clone_htod(&x_bits).map_err(driver("uploading"))?;
+        let mut y_d = stream
+            .alloc_zeros::<f32>(m * n)
+            .map_err(driver("allocating"))?;
+        let f = gpu.function(&modules.gemv, &launch.kernel)?;
+        let cfg = LaunchConfig {
+            grid_dim: (launch.grid, 1, 1),
+            block_dim: (launch.block, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (m32, n32, k32) = (m as u32, n as u32, k as u32);
+        let queue = |copy: usize, y: &mut CudaSlice<f32>| {
+            let mut args = stream.launch_builder(&f);
+            args.arg(&elements_d[copy])
+                .arg(&scales_d[copy])
+                .arg(&tensor_d)
+                .arg(&x_d)
+                .arg(y);
+            if !launch.vectorised {
+                args.arg(&m32);
+            }
+            args.arg(&n32).arg(&k32);
+            // SAFETY: the kernel reads the packed weights, scales and tensor scale the
+            // model crate's codec wrote for an n x k tensor, m x k FP16 activations, and
+            // writes m x n FP32 outputs; `gemv_launch` chose a kernel whose layout
+            // requirement (k a multiple of the codes per 16 bytes) holds.
+            unsafe { args.launch(cfg) }.map(|_| ())
+        };
+        queue(0, &mut y_d).map_err(driver("launching the GEMV"))?;
+        let y = stream.clone_dtoh(&y_d).map_err(driver("downloading"))?;
+        let reference = q.dequantize();
+        let x: Vec<f32> = x_bits.iter().map(|b| f16::from_bits(*b).to_f32()).collect();
+        let compared: Vec<Compared> = (0..m * n)
+            .into_par_iter()
+            .map(|index| {
+                let (i, r) = (index / n, index % n);
+                let (expected, bound) =
+                    reference_dot(&reference[r * k..(r + 1) * k], &x[i * k..(i + 1) * k]);
+                Compared {
+                    index,
+                    got: f64::from(y[index]),
+                    expected,
+                    bound,
+                }
+            })
+            .collect();
+        drop(reference);
+        let check = verdict(
+            &work.label(),
+            compared,
+            &format!(
+                "fp64 dot products of the model crate's dequantised {format} weights with the fp16 activations, every output"
+            ),
+        )?;
+        let sampled = gpu.sample(rule, cancel, copies, |copy| queue(copy, &mut y_d))?;
+        let cost = Op::Gemm {
+            m: m as f64,
+            n: n as f64,
+            k: k as f64,
+            bias: false,
+        }
+        .cost(&Precision {
+            activations: Format::Fp16,
+            weights: format,
+            kv: Format::Fp16,
+            output: Format::Fp32,
+        });
+        let kind = if m == 1 {
+            MeasurementKind::Gemv
+        } else {
+            MeasurementKind::Gemm
+        };
+        Ok(self.measurement(
+            work,
+            kind,
+            (
+                cost.work.flops.get(),
+                cost.work.bytes.get(),
+                "fp16 activations read + packed weights read once + fp32 output written",
+            ),
+            Some("fp16"),
+            sampled,
+            check,
+        ))
+    }
+
+    fn measure_gemm(
+        &self,
+        work: &Work,
+        shape: OperatorShape,
+        format: Format,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError> {
+        let ty = GemmType::of(format)
+            .filter(|_| self.peak_formats().contains(&format))
+            .ok_or_else(|| {
+                MeasureError::Unsupported(format!(
+                    "the cuda backend has no GEMM for {format} weights on this GPU (cuBLASLt: {}); batches of 1 to {MAX_GEMV_M} run as GEMV",
+                    self.peak_formats()
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?;
+        let gpu = self.gpu()?;
+        let blas = gpu
+            .blas
+            .as_ref()
+            .ok_or_else(|| MeasureError::Unsupported(messages::no_cublaslt()))?;
+        let stream = &gpu.stream;
+        let (m, n, k) = (
+            to_usize(shape.m, "m")?,
+            to_usize(shape.n, "n")?,
+            to_usize(shape.k, "k")?,
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(0x6e44 ^ (m * 7 + n * 31 + k) as u64);
+        // Inputs as the type's bytes, and the values those bytes hold.
+        let mut values = |count: usize| -> (Vec<u8>, Vec<f32>) {
+            let mut bytes = Vec::with_capacity(count * ty.input_bytes() as usize);
+            let mut held = Vec::with_capacity(count);
+            for _ in 0..count {
+                let v = rng.random_range(-1.0f32..1.0);
+                match ty {
+                    GemmType::Fp16 => {
+                        let h = f16::from_f32(v);
+                        bytes.extend(h.to_bits().to_le_bytes());
+                        held.push(h.to_f32());
+                    }
+                    GemmType::Bf16 => {
+                        let h = bf16::from_f32(v);
+                        bytes.extend(h.to_bits().to_le_bytes());
+                        held.push(h.to_f32());
+                    }
+                    GemmType::Fp8E4m3 => {
+                        let code = Scalar::Fp8E4m3
+                            .encode(v, rooflinr_model::quant::scalar::Overflow::Saturate);
+                        bytes.push(code as u8);
+                        held.push(Scalar::Fp8E4m3.decode(code));
+                    }
+                }
+            }
+            (bytes, held)
+        };
+        let (a_bytes, a) = values(m * k);
+        let (b_bytes, b) = values(n * k);
+        let a_d = stream.clone_htod(&a_bytes).map_err(driver("uploading"))?;
+        let b_d = stream.clone_htod(&b_bytes).map_err(driver("uploading"))?;
+        let mut d_d = stream
+            .alloc_zeros::<u8>(m * n * ty.output_bytes() as usize)
+            .map_err(driver("allocating"))?;
+        let mut workspace = stream
+            .alloc_zeros::<u8>(WORKSPACE_BYTES)
+            .map_err(driver("allocating"))?;
+        let lt =
+            LtGemm::new(blas, ty, shape.m, shape.n, shape.k).map_err(MeasureError::Unsupported)?;
+        lt.run(blas, stream, &a_d, &b_d, &mut d_d, &mut workspace)
+            .map_err(MeasureError::Unsupported)?;
+        let d = stream.clone_dtoh(&d_d).map_err(driver("downloading"))?;
+        // 64 outputs spread over D (column-major m x n), corners included.
+        let picks = (0..64u64).map(|i| match i {
+            0 => (0, 0),
+            1 => (m - 1, n - 1),
+            _ => (
+                (i * 7919 % m as u64) as usize,
+                (i * 104_729 % n as u64) as usize,
+            ),
+        });
+        let compared = picks.map(|(i, j)| {
+            let index = i + j * m;
+            let raw = u16::from_le_bytes([d[2 * index], d[2 * index + 1]]);
+            let got = match ty {
+                GemmType::Fp16 => f16::from_bits(raw).to_f32(),
+                GemmType::Bf16 | GemmType::Fp8E4m3 => bf16::from_bits(raw).to_f32(),
+            };
+            let (expected, bound) = reference_dot(&a[i * k..(i + 1) * k], &b[j * k..(j + 1) * k]);
+            Compared {
+                index,
+                got: f64::from(got),
+                expected,
+                bound: bound + expected.abs() * ty.output_roundoff(),
+            }
+        });
+        let check = verdict(
+            &work.label(),
+            compared,
+            "fp64 dot products of the same inputs at 64 outputs (corners included), within fp32 accumulation and the output type's rounding",
+        )?;
+        let mut failure = None;
+        let sampled = gpu.sample(rule, cancel, 1, |_| {
+            if let Err(e) = lt.run(blas, stream, &a_d, &b_d, &mut d_d, &mut workspace) {
+                failure.get_or_insert(e);
+            }
+            Ok(())
+        })?;
+        if let Some(e) = failure {
+            return Err(MeasureError::Unsupported(e));
+        }
+        let input = format;
+        let cost = Op::Gemm {
+            m: m as f64,
+            n: n as f64,
+            k: k as f64,
+            bias: false,
+        }
+        .cost(&Precision {
+            activations: input,
+            weights: input,
+            kv: input,
+            output: if ty == GemmType::Fp16 {
+                Format::Fp16
+            } else {
+                Format::Bf16
+            },
+        });
+        let kind = if matches!(work, Work::PeakGemm { .. }) {
+            MeasurementKind::PeakGemm
+        } else {
+            MeasurementKind::Gemm
+        };
+        Ok(self.measurement(
+            work,
+            kind,
+            (
+                cost.work.flops.get(),
+                cost.work.bytes.get(),
+                "both inputs read once + output written (cuBLASLt)",
+            ),
+            Some(&input.name()),
+            sampled,
+            check,
+        ))
+    }
+}
+
+impl Backend for CudaBackend {
+    fn kind(&self) -> &'static str {
+        "cuda"
+    }
+
+    fn info(&self) -> BackendInfo {
+        let mut info = self.info.clone();
+        if let (Some(device), Some(gpu)) = (info.device.as_mut(), self.gpu.as_ref()) {
+            device.memory_free_bytes = gpu.free_memory();
+        }
+        info
+    }
+
+    fn formats(&self) -> Vec<Format> {
+        if self.gpu.is_some() {
+            GpuFormat::ALL.iter().map(|f| f.format()).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn peak_formats(&self) -> Vec<Format> {
+        match &self.gpu {
+            Some(gpu) if gpu.blas.is_some() => GemmType::formats(gpu.compute_capability),
+            _ => Vec::new(),
+        }
+    }
+
+    fn bytes_needed(&self, work: &Work) -> u64 {
+        let array = self.stream_bytes();
+        let l2 = self.gpu.as_ref().map_or(50 << 20, |g| g.l2_bytes);
+        match *work {
+            Work::Read => array,
+            Work::Copy => 2 * array,
+            Work::Triad => 3 * array,
+            Work::PeakGemm { format, size } => gemm_bytes(format, size, size, size),
+            Work::Operator { shape, format } if shape.m > u64::from(MAX_GEMV_M) => {
+                gemm_bytes(format, shape.m, shape.n, shape.k)
+            }
+            Work::Operator { shape, format } => {
+                let weights = weight_bytes(format, shape.n, shape.k).saturating_add(16);
+                let copies = u64::from(rotations(weights, l2));
+                weights
+                    .saturating_mul(copies)
+                    .saturating_add(shape.m.saturating_mul(shape.k).saturating_mul(2))
+                    .saturating_add(shape.m.saturating_mul(shape.n).saturating_mul(4))
+            }
+        }
+    }
+
+    fn free_memory(&self) -> u64 {
+        self.gpu.as_ref().map_or(0, Gpu::free_memory)
+    }
+
+    fn peak_gemm_size(&self) -> u64 {
+        self.options.peak_gemm_size
+    }
+
+    fn measure(
+        &self,
+        work: &Work,
+        rule: &StopRule,
+        cancel: &AtomicBool,
+    ) -> Result<Measurement, MeasureError> {
+        super::check_fits(self, work)?;
+        match *work {
+            Work::Read | Work::Copy | Work::Triad => self.measure_stream(work, rule, cancel),
+            Work::PeakGemm { format, size } => self.measure_gemm(
+                work,
+                OperatorShape {
+                    m: size,
+                    n: size,
+                    k: size,
+                },
+                format,
+                rule,
+                cancel,
+            ),
+            Work::Operator { shape, format } if shape.m > u64::from(MAX_GEMV_M) => {
+                self.measure_gemm(work, shape, format, rule, cancel)
+            }
+            Work::Operator { shape, format } => {
+                self.measure_gemv(work, shape, format, rule, cancel)
+            }
+        }
+    }
+}
+
+/// Device bytes of a cuBLASLt GEMM: both inputs, the output and the workspace.
+fn gemm_bytes(format: Format, m: u64, n: u64, k: u64) -> u64 {
+    let input = GemmType::of(format).map_or(2, GemmType::input_bytes);
+    m.saturating_add(n)
+        .saturating_mul(k)
+        .saturating_mul(input)
+        .saturating_add(m.saturating_mul(n).saturating_mul(2))
+        .saturating_add(WORKSPACE_BYTES as u64)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,457 @@
+//! The CUDA backend without a GPU: the kernels' decoding header (compiled for the host by
+//! the build script) against the model crate bit for bit, launch configurations, rotation
+//! sizes, byte counts, device matching and the probe's messages.
+
+use rooflinr_model::format::Format;
+use rooflinr_model::quant::{Codec, Scalar};
+use rooflinr_protocol::Capability;
+
+use super::device::{registry_key, theoretical_bandwidth};
+use super::kernels::{GpuFormat, LaunchError, Module, gemv_launch, rotations, stream_grid};
+use super::probe::{CudaVersion, Found, capabilities, messages, unavailable_reason};
+use super::*;
+
+// The host build of `kernels/decode.cuh` (see build.rs).
+unsafe extern "C" {
+    fn rf_host_value(
+        format: i32,
+        elements: *const u8,
+        scales: *const u8,
+        tensor: *const f32,
+        row: u64,
+        col: u64,
+        cols: u64,
+    ) -> f32;
+    fn rf_host_code_in_word(word: u32, j: i32, bits: i32) -> u32;
+    fn rf_host_e2m1(code: u32) -> f32;
+    fn rf_host_e4m3(code: u32) -> f32;
+    fn rf_host_ue4m3(code: u32) -> f32;
+    fn rf_host_e8m0(code: u32) -> f32;
+    fn rf_host_f16(code: u16) -> f32;
+    fn rf_host_bf16(code: u16) -> f32;
+}
+
+/// Values spread over several binades, zeros and both signs, in `rows x cols`.
+fn sample(rows: usize, cols: usize) -> Vec<f32> {
+    (0..rows * cols)
+        .map(|i| {
+            let t = ((i * 7919 + 13) % 2003) as f32 / 2003.0 - 0.5;
+            let binade = ((i / 37) % 7) as i32 - 3;
+            if i % 97 == 0 {
+                0.0
+            } else {
+                t * 2f32.powi(binade)
+            }
+        })
+        .collect()
+}
+
+#[track_caller]
+fn check_decodes_bit_exact(format: GpuFormat, rows: usize, cols: usize) {
+    let q = Codec::for_format(format.format())
+        .quantize(&sample(rows, cols), cols)
+        .expect("quantises");
+    let expected = q.dequantize();
+    let tensor = [tensor_scale(&q, format)];
+    let scales = if q.scales.is_empty() {
+        vec![0u8; 16]
+    } else {
+        q.scales.clone()
+    };
+    for row in 0..rows {
+        for col in 0..cols {
+            // SAFETY: the buffers are the codec's for a rows x cols tensor, which is all
+            // rf_value reads at (row, col).
+            let got = unsafe {
+                rf_host_value(
+                    format.code(),
+                    q.elements.as_ptr(),
+                    scales.as_ptr(),
+                    tensor.as_ptr(),
+                    row as u64,
+                    col as u64,
+                    cols as u64,
+                )
+            };
+            let want = expected[row * cols + col];
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "{format:?} ({rows}x{cols}) at ({row}, {col}): header {got}, model {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_kernels_decoding_matches_the_model_crate_bit_for_bit_in_every_format() {
+    for format in GpuFormat::ALL {
+        // Rows that are not a whole number of blocks, so short blocks and rows starting
+        // mid-byte are covered (odd columns of 4-bit codes), and an aligned shape.
+        check_decodes_bit_exact(format, 3, 161);
+        check_decodes_bit_exact(format, 5, 37);
+        check_decodes_bit_exact(format, 2, 256);
+    }
+}
+
+#[test]
+fn every_minifloat_code_decodes_as_the_model_crate_decodes_it() {
+    let same = |what: &str, code: u32, got: f32, want: f32| {
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "{what} code {code:#x}: header {got}, model {want}"
+        );
+    };
+    for code in 0..16u32 {
+        // SAFETY: pure functions of an integer.
+        same(
+            "e2m1",
+            code,
+            unsafe { rf_host_e2m1(code) },
+            Scalar::Fp4E2m1.decode(code as u16),
+        );
+    }
+    for code in 0..256u32 {
+        // SAFETY: pure functions of an integer.
+        let (e4m3, e8m0) = unsafe { (rf_host_e4m3(code), rf_host_e8m0(code)) };
+        same("e4m3", code, e4m3, Scalar::Fp8E4m3.decode(code as u16));
+        same("e8m0", code, e8m0, Scalar::E8m0.decode(code as u16));
+    }
+    for code in 0..128u32 {
+        // SAFETY: a pure function of an integer.
+        same(
+            "ue4m3",
+            code,
+            unsafe { rf_host_ue4m3(code) },
+            Scalar::Ue4m3.decode(code as u16),
+        );
+    }
+    for code in 0..=u16::MAX {
+        // SAFETY: pure functions of an integer.
+        let (h, b) = unsafe { (rf_host_f16(code), rf_host_bf16(code)) };
+        same(
+            "f16",
+            u32::from(code),
+            h,
+            half::f16::from_bits(code).to_f32(),
+        );
+        same(
+            "bf16",
+            u32::from(code),
+            b,
+            half::bf16::from_bits(code).to_f32(),
+        );
+    }
+}
+
+#[test]
+fn codes_come_out_of_a_word_low_bits_first() {
+    let word = 0x8765_4321u32;
+    for (j, want) in [1, 2, 3, 4, 5, 6, 7, 8].into_iter().enumerate() {
+        // SAFETY: a pure function of integers.
+        assert_eq!(unsafe { rf_host_code_in_word(word, j as i32, 4) }, want);
+    }
+    // SAFETY: as above.
+    assert_eq!(unsafe { rf_host_code_in_word(word, 3, 8) }, 0x87);
+    // SAFETY: as above.
+    assert_eq!(unsafe { rf_host_code_in_word(word, 1, 16) }, 0x8765);
+}
+
+#[test]
+fn every_gpu_format_is_a_catalogue_format_with_a_codec() {
+    for format in GpuFormat::ALL {
+        assert_eq!(GpuFormat::of(format.format()), Some(format));
+        let codec = Codec::for_format(format.format());
+        assert_eq!(codec.element_bits(), format.element_bits(), "{format:?}");
+    }
+    assert_eq!(GpuFormat::of(Format::Fp32), None);
+    assert_eq!(GpuFormat::Int4G128.format().name(), "int4-g128-fp16");
+}
+
+#[test]
+fn every_kernel_the_launcher_names_is_defined_in_the_source() {
+    let source = Module::Gemv.source();
+    let kernels = Module::Gemv.kernels();
+    assert_eq!(kernels.len(), GpuFormat::ALL.len() * 9);
+    for format in GpuFormat::ALL {
+        for (m, k) in [(1, 4096), (8, 4096), (3, 4111)] {
+            let launch = gemv_launch(format, m, 4097, k).expect("launchable");
+            assert!(kernels.contains(&launch.kernel), "{}", launch.kernel);
+        }
+        // Each entry point is stamped out by the source's macros under its stem.
+        let stem = format
+            .any_kernel()
+            .replace("rf_gemv_", "")
+            .replace("_any", "");
+        assert!(
+            source.contains(&format!("RF_GEMV_FORMAT({stem},")),
+            "{stem}"
+        );
+    }
+    for name in Module::Stream.kernels() {
+        assert!(
+            Module::Stream.source().contains(&format!("void {name}(")),
+            "{name}"
+        );
+    }
+}
+
+#[track_caller]
+fn check_launch(format: GpuFormat, (m, n, k): (u64, u64, u64), kernel: &str, grid: u32) {
+    let launch = gemv_launch(format, m, n, k).expect("launchable");
+    assert_eq!(launch.kernel, kernel);
+    assert_eq!(launch.grid, grid);
+    assert_eq!(launch.block, 128);
+    assert_eq!(launch.vectorised, !kernel.ends_with("_any"));
+}
+
+#[test]
+fn launches_take_the_vector_kernel_only_when_rows_start_on_16_bytes() {
+    // One warp per row, four rows per block.
+    check_launch(GpuFormat::Fp16, (1, 4096, 4096), "rf_gemv_fp16_m1", 1024);
+    check_launch(GpuFormat::Fp16, (8, 4097, 4096), "rf_gemv_fp16_m8", 1025);
+    // FP16 rows need k % 8 == 0; FP8 16; FP4 and INT4 32.
+    check_launch(GpuFormat::Fp16, (1, 8, 4104), "rf_gemv_fp16_m1", 2);
+    check_launch(GpuFormat::Fp8E4m3, (1, 8, 4104), "rf_gemv_fp8_e4m3_any", 2);
+    check_launch(GpuFormat::NvFp4, (2, 8, 4128), "rf_gemv_nvfp4_m2", 2);
+    check_launch(GpuFormat::NvFp4, (2, 8, 4112), "rf_gemv_nvfp4_any", 2);
+    // K not a multiple of the group: still the element kernel's job only when rows are
+    // misaligned; a short last group is read through the scale index.
+    check_launch(
+        GpuFormat::Int4G128,
+        (1, 4097, 4111),
+        "rf_gemv_int4_g128_any",
+        1025,
+    );
+    check_launch(GpuFormat::Int4G128, (1, 1, 4160), "rf_gemv_int4_g128_m1", 1);
+    check_launch(GpuFormat::MxFp4, (1, 28672, 8192), "rf_gemv_mxfp4_m1", 7168);
+}
+
+#[test]
+fn launches_refuse_what_the_kernels_cannot_index() {
+    let f = GpuFormat::Bf16;
+    assert_eq!(gemv_launch(f, 0, 8, 8), Err(LaunchError::Rows(0)));
+    assert_eq!(gemv_launch(f, 9, 8, 8), Err(LaunchError::Rows(9)));
+    assert_eq!(
+        gemv_launch(f, 1, 0, 8),
+        Err(LaunchError::Empty { what: "n" })
+    );
+    assert_eq!(
+        gemv_launch(f, 1, 8, 1 << 31),
+        Err(LaunchError::TooLarge {
+            what: "k",
+            value: 1 << 31
+        })
+    );
+    assert!(
+        gemv_launch(f, 9, 8, 8)
+            .unwrap_err()
+            .to_string()
+            .contains("1 to 8")
+    );
+}
+
+#[test]
+fn rotations_keep_every_timed_read_out_of_l2() {
+    let l2 = 50 << 20;
+    // 32 MiB of FP16 (4096 x 4096): 100 MiB of others is 4 copies, plus the one read.
+    assert_eq!(rotations(32 << 20, l2), 5);
+    // A copy of twice the L2 or more evicts itself.
+    assert_eq!(rotations(100 << 20, l2), 1);
+    assert_eq!(rotations(470 << 20, l2), 1);
+    // Tiny inputs are capped.
+    assert_eq!(rotations(1024, l2), 64);
+    for bytes in [1u64, 1000, 1 << 20, 7 << 20, 99 << 20] {
+        let copies = rotations(bytes, l2);
+        assert!(
+            copies == 64 || (u64::from(copies) - 1) * bytes >= 2 * l2,
+            "{bytes}: {copies}"
+        );
+    }
+}
+
+#[test]
+fn stream_grids_fill_the_device_without_idle_blocks() {
+    assert_eq!(stream_grid(1, 132), 1);
+    assert_eq!(stream_grid(256 * 10, 132), 10);
+    assert_eq!(stream_grid(1 << 30, 132), 132 * 8);
+    assert_eq!(stream_grid(0, 0), 1);
+}
+
+#[test]
+fn byte_counts_are_the_packed_tensor_the_kernels_read() {
+    // 4096 x 4096: FP16 32 MiB; NVFP4 4 bits + one UE4M3 per 16 (+ the FP32 tensor
+    // scale); INT4 g128 4 bits + one FP16 per 128.
+    assert_eq!(weight_bytes(Format::Fp16, 4096, 4096), 4096 * 4096 * 2);
+    assert_eq!(
+        weight_bytes(Format::NvFp4, 4096, 4096),
+        4096 * 4096 / 2 + 4096 * 4096 / 16 + 4
+    );
+    assert_eq!(
+        weight_bytes(GpuFormat::Int4G128.format(), 4096, 4096),
+        4096 * 4096 / 2 + 4096 * 4096 / 128 * 2
+    );
+    for format in GpuFormat::ALL {
+        let q = Codec::for_format(format.format())
+            .quantize(&sample(64, 256), 256)
+            .expect("quantises");
+        assert_eq!(
+            weight_bytes(format.format(), 64, 256),
+            q.storage_bytes() as u64,
+            "{format:?}"
+        );
+    }
+}
+
+#[test]
+fn devices_are_matched_to_the_registry_by_name_and_capability() {
+    let cases = [
+        ("NVIDIA H100 80GB HBM3", (9, 0), Some("h100-sxm")),
+        ("NVIDIA H100 PCIe", (9, 0), Some("h100-pcie")),
+        ("NVIDIA H100 NVL", (9, 0), None),
+        ("NVIDIA H200", (9, 0), Some("h200")),
+        ("NVIDIA H200 NVL", (9, 0), None),
+        ("NVIDIA B200", (10, 0), Some("b200")),
+        ("NVIDIA GB200", (10, 0), Some("gb200")),
+        ("NVIDIA GB10", (12, 1), Some("gb10")),
+        ("NVIDIA A100-SXM4-80GB", (8, 0), Some("a100-sxm")),
+        ("NVIDIA A100-PCIE-40GB", (8, 0), None),
+        ("NVIDIA L40S", (8, 9), Some("l40s")),
+        ("Orin", (8, 7), Some("jetson-agx-orin")),
+        ("NVIDIA GeForce RTX 4090", (8, 9), None),
+    ];
+    for (name, cc, want) in cases {
+        assert_eq!(registry_key(name, cc), want, "{name}");
+        if let Some(key) = want {
+            assert!(
+                rooflinr_model::hardware::registry::get(key).is_ok(),
+                "{key}"
+            );
+        }
+    }
+}
+
+#[test]
+fn theoretical_bandwidth_is_double_data_rate_over_the_bus() {
+    // H100 SXM: 2619 MHz HBM3 on 5120 bits reports 3.35 TB/s.
+    let bw = theoretical_bandwidth(2_619_000, 5120).expect("both reported");
+    assert!((bw / 1e12 - 3.352).abs() < 0.001, "{bw}");
+    assert_eq!(theoretical_bandwidth(0, 256), None);
+}
+
+fn found() -> Found {
+    Found {
+        driver: Ok((CudaVersion::from_driver(13000), 1)),
+        nvrtc: Ok(CudaVersion {
+            major: 13,
+            minor: 0,
+        }),
+        cublaslt: Ok(()),
+        nvml: Ok(()),
+    }
+}
+
+fn named<'a>(caps: &'a [Capability], name: &str) -> &'a Capability {
+    caps.iter().find(|c| c.name == name).expect("listed")
+}
+
+#[test]
+fn a_complete_machine_lists_four_capabilities_and_no_reason() {
+    let caps = capabilities(&found());
+    assert_eq!(
+        caps.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        ["driver", "nvrtc", "cublaslt", "nvml"]
+    );
+    assert!(caps.iter().all(|c| c.available));
+    assert_eq!(named(&caps, "driver").detail, "CUDA 13.0 driver, 1 GPU(s)");
+    assert_eq!(unavailable_reason(&caps), None);
+}
+
+#[test]
+fn each_absence_names_what_is_missing() {
+    let mut f = found();
+    f.driver = Err(messages::no_driver());
+    f.nvml = Err("libnvidia-ml.so.1 was not found".into());
+    let caps = capabilities(&f);
+    let reason = unavailable_reason(&caps).expect("unavailable");
+    assert!(reason.contains("libcuda.so.1"), "{reason}");
+    assert!(!named(&caps, "nvml").available);
+
+    let mut f = found();
+    f.nvrtc = Err(messages::no_nvrtc());
+    let reason = unavailable_reason(&capabilities(&f)).expect("unavailable");
+    assert!(reason.contains("libnvrtc.so"), "{reason}");
+
+    // cuBLASLt missing narrows what is measured but leaves the backend usable.
+    let mut f = found();
+    f.cublaslt = Err(messages::no_cublaslt());
+    let caps = capabilities(&f);
+    assert_eq!(unavailable_reason(&caps), None);
+    assert!(
+        named(&caps, "cublaslt")
+            .detail
+            .contains("GEMV and bandwidth are")
+    );
+}
+
+#[test]
+fn nvrtc_newer_than_the_driver_is_a_mismatch() {
+    let mut f = found();
+    f.driver = Ok((CudaVersion::from_driver(12080), 1));
+    let caps = capabilities(&f);
+    let nvrtc = named(&caps, "nvrtc");
+    assert!(!nvrtc.available);
+    assert!(
+        nvrtc
+            .detail
+            .contains("NVRTC 13.0 is newer than the driver's CUDA 12.8"),
+        "{}",
+        nvrtc.detail
+    );
+    assert!(unavailable_reason(&caps).is_some());
+    // Older NVRTC on a newer driver is fine (the driver JITs older PTX).
+    f.driver = Ok((CudaVersion::from_driver(13020), 1));
+    assert!(capabilities(&f).iter().all(|c| c.available));
+}
+
+#[test]
+fn without_a_driver_the_backend_says_why_and_measures_nothing() {
+    // On a machine with a GPU this test still holds the backend to its word: available
+    // exactly when it opened a GPU, and a reason whenever it did not.
+    let backend = CudaBackend::probe(CudaOptions::default());
+    let info = backend.info();
+    assert_eq!(info.kind, "cuda");
+    assert_eq!(info.capabilities.len(), 4);
+    if info.available {
+        assert!(info.device.is_some());
+        assert_eq!(backend.formats().len(), GpuFormat::ALL.len());
+    } else {
+        let reason = info.reason.expect("a reason");
+        assert!(!reason.is_empty());
+        assert!(backend.formats().is_empty());
+        assert!(backend.peak_formats().is_empty());
+        let cancel = AtomicBool::new(false);
+        let err = backend
+            .measure(&Work::Read, &StopRule::DEFAULT, &cancel)
+            .expect_err("no GPU");
+        assert!(matches!(
+            err,
+            MeasureError::OutOfMemory { .. } | MeasureError::Unsupported(_)
+        ));
+    }
+}
+
+#[test]
+fn gemm_types_follow_the_tensor_cores() {
+    assert_eq!(GemmType::formats((8, 0)), [Format::Fp16, Format::Bf16]);
+    assert_eq!(
+        GemmType::formats((9, 0)),
+        [Format::Fp16, Format::Bf16, Format::Fp8E4m3]
+    );
+    assert_eq!(GemmType::of(Format::NvFp4), None);
+    // 8192^3 BF16: two 128 MiB inputs, a 128 MiB output and the workspace.
+    assert_eq!(
+        gemm_bytes(Format::Bf16, 8192, 8192, 8192),
+        3 * 8192 * 8192 * 2 + (32 << 20)
+    );
+}
