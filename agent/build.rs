@@ -1,16 +1,23 @@
-//! Compiles the GPU kernels' decoding header (`src/backend/cuda/kernels/decode.cuh`) for
-//! the host, so the agent's tests check, bit for bit against the model crate, the same
-//! decoding text the GPU runs.
+//! Compiles the GPU kernels' host-and-device headers (`src/backend/cuda/kernels/decode.cuh`
+//! and `gemv_lane.cuh`) for the host, so the agent's tests check the same text the GPU runs:
+//! the decoding bit for bit against the model crate, and every lane of the GEMV kernels.
 
 fn main() {
     let dir = "src/backend/cuda/kernels";
-    println!("cargo:rerun-if-changed={dir}/decode.cuh");
-    println!("cargo:rerun-if-changed={dir}/decode_host.c");
+    for file in ["decode.cuh", "gemv_lane.cuh", "host.cpp"] {
+        println!("cargo:rerun-if-changed={dir}/{file}");
+    }
     cc::Build::new()
-        .file(format!("{dir}/decode_host.c"))
+        .cpp(true)
+        .file(format!("{dir}/host.cpp"))
         .include(dir)
         .warnings(true)
         .extra_warnings(true)
-        .flag_if_supported("-std=c11")
-        .compile("rooflinr_decode_host");
+        .flag_if_supported("-std=c++17")
+        // `#pragma unroll` is for NVRTC.
+        .flag_if_supported("-Wno-unknown-pragmas")
+        // FMA contraction stays as the source writes it (fmaf), as NVRTC compiles it.
+        .flag_if_supported("-ffp-contract=off")
+        .opt_level(2)
+        .compile("rooflinr_kernels_host");
 }

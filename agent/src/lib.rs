@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod commands;
+pub mod gpu_check;
 pub mod jobs;
 pub mod server;
 pub mod stats;

@@ -9,12 +9,14 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use rooflinr_agent::backend::Backend;
 use rooflinr_agent::backend::cpu::{CpuBackend, CpuOptions};
-use rooflinr_agent::commands;
+use rooflinr_agent::backend::cuda::kernels::Module;
+use rooflinr_agent::backend::cuda::{CudaBackend, CudaOptions, gpu};
 use rooflinr_agent::jobs::store::Store;
 use rooflinr_agent::jobs::{Jobs, parse_format};
 use rooflinr_agent::server::{self, AppState, ServerConfig, pairing};
 use rooflinr_agent::stats::StopRule;
 use rooflinr_agent::telemetry::Telemetry;
+use rooflinr_agent::{commands, gpu_check};
 use rooflinr_protocol::OperatorShape;
 use tokio::net::TcpListener;
 
@@ -60,9 +62,23 @@ struct MeasureArgs {
     /// Most seconds spent sampling one point.
     #[arg(long, default_value_t = 2.0, global = true)]
     max_seconds: f64,
-    /// m = n = k of the GEMM that measures each format's peak.
-    #[arg(long, default_value_t = 1024, global = true)]
-    peak_size: u64,
+    /// m = n = k of the GEMM that measures each format's peak (default: 1024 on the CPU,
+    /// 8192 on a GPU).
+    #[arg(long, global = true)]
+    peak_size: Option<u64>,
+    /// The backend the terminal commands measure with (default: cuda when a GPU is
+    /// usable, else cpu).
+    #[arg(long, value_enum, global = true)]
+    backend: Option<BackendKind>,
+    /// The CUDA device to measure.
+    #[arg(long, default_value_t = 0, global = true)]
+    gpu: usize,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+enum BackendKind {
+    Cpu,
+    Cuda,
 }
 
 impl MeasureArgs {
@@ -79,9 +95,45 @@ impl MeasureArgs {
 
     fn cpu(self) -> CpuBackend {
         CpuBackend::new(CpuOptions {
-            peak_gemm_size: self.peak_size.clamp(16, 8192),
+            peak_gemm_size: self.peak_size.unwrap_or(1024).clamp(16, 8192),
             ..CpuOptions::default()
         })
+    }
+
+    fn cuda(self) -> CudaBackend {
+        CudaBackend::probe(CudaOptions {
+            ordinal: self.gpu,
+            peak_gemm_size: self.peak_size.unwrap_or(8192).clamp(256, 32768),
+        })
+    }
+
+    /// The backend the terminal commands use: the one asked for (an error naming what is
+    /// missing when it is the GPU and none is usable), else the GPU when usable.
+    fn backend(self) -> Result<Box<dyn Backend>> {
+        match self.backend {
+            Some(BackendKind::Cpu) => Ok(Box::new(self.cpu())),
+            Some(BackendKind::Cuda) => {
+                let cuda = self.cuda();
+                match cuda.info().reason {
+                    Some(why) if !cuda.info().available => {
+                        bail!("the cuda backend is unavailable: {why}")
+                    }
+                    _ => Ok(Box::new(cuda)),
+                }
+            }
+            None => {
+                let cuda = self.cuda();
+                if cuda.info().available {
+                    Ok(Box::new(cuda))
+                } else {
+                    eprintln!(
+                        "measuring with the cpu backend (cuda: {})",
+                        cuda.info().reason.unwrap_or_default()
+                    );
+                    Ok(Box::new(self.cpu()))
+                }
+            }
+        }
     }
 }
 
@@ -107,6 +159,27 @@ enum Command {
         /// Formats (all the backend measures when absent).
         #[arg(long, value_delimiter = ',')]
         formats: Vec<String>,
+    },
+    /// Compile every GPU kernel with this machine's NVRTC (no GPU needed) and write the
+    /// PTX, one file per module and architecture: what `cargo xtask cuda-check` assembles.
+    Kernels {
+        /// Architectures (`sm_90a`, `sm_100a`, `sm_121a`...).
+        #[arg(long, value_delimiter = ',', default_value = "sm_90a,sm_100a,sm_121a")]
+        arch: Vec<String>,
+        /// Folder for the `.ptx` files.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// On a GPU: the probe, every kernel's correctness on odd shapes, the ceilings, GEMV
+    /// per format, cuBLASLt GEMM, torch.matmul when present, the comparison and ten
+    /// seconds of telemetry; JSONL results and a Markdown summary in DIR.
+    GpuCheck {
+        /// Folder for `gpu-check.jsonl` and `summary.md`.
+        #[arg(long, value_name = "DIR", default_value = "gpu-check")]
+        out: PathBuf,
+        /// Seconds of NVML telemetry to record.
+        #[arg(long, default_value_t = 10.0)]
+        telemetry_seconds: f64,
     },
 }
 
@@ -144,23 +217,45 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     match &cli.command {
         Some(Command::Ceilings) => {
-            let cpu = cli.measure.cpu();
-            let (measured, _) = commands::measure_ceilings(&cpu, &cli.measure.rule())?;
+            let backend = cli.measure.backend()?;
+            let (measured, _) = commands::measure_ceilings(backend.as_ref(), &cli.measure.rule())?;
             println!("{}", commands::ceilings_table(&measured));
             Ok(())
         }
         Some(Command::Bench { shape, formats: f }) => {
-            let cpu = cli.measure.cpu();
-            let f = formats(f, &cpu)?;
+            let backend = cli.measure.backend()?;
+            let f = formats(f, backend.as_ref())?;
             println!(
                 "{}",
-                commands::bench(&cpu, *shape, &f, &cli.measure.rule())?
+                commands::bench(backend.as_ref(), *shape, &f, &cli.measure.rule())?
             );
             Ok(())
         }
+        Some(Command::Kernels { arch, out }) => {
+            std::fs::create_dir_all(out)
+                .with_context(|| format!("cannot create {}", out.display()))?;
+            for arch in arch {
+                for module in Module::ALL {
+                    let ptx = gpu::compile(module, arch).map_err(anyhow::Error::msg)?;
+                    let path = out.join(format!(
+                        "{}.{arch}.ptx",
+                        module.file_name().trim_end_matches(".cu")
+                    ));
+                    std::fs::write(&path, ptx.to_src())
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    println!("{}", path.display());
+                }
+            }
+            Ok(())
+        }
+        Some(Command::GpuCheck {
+            out,
+            telemetry_seconds,
+        }) => gpu_check::run(&cli.measure.cuda(), out, *telemetry_seconds),
         Some(Command::Compare { shape, formats: f }) => {
-            let cpu = cli.measure.cpu();
-            let f = formats(f, &cpu)?;
+            let backend = cli.measure.backend()?;
+            let cpu = backend.as_ref();
+            let f = formats(f, cpu)?;
             let shapes = if shape.is_empty() {
                 vec![
                     OperatorShape {
@@ -177,7 +272,7 @@ fn main() -> Result<()> {
             } else {
                 shape.clone()
             };
-            let (_, text) = commands::compare(&cpu, &shapes, &f, &cli.measure.rule())?;
+            let (_, text) = commands::compare(cpu, &shapes, &f, &cli.measure.rule())?;
             println!("{text}");
             Ok(())
         }
@@ -221,8 +316,18 @@ async fn listen(cli: Cli) -> Result<()> {
     allowed_origins.extend(pairing::origin_of(&calculator));
 
     let store = Store::open(&cli.results)?;
+    // The GPU first, so that jobs that name no backend measure it when it is usable; it
+    // is listed either way, so the calculator can say what is missing.
+    let cuda: Arc<dyn Backend> = Arc::new(cli.measure.cuda());
+    let cuda_line = match cuda.info() {
+        info if info.available => format!(
+            "cuda on {}",
+            info.device.map(|d| d.name).unwrap_or_default()
+        ),
+        info => format!("cuda unavailable: {}", info.reason.unwrap_or_default()),
+    };
     let cpu: Arc<dyn Backend> = Arc::new(cli.measure.cpu());
-    let jobs = Jobs::new(vec![cpu], store, cli.measure.rule());
+    let jobs = Jobs::new(vec![cuda, cpu], store, cli.measure.rule());
     jobs.spawn_worker().context("cannot start the job worker")?;
     let telemetry = Telemetry::start(cli.telemetry_hz);
 
@@ -246,7 +351,7 @@ async fn listen(cli: Cli) -> Result<()> {
         Some(why) if !telemetry.nvml.available => eprintln!("gpu telemetry: unavailable: {why}"),
         _ => eprintln!("gpu telemetry: {} GPU(s) through NVML", telemetry.nvml.gpus),
     }
-    eprintln!("backends: cpu (CUDA backend: not built into this agent yet)");
+    eprintln!("backends: {cuda_line}; cpu");
     match &cli.web {
         Some(dir) => eprintln!("calculator: serving {} at {agent_url}/", dir.display()),
         None => eprintln!("calculator: not served (start with --web DIR to serve it)"),

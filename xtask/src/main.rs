@@ -8,7 +8,11 @@
 //!   on loopback (`rooflinr-agent --listen 127.0.0.1:7878 --web dist`).
 //! - `bench`: the model's criterion benchmarks, with their targets.
 //! - `bench-web`: the calculator's size and speed benchmark in headless Chromium.
+//! - `cuda-check`: every GPU kernel compiled (NVRTC) and assembled (ptxas) for each target
+//!   architecture, with no GPU: fails on spills and local memory, keeps the registers
+//!   table (`--bless` rewrites it).
 
+mod cuda;
 mod setup;
 
 use std::process::Command;
@@ -23,8 +27,9 @@ fn main() -> std::process::ExitCode {
         Some("run") => run(&args[1..]),
         Some("bench") => bench(),
         Some("bench-web") => bench_web(),
+        Some("cuda-check") => cuda::check(args.iter().any(|a| a == "--bless")),
         _ => {
-            eprintln!("usage: cargo xtask <setup|test|run|bench|bench-web>\n");
+            eprintln!("usage: cargo xtask <setup|test|run|bench|bench-web|cuda-check>\n");
             eprintln!(
                 "  setup   install the wasm target, Trunk, wasm-bindgen, wasm-opt, Chromium (idempotent)"
             );
@@ -35,6 +40,9 @@ fn main() -> std::process::ExitCode {
             eprintln!("  bench   run the model benchmarks");
             eprintln!(
                 "  bench-web  measure the calculator's bundle size, first chart and slider speed"
+            );
+            eprintln!(
+                "  cuda-check  compile and assemble every GPU kernel with no GPU (--bless: update the registers table)"
             );
             return std::process::ExitCode::from(2);
         }
@@ -148,8 +156,11 @@ fn test() -> Result<()> {
         ],
         &browser_env,
     )?;
+    // The GPU kernels, compiled and assembled with no GPU.
+    cuda::check(false)?;
     println!(
-        "\nGPU checks: none run here. The agent measured with its CPU backend only (NVML telemetry was tested where present and reported as unavailable otherwise); the CUDA backend is its own issue and CI has no GPU."
+        "\nGPU checks run here, with no GPU: every kernel's decoding header against the model crate (host build, bit-exact), launch configurations, byte counts and probe messages (native tests), and cuda-check (NVRTC + ptxas for {}). NOT run: the device run (`rooflinr-agent gpu-check`, README \"On a GPU\"), which needs an NVIDIA GPU; CI has none.",
+        cuda::ARCHITECTURES.join(", ")
     );
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Idempotent installation of the toolchain (shared/TOOLCHAIN.md): each step checks what is
 //! installed, installs only what is missing or at the wrong version, and says what it did.
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
@@ -10,6 +11,15 @@ use crate::{root, step};
 const TRUNK_VERSION: &str = "0.21.14";
 const BINARYEN_VERSION: &str = "132";
 
+/// The CUDA wheels the kernel checks use (PyPI), pinned to CUDA 13.0: the lent GPU
+/// machines run driver 580 (CUDA 13.0), and PTX from a newer NVRTC would not load there.
+/// NVRTC compiles; the nvcc wheel brings ptxas. No header wheel: the kernels include no
+/// CUDA header (their decoding header is self-contained).
+pub const CUDA_WHEELS: [(&str, &str); 2] = [
+    ("nvidia-cuda-nvrtc", "13.0.88"),
+    ("nvidia-cuda-nvcc", "13.0.88"),
+];
+
 /// Installs everything; prints one line per tool.
 pub fn all() -> Result<()> {
     println!("==> set-up (skips what is installed)");
@@ -18,7 +28,71 @@ pub fn all() -> Result<()> {
     wasm_bindgen()?;
     wasm_opt()?;
     chromium()?;
+    cuda_tools()?;
     Ok(())
+}
+
+/// Where the CUDA wheels' tools are.
+pub struct CudaTools {
+    /// The folder holding `libnvrtc.so.13` (for LD_LIBRARY_PATH).
+    pub lib: PathBuf,
+    /// `ptxas`.
+    pub ptxas: PathBuf,
+}
+
+/// The CUDA wheels in the user's cache (`~/.cache/rooflinr/cuda-13.0.88`), installed with
+/// pip when missing (about 150 MB to download, 330 MB unpacked).
+pub fn cuda_tools() -> Result<CudaTools> {
+    let home = std::env::var_os("HOME").context("HOME is not set")?;
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(home).join(".cache"));
+    let dir = cache.join(format!("rooflinr/cuda-{}", CUDA_WHEELS[0].1));
+    let cu13 = dir.join("nvidia/cu13");
+    let tools = CudaTools {
+        lib: cu13.join("lib"),
+        ptxas: cu13.join("bin/ptxas"),
+    };
+    let installed = |(name, version): &(&str, &str)| {
+        dir.join(format!("{}-{version}.dist-info", name.replace('-', "_")))
+            .is_dir()
+    };
+    if CUDA_WHEELS.iter().all(installed)
+        && tools.lib.join("libnvrtc.so.13").is_file()
+        && tools.ptxas.is_file()
+    {
+        ok("cuda wheels (nvrtc, ptxas)", CUDA_WHEELS[0].1);
+        return Ok(tools);
+    }
+    println!(
+        "    installing the CUDA {} wheels (NVRTC, ptxas) into {}",
+        CUDA_WHEELS[0].1,
+        dir.display()
+    );
+    let pins: Vec<String> = CUDA_WHEELS
+        .iter()
+        .map(|(n, v)| format!("{n}=={v}"))
+        .collect();
+    let target = dir.display().to_string();
+    let mut args = vec![
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--no-deps",
+        "--upgrade",
+        "--target",
+        &target,
+    ];
+    args.extend(pins.iter().map(String::as_str));
+    step("python3", &args).context(
+        "install the CUDA wheels with pip (python3 -m pip install --target DIR nvidia-cuda-nvrtc nvidia-cuda-nvcc)",
+    )?;
+    if !tools.ptxas.is_file() {
+        bail!("the nvcc wheel did not bring {}", tools.ptxas.display());
+    }
+    Ok(tools)
 }
 
 /// The first line a command prints, if it runs at all.

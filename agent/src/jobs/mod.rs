@@ -149,6 +149,7 @@ impl Jobs {
         let available = || {
             self.backends
                 .iter()
+                .filter(|b| b.info().available)
                 .map(|b| b.kind())
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -160,17 +161,17 @@ impl Jobs {
                 .find(|b| b.info().available)
                 .cloned()
                 .ok_or_else(|| "no measurement backend is available".to_string()),
-            Some(kind) => self
-                .backends
-                .iter()
-                .find(|b| b.kind() == kind && b.info().available)
-                .cloned()
-                .ok_or_else(|| {
-                    format!(
-                        "backend `{kind}` is not available on this agent; available: {}",
-                        available()
-                    )
-                }),
+            Some(kind) => match self.backends.iter().find(|b| b.kind() == kind) {
+                Some(b) if b.info().available => Ok(Arc::clone(b)),
+                Some(b) => Err(format!(
+                    "backend `{kind}` is not available on this agent: {}",
+                    b.info().reason.unwrap_or_else(|| "no reason given".into())
+                )),
+                None => Err(format!(
+                    "backend `{kind}` is not available on this agent; available: {}",
+                    available()
+                )),
+            },
         }
     }
 

@@ -1,4 +1,5 @@
-//! The CUDA kernels as data: their source texts, the formats they read, their names, and
+//! The CUDA kernels as data: their source texts (NVRTC compiles each module after the
+//! shared headers; no CUDA header is included, so any NVRTC compiles them), the formats they read, their names, and
 //! the launch configuration for a shape. Pure: nothing here touches a GPU, so all of it is
 //! tested on every machine, and `rooflinr-agent kernels` compiles the same texts for
 //! `cargo xtask cuda-check`.
@@ -9,6 +10,8 @@ use crate::backend::INT4_G128;
 
 /// The decoding of every packed format, shared by the kernels and the host build.
 pub const DECODE_HEADER: &str = include_str!("kernels/decode.cuh");
+/// What one lane of a GEMV warp computes, shared by the kernels and the host build.
+pub const GEMV_LANE_HEADER: &str = include_str!("kernels/gemv_lane.cuh");
 /// The GEMV kernels.
 pub const GEMV_SOURCE: &str = include_str!("kernels/gemv.cu");
 /// The bandwidth and spin kernels.
@@ -35,13 +38,12 @@ impl Module {
         }
     }
 
-    /// The text NVRTC compiles.
+    /// The text NVRTC compiles: the shared headers, then the module.
     pub fn source(self) -> String {
-        let body = match self {
-            Module::Gemv => GEMV_SOURCE,
-            Module::Stream => STREAM_SOURCE,
-        };
-        format!("{DECODE_HEADER}\n{body}")
+        match self {
+            Module::Gemv => format!("{DECODE_HEADER}\n{GEMV_LANE_HEADER}\n{GEMV_SOURCE}"),
+            Module::Stream => format!("{DECODE_HEADER}\n{STREAM_SOURCE}"),
+        }
     }
 
     /// The entry points it defines.

@@ -10,6 +10,7 @@ use super::device::{registry_key, theoretical_bandwidth};
 use super::kernels::{GpuFormat, LaunchError, Module, gemv_launch, rotations, stream_grid};
 use super::probe::{CudaVersion, Found, capabilities, messages, unavailable_reason};
 use super::*;
+use crate::backend::check::{Compared, reference_dot, verdict};
 
 // The host build of `kernels/decode.cuh` (see build.rs).
 unsafe extern "C" {
@@ -23,6 +24,18 @@ unsafe extern "C" {
         cols: u64,
     ) -> f32;
     fn rf_host_code_in_word(word: u32, j: i32, bits: i32) -> u32;
+    fn rf_host_gemv(
+        format: i32,
+        vectorised: i32,
+        m: u32,
+        elements: *const u8,
+        scales: *const u8,
+        tensor: *const f32,
+        x: *const u16,
+        y: *mut f32,
+        n: u32,
+        k: u32,
+    ) -> i32;
     fn rf_host_e2m1(code: u32) -> f32;
     fn rf_host_e4m3(code: u32) -> f32;
     fn rf_host_ue4m3(code: u32) -> f32;
@@ -91,6 +104,76 @@ fn the_kernels_decoding_matches_the_model_crate_bit_for_bit_in_every_format() {
         check_decodes_bit_exact(format, 3, 161);
         check_decodes_bit_exact(format, 5, 37);
         check_decodes_bit_exact(format, 2, 256);
+    }
+}
+
+/// Runs every lane of every row of the GEMV kernel `gemv_launch` picks for `m x n x k`,
+/// on the host, and checks each output against FP64 sums of the model crate's values.
+#[track_caller]
+fn check_kernel_lanes(format: GpuFormat, (m, n, k): (usize, usize, usize)) {
+    let q = Codec::for_format(format.format())
+        .quantize(&sample(n, k), k)
+        .expect("quantises");
+    let reference = q.dequantize();
+    let x: Vec<u16> = (0..m * k)
+        .map(|i| half::f16::from_f32(((i * 31 % 17) as f32 - 8.0) / 8.0).to_bits())
+        .collect();
+    let xf: Vec<f32> = x
+        .iter()
+        .map(|b| half::f16::from_bits(*b).to_f32())
+        .collect();
+    let tensor = [tensor_scale(&q, format)];
+    let scales = if q.scales.is_empty() {
+        vec![0u8; 16]
+    } else {
+        q.scales.clone()
+    };
+    let launch = gemv_launch(format, m as u64, n as u64, k as u64).expect("launchable");
+    let mut y = vec![f32::NAN; m * n];
+    // SAFETY: the buffers hold what an m x n x k GEMV in this format reads and writes.
+    let status = unsafe {
+        rf_host_gemv(
+            format.code(),
+            i32::from(launch.vectorised),
+            m as u32,
+            q.elements.as_ptr(),
+            scales.as_ptr(),
+            tensor.as_ptr(),
+            x.as_ptr(),
+            y.as_mut_ptr(),
+            n as u32,
+            k as u32,
+        )
+    };
+    assert_eq!(status, 0);
+    let compared = (0..m * n).map(|index| {
+        let (i, r) = (index / n, index % n);
+        let (expected, bound) =
+            reference_dot(&reference[r * k..(r + 1) * k], &xf[i * k..(i + 1) * k]);
+        Compared {
+            index,
+            got: f64::from(y[index]),
+            expected,
+            bound,
+        }
+    });
+    if let Err(e) = verdict(&format!("{} {m}x{n}x{k}", launch.kernel), compared, "fp64") {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn every_gemv_kernel_lane_sums_to_the_reference_on_the_host() {
+    for format in GpuFormat::ALL {
+        // Vectorised: k a multiple of 32 codes (every format), chunks that do and do not
+        // fill the four-deep unroll, groups of 128 over 4160 (a short last group).
+        for shape in [(1, 37, 4096), (3, 19, 4160), (8, 5, 512), (2, 3, 96)] {
+            check_kernel_lanes(format, shape);
+        }
+        // Element by element: rows starting mid-byte, tails of every block size.
+        for shape in [(1, 13, 4111), (5, 7, 333), (8, 3, 37)] {
+            check_kernel_lanes(format, shape);
+        }
     }
 }
 

@@ -7,8 +7,8 @@
 //! compute fraction `datasheet compute time / measured time`, per weight format (and over
 //! all formats as the fallback); points are then reclassified under the calibrated roof and
 //! the fit repeated until the classes settle. A format with no compute-bound point takes its
-//! peak-GEMM ceiling when one was measured; with no memory-bound point, the copy or triad
-//! ceiling stands in for the bandwidth.
+//! peak-GEMM ceiling when one was measured; with no memory-bound point, the best measured
+//! bandwidth ceiling (read, copy or triad) stands in for the bandwidth.
 //!
 //! Points are calibrated with the others from the same source (one agent on one device, one
 //! imported file): fractions of one machine say nothing about another. Measured ceilings
@@ -32,7 +32,7 @@ pub struct Fraction {
     pub value: f64,
     /// Points it was fitted from (0 for a ceiling or the datasheet).
     pub points: usize,
-    /// `operators`, `copy/triad ceiling`, `peak GEMM ceiling`, `all formats` or `datasheet`.
+    /// `operators`, `bandwidth ceiling` (read, copy or triad), `peak GEMM ceiling`, `all formats` or `datasheet`.
     pub from: &'static str,
 }
 
@@ -183,7 +183,7 @@ impl Calibration {
         cal
     }
 
-    /// Fractions from measured ceilings alone (copy/triad and peak GEMMs).
+    /// Fractions from measured ceilings alone (the best bandwidth kernel and peak GEMMs).
     fn from_ceilings(
         points: &[KernelPoint],
         hw: &Hardware,
@@ -194,7 +194,7 @@ impl Calibration {
             cal.bandwidth = Fraction {
                 value: bw / hw.memory_bandwidth.value.get(),
                 points: 0,
-                from: "copy/triad ceiling",
+                from: "bandwidth ceiling",
             };
         }
         for (format, rate) in &ceilings.peaks {

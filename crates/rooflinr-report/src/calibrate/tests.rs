@@ -123,7 +123,7 @@ fn measured_ceilings_stand_in_where_no_operator_says() {
     };
     let cal = Calibration::fit(&points, &hw, &ceilings);
     assert!((cal.bandwidth.value - 0.9).abs() < 1e-9);
-    assert_eq!(cal.bandwidth.from, "copy/triad ceiling");
+    assert_eq!(cal.bandwidth.from, "bandwidth ceiling");
     assert!((cal.compute_for("int8").value - 0.5).abs() < 1e-9);
     assert_eq!(cal.compute_for("int8").from, "peak GEMM ceiling");
     // Nothing at all: the datasheet.
@@ -178,7 +178,7 @@ fn each_source_is_calibrated_on_its_own() {
         .find(|(s, _)| s.starts_with("measured"))
         .unwrap()
         .1;
-    assert_eq!(agent.bandwidth.from, "copy/triad ceiling");
+    assert_eq!(agent.bandwidth.from, "bandwidth ceiling");
     let imported = &fits
         .iter()
         .find(|(s, _)| s.starts_with("imported"))

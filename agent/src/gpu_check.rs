@@ -1,0 +1,477 @@
+//! `rooflinr-agent gpu-check`: the whole device run in one command, for a session that has
+//! a GPU for a few minutes. The probe; every GEMV kernel's correctness in every format on
+//! odd shapes (tails, rows starting mid-byte, K not a multiple of the group) and aligned
+//! ones; the ceilings (read, copy, triad, cuBLASLt peaks); GEMV per format at the sizes
+//! decode meets; `torch.matmul` beside cuBLASLt when a Python with torch is there; the
+//! comparison with the roofline (measured ceilings, datasheet and leave-one-out
+//! calibrated); and NVML telemetry. Every result goes to `gpu-check.jsonl` (the agent's
+//! JSONL, so `rooflinr report --input` reads it), telemetry to `telemetry.jsonl`, and a
+//! Markdown summary to `summary.md`, printed at the end.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use rooflinr_model::hardware::registry;
+use rooflinr_model::units::si;
+use rooflinr_protocol::{JobId, Measurement, MeasurementKind, OperatorShape, ServerMessage};
+use rooflinr_report::calibrate;
+use rooflinr_report::kernel::{KernelPoint, MeasuredCeilings};
+
+use crate::backend::cuda::CudaBackend;
+use crate::backend::{Backend, MeasureError, Work};
+use crate::jobs::store::Store;
+use crate::jobs::{ceiling_items, compare_with_ceilings};
+use crate::stats::StopRule;
+use crate::telemetry::nvml::Gpus;
+
+/// Shapes whose results are checked but whose times are not the point: rows that start
+/// mid-byte (odd k), tails of every block size, k not a multiple of the INT4 group, and
+/// the vectorised kernels at several batches.
+pub const CORRECTNESS_SHAPES: [(u64, u64, u64); 5] = [
+    (1, 4097, 4111),
+    (3, 4097, 4111),
+    (8, 1031, 4128),
+    (5, 333, 4160),
+    (2, 4096, 4096),
+];
+
+/// GEMV sizes timed per format: a 7B projection, a 70B projection, and Llama-3-70B's
+/// down projection (n = 8192 outputs over k = 28672).
+pub const GEMV_SHAPES: [(u64, u64, u64); 3] = [(1, 4096, 4096), (1, 8192, 8192), (1, 8192, 28672)];
+
+/// Batches timed at 8192 x 8192.
+pub const BATCHES: [u64; 3] = [2, 4, 8];
+
+/// Targets the summary checks (issue targets for a GPU run).
+const READ_FRACTION_TARGET: f64 = 0.85;
+const SPEEDUP_TARGETS: [(&str, f64); 3] =
+    [("fp8-e4m3", 1.8), ("int4-g128-fp16", 3.2), ("nvfp4", 3.2)];
+
+fn shape((m, n, k): (u64, u64, u64)) -> OperatorShape {
+    OperatorShape { m, n, k }
+}
+
+/// Runs the check into `out`.
+pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64) -> Result<()> {
+    let began = Instant::now();
+    let store = Store::open(out)?;
+    let job = JobId("gpu-check".into());
+    let _ = std::fs::remove_file(store.path(&job));
+    let mut summary = String::from("# rooflinr gpu-check\n\n");
+    let info = cuda.info();
+    summary += "## Probe\n\n| capability | available | detail |\n| --- | --- | --- |\n";
+    for c in &info.capabilities {
+        let _ = writeln!(summary, "| {} | {} | {} |", c.name, c.available, c.detail);
+    }
+    if !info.available {
+        let why = info.reason.unwrap_or_default();
+        let _ = writeln!(summary, "\nNo GPU run: {why}");
+        write_summary(out, &summary)?;
+        bail!("no usable GPU: {why}");
+    }
+    let device = info.device.clone().unwrap_or_default();
+    let _ = writeln!(
+        summary,
+        "\nDevice: {} (compute capability {}, {} SMs, L2 {}, {} memory, unified: {}), driver {}, CUDA {}; registry: {}; theoretical bandwidth from clock and bus: {}\n",
+        device.name,
+        device.compute_capability.as_deref().unwrap_or("?"),
+        device.compute_units,
+        device
+            .last_level_cache_bytes
+            .map_or("?".into(), |b| si(b as f64, "B")),
+        si(device.memory_total_bytes as f64, "B"),
+        device.unified_memory,
+        device.driver_version.as_deref().unwrap_or("?"),
+        device.cuda_version.as_deref().unwrap_or("?"),
+        device.registry_key.as_deref().unwrap_or("no entry"),
+        device
+            .theoretical_bandwidth_bytes_per_s
+            .map_or("not reported".into(), |b| si(b, "B/s")),
+    );
+    let cancel = AtomicBool::new(false);
+    let mut results: Vec<Measurement> = Vec::new();
+    let mut index = 0usize;
+    let mut record = |m: &Measurement| -> Result<()> {
+        store.append(
+            &job,
+            &ServerMessage::Result {
+                job: job.clone(),
+                index,
+                measurement: Box::new(m.clone()),
+            },
+        )?;
+        index += 1;
+        Ok(())
+    };
+
+    // 1. Correctness: every format on odd and aligned shapes, quickly timed.
+    let quick = StopRule {
+        min_samples: 3,
+        max_time: Duration::from_millis(50),
+        warmup_runs: 1,
+        ..StopRule::DEFAULT
+    };
+    summary += "## Correctness (every output against the model crate's decoding)\n\n| format | shape | result |\n| --- | --- | --- |\n";
+    let mut failures = 0;
+    for format in cuda.formats() {
+        for s in CORRECTNESS_SHAPES {
+            let work = Work::Operator {
+                shape: shape(s),
+                format,
+            };
+            eprintln!("correctness: {}", work.label());
+            let verdict = match cuda.measure(&work, &quick, &cancel) {
+                Ok(m) => {
+                    record(&m)?;
+                    let c = m.check.clone().unwrap_or_else(|| rooflinr_protocol::Check {
+                        worst_error_ratio: f64::NAN,
+                        outputs_checked: 0,
+                        reference: String::new(),
+                    });
+                    format!(
+                        "passed: {} outputs, worst error {:.3} of its bound",
+                        c.outputs_checked, c.worst_error_ratio
+                    )
+                }
+                Err(e) => {
+                    failures += 1;
+                    format!("**FAILED**: {e}")
+                }
+            };
+            let _ = writeln!(
+                summary,
+                "| {format} | {}x{}x{} | {verdict} |",
+                s.0, s.1, s.2
+            );
+        }
+    }
+
+    // 2. Ceilings, then the GEMV sizes and batches.
+    let rule = StopRule::DEFAULT;
+    let mut ceilings = MeasuredCeilings::default();
+    let mut failed: Vec<(String, MeasureError)> = Vec::new();
+    let mut items = ceiling_items(cuda, cuda.peak_gemm_size());
+    for format in cuda.formats() {
+        let shapes = GEMV_SHAPES
+            .into_iter()
+            .chain(BATCHES.map(|m| (m, 8192, 8192)));
+        items.extend(shapes.map(|s| Work::Operator {
+            shape: shape(s),
+            format,
+        }));
+    }
+    for (i, work) in items.iter().enumerate() {
+        eprintln!("[{}/{}] measuring {}", i + 1, items.len(), work.label());
+        match cuda.measure(work, &rule, &cancel) {
+            Ok(mut m) => {
+                ceilings.record(&m);
+                compare_with_ceilings(&ceilings, &mut m);
+                record(&m)?;
+                results.push(m);
+            }
+            Err(e) => {
+                eprintln!("  failed: {e}");
+                failed.push((work.label(), e));
+            }
+        }
+    }
+    summary += &ceilings_section(&results, &device.registry_key);
+    summary += &gemv_section(&results);
+    summary += &torch_section(&results);
+    summary += &calibration_section(&results, &ceilings, device.registry_key.as_deref());
+    if !failed.is_empty() {
+        summary += "\n## Not measured\n\n";
+        for (what, why) in &failed {
+            let _ = writeln!(summary, "- {what}: {why}");
+        }
+    }
+
+    // 3. Telemetry.
+    summary += &telemetry(out, telemetry_seconds)?;
+    let _ = writeln!(
+        summary,
+        "\n{failures} correctness failure(s); {} timed point(s); {:.0} s in all.",
+        results.len(),
+        began.elapsed().as_secs_f64()
+    );
+    write_summary(out, &summary)?;
+    println!("{summary}");
+    if failures > 0 {
+        bail!(
+            "{failures} kernel(s) gave wrong results: see {}",
+            out.join("summary.md").display()
+        );
+    }
+    Ok(())
+}
+
+fn write_summary(out: &Path, text: &str) -> Result<()> {
+    let path = out.join("summary.md");
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn ceilings_section(results: &[Measurement], registry_key: &Option<String>) -> String {
+    let datasheet = registry_key
+        .as_deref()
+        .and_then(|k| registry::get(k).ok())
+        .map(|hw| hw.memory_bandwidth.value.get());
+    let mut s = String::from(
+        "\n## Ceilings\n\n| ceiling | median | best sample | noise | of datasheet | SM clock (median, min) | throttled samples |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for m in results.iter().filter(|m| {
+        matches!(
+            m.kind,
+            MeasurementKind::Read
+                | MeasurementKind::Copy
+                | MeasurementKind::Triad
+                | MeasurementKind::PeakGemm
+        )
+    }) {
+        let bandwidth = m.kind != MeasurementKind::PeakGemm;
+        let (rate, best) = if bandwidth {
+            (
+                si(m.achieved_bytes_per_s, "B/s"),
+                si(m.bytes / m.stats.min_s, "B/s"),
+            )
+        } else {
+            (
+                si(m.achieved_flops_per_s, "FLOP/s"),
+                si(m.flops / m.stats.min_s, "FLOP/s"),
+            )
+        };
+        let of_datasheet = match (bandwidth, datasheet) {
+            (true, Some(d)) => format!("{:.1}%", m.achieved_bytes_per_s / d * 100.0),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {rate} | {best} | {:.2}% | {of_datasheet} | {} | {} |",
+            m.label,
+            m.stats.noise * 100.0,
+            m.clocks.as_ref().map_or("n/a".into(), |c| format!(
+                "{:.0} / {:.0} MHz",
+                c.sm_clock_mhz_median, c.sm_clock_mhz_min
+            )),
+            m.clocks.as_ref().map_or("n/a".into(), |c| format!(
+                "{} {}",
+                c.throttled_samples,
+                c.throttle_reasons.join(", ")
+            )),
+        );
+    }
+    s
+}
+
+fn gemv_section(results: &[Measurement]) -> String {
+    let read = results
+        .iter()
+        .find(|m| m.kind == MeasurementKind::Read)
+        .map(|m| m.achieved_bytes_per_s);
+    let fp16 = |shape: OperatorShape| {
+        results
+            .iter()
+            .find(|m| m.shape == Some(shape) && m.format.as_deref() == Some("fp16"))
+            .map(|m| m.stats.median_s)
+    };
+    let mut s = String::from(
+        "\n## GEMV (FP16 activations, FP32 accumulation)\n\n| point | median | noise | bandwidth | of read bandwidth | vs fp16 | vs roofline (measured ceilings) | J/run |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    let mut targets = String::new();
+    for m in results
+        .iter()
+        .filter(|m| matches!(m.kind, MeasurementKind::Gemv | MeasurementKind::Gemm))
+    {
+        let Some(shape) = m.shape else { continue };
+        let of_read = read.map(|r| m.achieved_bytes_per_s / r);
+        let speedup = fp16(shape).map(|t| t / m.stats.median_s);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.2}% | {} | {} | {} | {} | {} |",
+            m.label,
+            si(m.stats.median_s, "s"),
+            m.stats.noise * 100.0,
+            si(m.achieved_bytes_per_s, "B/s"),
+            of_read.map_or(String::new(), |f| format!("{:.0}%", f * 100.0)),
+            speedup.map_or(String::new(), |x| format!("{x:.2}x")),
+            m.fraction_of_ceiling
+                .map_or(String::new(), |f| format!("{:.0}%", f * 100.0)),
+            m.energy_j.map_or("n/a".into(), |j| format!("{j:.4}")),
+        );
+        if (shape.m, shape.n, shape.k) == (1, 8192, 8192) {
+            if let Some(f) = of_read {
+                let _ = writeln!(
+                    targets,
+                    "- {} at 1x8192x8192: {:.0}% of the read bandwidth (target {:.0}%): {}",
+                    m.format.as_deref().unwrap_or("?"),
+                    f * 100.0,
+                    READ_FRACTION_TARGET * 100.0,
+                    if f >= READ_FRACTION_TARGET {
+                        "met"
+                    } else {
+                        "**not met**"
+                    }
+                );
+            }
+            for (name, target) in SPEEDUP_TARGETS {
+                if m.format.as_deref() == Some(name)
+                    && let Some(x) = speedup
+                {
+                    let _ = writeln!(
+                        targets,
+                        "- {name} {x:.2}x faster than fp16 at batch 1 (target {target}x): {}",
+                        if x >= target { "met" } else { "**not met**" }
+                    );
+                }
+            }
+        }
+    }
+    s + "\n### Targets\n\n" + &targets
+}
+
+/// `torch.matmul` BF16 8192^3 timed with CUDA events, when a Python with torch is there.
+const TORCH_SCRIPT: &str = r#"
+import json
+try:
+    import torch
+except Exception as e:
+    print(json.dumps({"error": "no torch: %s" % e})); raise SystemExit
+if not torch.cuda.is_available():
+    print(json.dumps({"error": "torch sees no GPU"})); raise SystemExit
+n = 8192
+a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+for _ in range(10):
+    torch.matmul(a, b)
+torch.cuda.synchronize()
+times = []
+for _ in range(50):
+    s = torch.cuda.Event(enable_timing=True); e = torch.cuda.Event(enable_timing=True)
+    s.record(); torch.matmul(a, b); e.record(); e.synchronize()
+    times.append(s.elapsed_time(e) / 1e3)
+times.sort()
+print(json.dumps({"torch": torch.__version__, "median_s": times[len(times) // 2], "min_s": times[0]}))
+"#;
+
+fn torch_section(results: &[Measurement]) -> String {
+    let mut s = String::from("\n## cuBLASLt against torch.matmul (BF16 8192^3)\n\n");
+    let ours = results.iter().find(|m| {
+        m.kind == MeasurementKind::PeakGemm
+            && m.format.as_deref() == Some("bf16")
+            && m.shape.is_some_and(|x| x.m == 8192)
+    });
+    let output = std::process::Command::new("python3")
+        .args(["-c", TORCH_SCRIPT])
+        .output();
+    let torch: Option<serde_json::Value> = output.ok().and_then(|o| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .last()
+            .and_then(|l| serde_json::from_str(l).ok())
+    });
+    match (ours, torch) {
+        (Some(m), Some(t)) if t.get("median_s").is_some() => {
+            let theirs = t["median_s"].as_f64().unwrap_or(f64::NAN);
+            let _ = writeln!(
+                s,
+                "rooflinr (cuBLASLt) {} ({}); torch {} {} ({}); rooflinr / torch time = {:.3} (target within 5%)",
+                si(m.stats.median_s, "s"),
+                si(m.achieved_flops_per_s, "FLOP/s"),
+                t["torch"].as_str().unwrap_or("?"),
+                si(theirs, "s"),
+                si(m.flops / theirs, "FLOP/s"),
+                m.stats.median_s / theirs
+            );
+        }
+        (_, Some(t)) if t.get("error").is_some() => {
+            let _ = writeln!(s, "torch not compared: {}", t["error"]);
+        }
+        (None, _) => s += "cuBLASLt BF16 8192^3 was not measured (see the ceilings).\n",
+        _ => s += "torch not compared: python3 did not answer.\n",
+    }
+    s
+}
+
+fn calibration_section(
+    results: &[Measurement],
+    ceilings: &MeasuredCeilings,
+    registry_key: Option<&str>,
+) -> String {
+    let mut s = String::from("\n## Predictions against the measurements\n\n");
+    let Some(hw) = registry_key.and_then(|k| registry::get(k).ok()) else {
+        s += "The device has no registry entry, so there is no datasheet to compare with.\n";
+        return s;
+    };
+    let points: Vec<KernelPoint> = results
+        .iter()
+        .filter_map(KernelPoint::from_measurement)
+        .collect();
+    let (rows, leave_one_out) = calibrate::compare(&points, &hw, ceilings);
+    let _ = writeln!(
+        s,
+        "Datasheet: {}; calibrated: fitted on this run's points ({}).\n\n| point | measured | datasheet | error | calibrated | error |\n| --- | --- | --- | --- | --- | --- |",
+        hw.name,
+        if leave_one_out {
+            "leave-one-out"
+        } else {
+            "in-sample"
+        }
+    );
+    for r in &rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:+.1}% | {} | {:+.1}% |",
+            r.point.kernel,
+            si(r.point.time_s, "s"),
+            si(r.datasheet_s, "s"),
+            r.datasheet_error() * 100.0,
+            si(r.calibrated_s, "s"),
+            r.calibrated_error() * 100.0
+        );
+    }
+    let mut abs: Vec<f64> = rows.iter().map(|r| r.calibrated_error().abs()).collect();
+    abs.sort_by(f64::total_cmp);
+    if let Some(median) = abs.get(abs.len() / 2) {
+        let _ = writeln!(
+            s,
+            "\nMedian |calibrated error| {:.1}% over {} points (target under 10%).",
+            median * 100.0,
+            abs.len()
+        );
+    }
+    s
+}
+
+fn telemetry(out: &Path, seconds: f64) -> Result<String> {
+    let (gpus, status) = Gpus::open();
+    let Some(gpus) = gpus else {
+        return Ok(format!(
+            "\n## Telemetry\n\nNVML unavailable: {}\n",
+            status.reason.unwrap_or_default()
+        ));
+    };
+    let path = out.join("telemetry.jsonl");
+    let mut lines = String::new();
+    let began = Instant::now();
+    let mut samples = 0;
+    let mut power: Vec<f64> = Vec::new();
+    while began.elapsed().as_secs_f64() < seconds.clamp(0.0, 600.0) {
+        let sample = gpus.sample();
+        power.extend(sample.iter().filter_map(|g| g.power_w));
+        lines += &serde_json::to_string(&sample)?;
+        lines.push('\n');
+        samples += 1;
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::fs::write(&path, lines).with_context(|| format!("cannot write {}", path.display()))?;
+    let mean = if power.is_empty() {
+        "n/a".to_string()
+    } else {
+        format!("{:.1} W", power.iter().sum::<f64>() / power.len() as f64)
+    };
+    Ok(format!(
+        "\n## Telemetry\n\n{samples} samples over {seconds:.0} s at 10 Hz in telemetry.jsonl (idle mean power {mean}).\n"
+    ))
+}
