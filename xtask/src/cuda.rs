@@ -164,6 +164,36 @@ pub fn check(bless: bool) -> Result<()> {
     Ok(())
 }
 
+/// The command that runs the device check on a GPU machine from `carry/`: it puts the
+/// machine's NVRTC and cuBLASLt (the CUDA toolkit's or PyTorch's wheels) on the loader path.
+pub const DEVICE_COMMAND: &str = "LIBS=$(find /usr /opt /root /home -name 'libnvrtc.so.1[23]' -o -name 'libcublasLt.so.1[23]' 2>/dev/null | xargs -r -n1 dirname | sort -u | tr '\\n' ':'); LD_LIBRARY_PATH=$LIBS$LD_LIBRARY_PATH carry/rooflinr-agent gpu-check --out ${OUT:-.}/gpu-check";
+
+/// Builds the release agent into `carry/` (ignored by git, carried to the device machine)
+/// and prints the device command.
+pub fn bundle() -> Result<()> {
+    crate::step(
+        "cargo",
+        &[
+            "build",
+            "--release",
+            "--package",
+            "rooflinr-agent",
+            "--locked",
+        ],
+    )?;
+    let carry = root().join("carry");
+    std::fs::create_dir_all(&carry).context("cannot create carry/")?;
+    std::fs::copy(
+        root().join("target/release/rooflinr-agent"),
+        carry.join("rooflinr-agent"),
+    )
+    .context("cannot copy the agent into carry/")?;
+    println!(
+        "\ncarry/rooflinr-agent is ready. On the GPU machine (the device tool with carry [\"carry\"]), run:\n\n    {DEVICE_COMMAND}\n"
+    );
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

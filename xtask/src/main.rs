@@ -11,6 +11,8 @@
 //! - `cuda-check`: every GPU kernel compiled (NVRTC) and assembled (ptxas) for each target
 //!   architecture, with no GPU: fails on spills and local memory, keeps the registers
 //!   table (`--bless` rewrites it).
+//! - `gpu-bundle`: the release agent in `carry/` and the one command that runs the device
+//!   check on a GPU machine.
 
 mod cuda;
 mod setup;
@@ -28,6 +30,7 @@ fn main() -> std::process::ExitCode {
         Some("bench") => bench(),
         Some("bench-web") => bench_web(),
         Some("cuda-check") => cuda::check(args.iter().any(|a| a == "--bless")),
+        Some("gpu-bundle") => cuda::bundle(),
         _ => {
             eprintln!("usage: cargo xtask <setup|test|run|bench|bench-web|cuda-check>\n");
             eprintln!(
@@ -43,6 +46,9 @@ fn main() -> std::process::ExitCode {
             );
             eprintln!(
                 "  cuda-check  compile and assemble every GPU kernel with no GPU (--bless: update the registers table)"
+            );
+            eprintln!(
+                "  gpu-bundle  build the release agent into carry/ and print the command that runs gpu-check on a GPU machine"
             );
             return std::process::ExitCode::from(2);
         }

@@ -160,6 +160,23 @@ fn server_messages_round_trip() {
 }
 
 #[test]
+fn records_from_agents_before_the_gpu_fields_still_decode() {
+    // A result and a backend as agents wrote them before `clocks`, `capabilities`,
+    // `registry_key` and the theoretical bandwidth existed: the new fields are absent.
+    let result = br#"{"type":"result","job":"j","index":0,"measurement":{"kind":"gemv","label":"gemv 1x8x8 fp32","backend":"cpu","device":"cpu","format":"fp32","activation_format":"fp32","shape":{"m":1,"n":8,"k":8},"flops":128.0,"bytes":300.0,"bytes_counted":"all","stats":{"samples":10,"median_s":1e-6,"min_s":1e-6,"mean_s":1e-6,"noise":0.0,"converged":true,"elapsed_s":0.1},"achieved_bytes_per_s":3e8,"achieved_flops_per_s":1.28e8,"ceiling_name":null,"fraction_of_ceiling":null,"check":null,"energy_j":null,"unix_s":0.0}}"#;
+    match decode::<ServerMessage>(result) {
+        Ok(ServerMessage::Result { measurement, .. }) => assert_eq!(measurement.clocks, None),
+        other => panic!("{other:?}"),
+    }
+    let backend: BackendInfo = decode(
+        br#"{"kind":"cpu","available":true,"reason":null,"device":{"name":"cpu","memory_total_bytes":1,"memory_free_bytes":1,"compute_units":2,"last_level_cache_bytes":null,"unified_memory":true,"compute_capability":null,"driver_version":null,"cuda_version":null,"memory_clock_mhz":null,"memory_bus_bits":null},"formats":["fp32"]}"#,
+    )
+    .expect("an older backend record");
+    assert!(backend.capabilities.is_empty());
+    assert_eq!(backend.device.and_then(|d| d.registry_key), None);
+}
+
+#[test]
 fn seed_analyze_request_keeps_its_shape() {
     let req: api::AnalyzeRequest =
         decode(br#"{"M":1,"N":4096,"K":4096,"precision":"FP16"}"#).expect("seed body");

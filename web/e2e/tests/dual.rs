@@ -239,7 +239,11 @@ async fn the_calculator_pairs_measures_calibrates_and_reports() -> Result<()> {
         report.lines().filter(|l| l.starts_with("| `gem")).count(),
         10
     );
-    assert!(report.contains("| Bandwidth (copy)") || report.contains("| Bandwidth (triad)"));
+    assert!(
+        ["read", "copy", "triad"]
+            .iter()
+            .any(|k| report.contains(&format!("| Bandwidth ({k})")))
+    );
 
     // A reload keeps the measurements and pairs again from the browser's storage.
     client.refresh().await?;

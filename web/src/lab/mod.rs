@@ -11,7 +11,7 @@ pub mod view;
 use rooflinr_model::analysis::{self, ModelAnalysis};
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::Efficiency;
-use rooflinr_protocol::{Measurement, OperatorShape};
+use rooflinr_protocol::{AgentHello, Measurement, OperatorShape};
 use rooflinr_report::calibrate::{self, Calibration, Compared, ErrorSummary};
 use rooflinr_report::import::{Imported, LabFile};
 use rooflinr_report::{KernelPoint, MeasuredCeilings};
@@ -44,6 +44,18 @@ pub fn pairing_from_fragment(fragment: &str) -> Option<Pairing> {
         agent,
         token: token.unwrap_or_default(),
     })
+}
+
+/// The device the paired agent measures by default (its first usable backend) when the
+/// hardware registry lists it: (the device's name, its registry key).
+pub fn paired_registry_device(hello: &AgentHello) -> Option<(String, String)> {
+    let device = hello
+        .backends
+        .iter()
+        .find(|b| b.available)?
+        .device
+        .as_ref()?;
+    Some((device.name.clone(), device.registry_key.clone()?))
 }
 
 /// The WebSocket address of an agent given by its HTTP address (`http://h:p` ->

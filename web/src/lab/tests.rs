@@ -263,3 +263,48 @@ fn calibration_reaches_the_whole_model_and_the_chart() {
             .fold(f64::INFINITY, f64::min)
     );
 }
+
+fn backend(kind: &str, available: bool, key: Option<&str>) -> rooflinr_protocol::BackendInfo {
+    rooflinr_protocol::BackendInfo {
+        kind: kind.into(),
+        available,
+        reason: (!available).then(|| "no driver".into()),
+        device: Some(rooflinr_protocol::DeviceInfo {
+            name: format!("{kind} device"),
+            registry_key: key.map(str::to_string),
+            ..rooflinr_protocol::DeviceInfo::default()
+        }),
+        formats: Vec::new(),
+        capabilities: Vec::new(),
+    }
+}
+
+fn hello(backends: Vec<rooflinr_protocol::BackendInfo>) -> rooflinr_protocol::AgentHello {
+    rooflinr_protocol::AgentHello {
+        protocol: rooflinr_protocol::PROTOCOL_VERSION,
+        agent_version: "test".into(),
+        host: "box".into(),
+        backends,
+        nvml: rooflinr_protocol::NvmlStatus::default(),
+        telemetry_hz: 10.0,
+        max_message_bytes: 1 << 20,
+    }
+}
+
+#[test]
+fn pairing_selects_the_datasheet_of_the_gpu_the_agent_measures() {
+    let gpu = hello(vec![
+        backend("cuda", true, Some("h100-sxm")),
+        backend("cpu", true, None),
+    ]);
+    assert_eq!(
+        paired_registry_device(&gpu),
+        Some(("cuda device".into(), "h100-sxm".into()))
+    );
+    // An unusable GPU is skipped; the CPU has no registry entry, so nothing is selected.
+    let no_gpu = hello(vec![
+        backend("cuda", false, Some("h100-sxm")),
+        backend("cpu", true, None),
+    ]);
+    assert_eq!(paired_registry_device(&no_gpu), None);
+}

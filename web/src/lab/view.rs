@@ -385,7 +385,7 @@ fn MeasureCard() -> impl IntoView {
         <div class="card measure">
             <div class="measure-row">
                 <button id="measure-ceilings" class="primary" disabled=busy on:click=ceilings>"Measure ceilings"</button>
-                <span class="hint">"Bandwidth (copy, triad) and a peak GEMM per format: the measured roofline."</span>
+                <span class="hint">"Bandwidth (read, copy, triad) and a peak GEMM per format: the measured roofline."</span>
             </div>
             <div class="sweep">
                 <label class="field grow">

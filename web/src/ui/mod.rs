@@ -13,7 +13,7 @@ use crate::chart::palette::{DARK, LIGHT};
 use crate::chart::view::{CHART_ID, RooflineChart};
 use crate::compute::{self, ChartData, ModelView, OperatorView, Problem};
 use crate::export;
-use crate::lab::link::Lab;
+use crate::lab::link::{Lab, LinkState};
 use crate::lab::view::LabPanel;
 use crate::lab::{self, LabData, LabView};
 use crate::state::{Mode, State, Theme};
@@ -91,6 +91,21 @@ pub fn App() -> impl IntoView {
     } else if let Some(p) = browser::saved_pairing() {
         lab.pair(p);
     }
+    // Pairing with a GPU the registry lists puts its datasheet beside the measurements.
+    Effect::new(move |_| {
+        let device = lab.link.with(|link| match link {
+            LinkState::Connected { hello, .. } => lab::paired_registry_device(hello),
+            _ => None,
+        });
+        if let Some((name, key)) = device
+            && state.with_untracked(|s| s.hardware != key)
+        {
+            state.update(|s| s.hardware = key.clone());
+            lab.notice.set(Some(format!(
+                "Paired with {name}: its datasheet ({key}) is now selected."
+            )));
+        }
+    });
     Effect::new(move |_| {
         let json = lab.data.with(|d| {
             (!d.is_empty()).then(|| {

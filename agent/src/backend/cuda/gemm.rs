@@ -1,6 +1,6 @@
 //! GEMM through cuBLASLt (raw bindings: cudarc's safe wrapper covers FP32/FP16/BF16 only
 //! and asks for a heuristic on every call): D[m x n] = A[m x k] B[n x k]^T with FP32
-//! accumulation, in the "TN" layout FP8 requires (cuBLASLt is column-major: A is k x m
+//! accumulation (INT32 for INT8), in the "TN" layout FP8 and INT8 require (cuBLASLt is column-major: A is k x m
 //! with `transa = T`, B is k x n, D is m x n). One algorithm is chosen once per shape,
 //! then every timed call reuses it.
 
@@ -27,6 +27,10 @@ pub enum GemmType {
     Bf16,
     /// FP8 E4M3 inputs, BF16 output (Ada and Hopper onwards).
     Fp8E4m3,
+    /// FP32 inputs multiplied as TF32 on the tensor cores, FP32 output.
+    Tf32,
+    /// INT8 inputs, INT32 accumulation and output.
+    Int8,
 }
 
 impl GemmType {
@@ -36,14 +40,19 @@ impl GemmType {
             Format::Fp16 => Some(GemmType::Fp16),
             Format::Bf16 => Some(GemmType::Bf16),
             Format::Fp8E4m3 => Some(GemmType::Fp8E4m3),
+            Format::Tf32 => Some(GemmType::Tf32),
+            Format::Int8 => Some(GemmType::Int8),
             _ => None,
         }
     }
 
-    /// The formats with a cuBLASLt GEMM on a device of this compute capability (FP8 from
-    /// sm_89, NVIDIA's FP8 tensor cores).
+    /// The formats with a cuBLASLt GEMM on a device of this compute capability: FP16,
+    /// BF16, TF32 and INT8 tensor cores from sm_80 (Ampere), FP8 from sm_89 (Ada, Hopper).
     pub fn formats(compute_capability: (i32, i32)) -> Vec<Format> {
         let mut formats = vec![Format::Fp16, Format::Bf16];
+        if compute_capability >= (8, 0) {
+            formats.extend([Format::Tf32, Format::Int8]);
+        }
         if compute_capability >= (8, 9) {
             formats.push(Format::Fp8E4m3);
         }
@@ -54,13 +63,17 @@ impl GemmType {
     pub fn input_bytes(self) -> u64 {
         match self {
             GemmType::Fp16 | GemmType::Bf16 => 2,
-            GemmType::Fp8E4m3 => 1,
+            GemmType::Fp8E4m3 | GemmType::Int8 => 1,
+            GemmType::Tf32 => 4,
         }
     }
 
-    /// Bytes of one output element (FP16 or BF16).
+    /// Bytes of one output element (FP16/BF16, or FP32/INT32).
     pub fn output_bytes(self) -> u64 {
-        2
+        match self {
+            GemmType::Fp16 | GemmType::Bf16 | GemmType::Fp8E4m3 => 2,
+            GemmType::Tf32 | GemmType::Int8 => 4,
+        }
     }
 
     fn input(self) -> cudaDataType_t {
@@ -68,6 +81,8 @@ impl GemmType {
             GemmType::Fp16 => cudaDataType_t::CUDA_R_16F,
             GemmType::Bf16 => cudaDataType_t::CUDA_R_16BF,
             GemmType::Fp8E4m3 => cudaDataType_t::CUDA_R_8F_E4M3,
+            GemmType::Tf32 => cudaDataType_t::CUDA_R_32F,
+            GemmType::Int8 => cudaDataType_t::CUDA_R_8I,
         }
     }
 
@@ -75,20 +90,51 @@ impl GemmType {
         match self {
             GemmType::Fp16 => cudaDataType_t::CUDA_R_16F,
             GemmType::Bf16 | GemmType::Fp8E4m3 => cudaDataType_t::CUDA_R_16BF,
+            GemmType::Tf32 => cudaDataType_t::CUDA_R_32F,
+            GemmType::Int8 => cudaDataType_t::CUDA_R_32I,
         }
     }
 
-    /// Unit roundoff of the output type (BF16 2^-8, FP16 2^-11).
+    /// cuBLASLt's compute type and the type of alpha and beta.
+    fn compute(self) -> (cublasComputeType_t, cudaDataType_t) {
+        match self {
+            GemmType::Tf32 => (
+                cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32,
+                cudaDataType_t::CUDA_R_32F,
+            ),
+            GemmType::Int8 => (
+                cublasComputeType_t::CUBLAS_COMPUTE_32I,
+                cudaDataType_t::CUDA_R_32I,
+            ),
+            _ => (
+                cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                cudaDataType_t::CUDA_R_32F,
+            ),
+        }
+    }
+
+    /// alpha = 1 and beta = 0 as the bytes of the scale type.
+    fn alpha_beta(self) -> ([u8; 4], [u8; 4]) {
+        match self {
+            GemmType::Int8 => (1i32.to_ne_bytes(), 0i32.to_ne_bytes()),
+            _ => (1f32.to_ne_bytes(), 0f32.to_ne_bytes()),
+        }
+    }
+
+    /// Unit roundoff of the output type (BF16 2^-8, FP16 2^-11, FP32 2^-24, INT32 exact).
     pub fn output_roundoff(self) -> f64 {
         match self {
             GemmType::Fp16 => 2f64.powi(-11),
             GemmType::Bf16 | GemmType::Fp8E4m3 => 2f64.powi(-8),
+            GemmType::Tf32 => 2f64.powi(-24),
+            GemmType::Int8 => 0.0,
         }
     }
 }
 
 /// A cuBLASLt matmul for one shape and type, with its algorithm chosen.
 pub struct LtGemm {
+    ty: GemmType,
     desc: sys::cublasLtMatmulDesc_t,
     layouts: [sys::cublasLtMatrixLayout_t; 3],
     algo: sys::cublasLtMatmulAlgo_t,
@@ -102,12 +148,11 @@ impl LtGemm {
     /// Describes D[m x n] = A[m x k] B[n x k]^T in `ty` and asks the heuristic for the
     /// fastest algorithm within [`WORKSPACE_BYTES`].
     pub fn new(blas: &CudaBlasLT, ty: GemmType, m: u64, n: u64, k: u64) -> Result<LtGemm, String> {
-        let desc = result::create_matmul_desc(
-            cublasComputeType_t::CUBLAS_COMPUTE_32F,
-            cudaDataType_t::CUDA_R_32F,
-        )
-        .map_err(lt("creating the matmul descriptor"))?;
+        let (compute, scale) = ty.compute();
+        let desc = result::create_matmul_desc(compute, scale)
+            .map_err(lt("creating the matmul descriptor"))?;
         let mut gemm = LtGemm {
+            ty,
             desc,
             layouts: [std::ptr::null_mut(); 3],
             // SAFETY: the algorithm is a plain array of integers; all zeros is a valid
@@ -171,7 +216,7 @@ impl LtGemm {
         d: &mut CudaSlice<u8>,
         workspace: &mut CudaSlice<u8>,
     ) -> Result<(), String> {
-        let (alpha, beta) = (1.0f32, 0.0f32);
+        let (alpha, beta) = self.ty.alpha_beta();
         let (a, _a) = a.device_ptr(stream);
         let (b, _b) = b.device_ptr(stream);
         let (d, _d) = d.device_ptr_mut(stream);
@@ -183,8 +228,8 @@ impl LtGemm {
             result::matmul(
                 *blas.handle(),
                 self.desc,
-                (&alpha as *const f32).cast(),
-                (&beta as *const f32).cast(),
+                alpha.as_ptr().cast(),
+                beta.as_ptr().cast(),
                 a as *const c_void,
                 self.layouts[0],
                 b as *const c_void,

@@ -566,6 +566,18 @@ impl CudaBackend {
                         bytes.push(code as u8);
                         held.push(Scalar::Fp8E4m3.decode(code));
                     }
+                    GemmType::Tf32 => {
+                        // Already a TF32 value (10 mantissa bits), so the tensor cores'
+                        // rounding of the inputs changes nothing and products are exact.
+                        let t = f32::from_bits(v.to_bits() & 0xffff_e000);
+                        bytes.extend(t.to_le_bytes());
+                        held.push(t);
+                    }
+                    GemmType::Int8 => {
+                        let q = (v * 127.0).round() as i8;
+                        bytes.push(q as u8);
+                        held.push(f32::from(q));
+                    }
                 }
             }
             (bytes, held)
@@ -596,11 +608,7 @@ impl CudaBackend {
         });
         let compared = picks.map(|(i, j)| {
             let index = i + j * m;
-            let raw = u16::from_le_bytes([d[2 * index], d[2 * index + 1]]);
-            let got = match ty {
-                GemmType::Fp16 => f16::from_bits(raw).to_f32(),
-                GemmType::Bf16 | GemmType::Fp8E4m3 => bf16::from_bits(raw).to_f32(),
-            };
+            let got = output_value(ty, &d, index);
             let (expected, bound) = reference_dot(&a[i * k..(i + 1) * k], &b[j * k..(j + 1) * k]);
             Compared {
                 index,
@@ -635,10 +643,11 @@ impl CudaBackend {
             activations: input,
             weights: input,
             kv: input,
-            output: if ty == GemmType::Fp16 {
-                Format::Fp16
-            } else {
-                Format::Bf16
+            // INT32 outputs are counted as FP32: the same four bytes.
+            output: match ty {
+                GemmType::Fp16 => Format::Fp16,
+                GemmType::Bf16 | GemmType::Fp8E4m3 => Format::Bf16,
+                GemmType::Tf32 | GemmType::Int8 => Format::Fp32,
             },
         });
         let kind = if matches!(work, Work::PeakGemm { .. }) {
@@ -749,13 +758,29 @@ impl Backend for CudaBackend {
     }
 }
 
+/// Output `index` of a cuBLASLt GEMM's result bytes, as a number.
+fn output_value(ty: GemmType, d: &[u8], index: usize) -> f32 {
+    let at = |width: usize| &d[width * index..width * (index + 1)];
+    match ty {
+        GemmType::Fp16 => f16::from_bits(u16::from_le_bytes([at(2)[0], at(2)[1]])).to_f32(),
+        GemmType::Bf16 | GemmType::Fp8E4m3 => {
+            bf16::from_bits(u16::from_le_bytes([at(2)[0], at(2)[1]])).to_f32()
+        }
+        GemmType::Tf32 => f32::from_le_bytes(at(4).try_into().expect("4 bytes")),
+        GemmType::Int8 => i32::from_le_bytes(at(4).try_into().expect("4 bytes")) as f32,
+    }
+}
+
 /// Device bytes of a cuBLASLt GEMM: both inputs, the output and the workspace.
 fn gemm_bytes(format: Format, m: u64, n: u64, k: u64) -> u64 {
     let input = GemmType::of(format).map_or(2, GemmType::input_bytes);
     m.saturating_add(n)
         .saturating_mul(k)
         .saturating_mul(input)
-        .saturating_add(m.saturating_mul(n).saturating_mul(2))
+        .saturating_add(
+            m.saturating_mul(n)
+                .saturating_mul(GemmType::of(format).map_or(2, GemmType::output_bytes)),
+        )
         .saturating_add(WORKSPACE_BYTES as u64)
 }
 

@@ -119,7 +119,7 @@ pub mod messages {
     /// No driver library.
     pub fn no_driver() -> String {
         not_found(
-            "the NVIDIA driver",
+            "NVIDIA driver",
             "libcuda.so.1",
             "this machine has no NVIDIA GPU driver, so the agent measures with its CPU backend",
         )

@@ -526,15 +526,68 @@ fn without_a_driver_the_backend_says_why_and_measures_nothing() {
 
 #[test]
 fn gemm_types_follow_the_tensor_cores() {
-    assert_eq!(GemmType::formats((8, 0)), [Format::Fp16, Format::Bf16]);
+    let ampere = [Format::Fp16, Format::Bf16, Format::Tf32, Format::Int8];
+    assert_eq!(GemmType::formats((8, 0)), ampere);
+    assert_eq!(GemmType::formats((9, 0))[..4], ampere);
+    assert_eq!(GemmType::formats((9, 0))[4], Format::Fp8E4m3);
+    assert_eq!(GemmType::formats((7, 5)), [Format::Fp16, Format::Bf16]);
+    // INT8 accumulates into INT32 outputs, TF32 into FP32.
     assert_eq!(
-        GemmType::formats((9, 0)),
-        [Format::Fp16, Format::Bf16, Format::Fp8E4m3]
+        gemm_bytes(Format::Int8, 1024, 1024, 1024),
+        2 * 1024 * 1024 + 1024 * 1024 * 4 + (32 << 20)
     );
+    // Outputs are read back as their type: an INT32 of -7, an FP32 of 0.5, a BF16 of 1.
+    let bytes: Vec<u8> = (-7i32)
+        .to_le_bytes()
+        .into_iter()
+        .chain(0.5f32.to_le_bytes())
+        .collect();
+    assert_eq!(output_value(GemmType::Int8, &bytes, 0), -7.0);
+    assert_eq!(output_value(GemmType::Tf32, &bytes, 1), 0.5);
+    assert_eq!(output_value(GemmType::Bf16, &[0x80, 0x3f], 0), 1.0);
     assert_eq!(GemmType::of(Format::NvFp4), None);
     // 8192^3 BF16: two 128 MiB inputs, a 128 MiB output and the workspace.
     assert_eq!(
         gemm_bytes(Format::Bf16, 8192, 8192, 8192),
         3 * 8192 * 8192 * 2 + (32 << 20)
+    );
+}
+
+#[test]
+fn clocks_summarise_the_samples_and_count_throttling() {
+    use super::gpu::clock_stats;
+    assert_eq!(clock_stats(&[]), None);
+    let c = clock_stats(&[
+        (1980, vec![]),
+        (1755, vec!["sw_power_cap".into()]),
+        (1980, vec![]),
+    ])
+    .expect("samples");
+    assert_eq!(c.sm_clock_mhz_median, 1980.0);
+    assert_eq!(c.sm_clock_mhz_min, 1755.0);
+    assert_eq!(c.throttled_samples, 1);
+    assert_eq!(c.throttle_reasons, ["sw_power_cap"]);
+}
+
+#[test]
+fn an_idle_gpu_is_not_throttled() {
+    use crate::telemetry::nvml::throttling;
+    use nvml_wrapper::bitmasks::device::ThrottleReasons;
+    assert!(
+        throttling(ThrottleReasons::GPU_IDLE | ThrottleReasons::APPLICATIONS_CLOCKS_SETTING)
+            .is_empty()
+    );
+    assert_eq!(
+        throttling(ThrottleReasons::GPU_IDLE | ThrottleReasons::SW_POWER_CAP),
+        ["sw_power_cap"]
+    );
+}
+
+#[test]
+fn uuids_are_written_as_nvml_writes_them() {
+    let bytes: [std::ffi::c_char; 16] = std::array::from_fn(|i| (i * 17) as u8 as std::ffi::c_char);
+    assert_eq!(
+        super::gpu::uuid_text(&bytes),
+        "GPU-00112233-4455-6677-8899-aabbccddeeff"
     );
 }
