@@ -452,6 +452,18 @@ fn report_writes_markdown_svg_and_png_from_a_kernel_csv() {
     let png = std::fs::read(dir.join("all_kernels-report.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     assert!(png.len() > 10_000, "a 2000x1240 chart, not an empty image");
+    // --output into folders that do not exist yet: they are made.
+    let nested = dir.join("new/deeper/gemv");
+    stdout(&[
+        "report",
+        "--input",
+        path,
+        "--hardware",
+        "b200",
+        "--output",
+        nested.to_str().unwrap(),
+    ]);
+    assert!(dir.join("new/deeper/gemv.md").is_file());
 
     // A broken file is refused with its line and column.
     std::fs::write(&input, "kernel,flops,bytes,time_us\na,1,2,soon\n").unwrap();

@@ -27,6 +27,12 @@ pub struct KernelPoint {
     pub block_scaled: bool,
     /// FLOPs of one run.
     pub flops: f64,
+    /// Whether `flops` is the kernel's work: false when the source had no counter for it
+    /// (a profiler export without FLOP counters, or tensor work it could not count). Such
+    /// a kernel is listed with its time and bytes, never placed on the roofline nor
+    /// calibrated on.
+    #[serde(default = "counted")]
+    pub flops_counted: bool,
     /// Bytes one run moves.
     pub bytes: f64,
     /// Measured time of one run, seconds.
@@ -36,6 +42,10 @@ pub struct KernelPoint {
     pub energy_j: Option<f64>,
     /// Where the figures come from (`agent cpu`, `csv`, `nsight compute`).
     pub source: String,
+}
+
+fn counted() -> bool {
+    true
 }
 
 impl KernelPoint {
@@ -111,6 +121,7 @@ impl KernelPoint {
             math: math.name().into(),
             block_scaled,
             flops: m.flops,
+            flops_counted: true,
             bytes: m.bytes,
             time_s: m.stats.median_s,
             energy_j: m.energy_j,

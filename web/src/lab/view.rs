@@ -688,6 +688,11 @@ fn DataBar(
                     Ok(imported) => {
                         let kind = imported.kind.name();
                         let notes = imported.notes.join("; ");
+                        // A file that names a listed device puts its datasheet beside it,
+                        // as `rooflinr report` does.
+                        if let Some(key) = imported.hardware.clone() {
+                            state.update(|s| s.hardware = key);
+                        }
                         let mut added = 0;
                         lab.data.update(|d| added = d.merge(imported));
                         format!(

@@ -43,10 +43,19 @@ pub fn run(args: Args) -> Result<()> {
         (Some(k), _) => k.clone(),
         (None, Some(k)) => k.clone(),
         (None, None) if args.hardware_file.is_some() => String::new(),
-        (None, None) => bail!(
-            "{} does not say which device it was measured on: pass --hardware KEY (`rooflinr hardware` lists them) or --hardware-file FILE",
-            args.input.display()
-        ),
+        (None, None) => {
+            // The import's own word on the device (named but not listed, or not named).
+            let said = imported
+                .notes
+                .iter()
+                .find(|n| n.contains("--hardware"))
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default();
+            bail!(
+                "{} gives no device the registry lists{said}: pass --hardware KEY (`rooflinr hardware` lists them) or --hardware-file FILE",
+                args.input.display()
+            )
+        }
     };
     let hw = load_hardware(&key, args.hardware_file.as_deref())?;
     let kernels: Vec<KernelPoint> = imported.all_kernels();
@@ -107,7 +116,11 @@ fn default_stem(input: &Path) -> PathBuf {
     input.with_file_name(format!("{stem}-report"))
 }
 
+/// Writes a file, creating its folder first (`--output reports/gemv` into a new folder).
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 

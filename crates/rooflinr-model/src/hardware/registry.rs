@@ -416,6 +416,39 @@ pub fn get(key: &str) -> Result<Hardware, ModelError> {
         .ok_or_else(|| ModelError::UnknownHardware(key.trim().to_string()))
 }
 
+/// The registry key of a device as its driver or a profiler names it
+/// (`NVIDIA H100 80GB HBM3`, `NVIDIA B200`), checked against its CUDA compute capability
+/// when that is known; `None` for a device the registry does not list (a variant with
+/// other clocks or memory, such as the H100 NVL or the A100 PCIe, must not borrow another
+/// part's datasheet).
+pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    let has = |s: &str| name.contains(s);
+    let cc_is = |want: (u32, u32)| compute_capability.is_none_or(|cc| cc == want);
+    let key = if has("gb10") && cc_is((12, 1)) {
+        "gb10"
+    } else if has("gb200") && cc_is((10, 0)) {
+        "gb200"
+    } else if has("b200") && cc_is((10, 0)) {
+        "b200"
+    } else if has("h200") && !has("nvl") && cc_is((9, 0)) {
+        "h200"
+    } else if has("h100") && has("pcie") && cc_is((9, 0)) {
+        "h100-pcie"
+    } else if has("h100") && (has("sxm") || has("hbm3")) && cc_is((9, 0)) {
+        "h100-sxm"
+    } else if has("a100") && has("sxm") && cc_is((8, 0)) {
+        "a100-sxm"
+    } else if has("l40s") && cc_is((8, 9)) {
+        "l40s"
+    } else if has("orin") && cc_is((8, 7)) {
+        "jetson-agx-orin"
+    } else {
+        return None;
+    };
+    Some(key)
+}
+
 /// Every built-in device, in display order.
 pub fn all() -> Vec<Hardware> {
     KEYS.iter()

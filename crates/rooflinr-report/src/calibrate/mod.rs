@@ -99,6 +99,7 @@ impl Calibration {
 
     /// Fits the fractions from `points` measured on a machine whose datasheet is `hw`.
     pub fn fit(points: &[KernelPoint], hw: &Hardware, ceilings: &MeasuredCeilings) -> Calibration {
+        let points = &placed(points);
         let times: Vec<(f64, f64)> = points.iter().map(|p| datasheet_times(p, hw)).collect();
         let keys: Vec<String> = points.iter().map(format_key).collect();
         let mut cal = Calibration::from_ceilings(points, hw, ceilings);
@@ -347,13 +348,19 @@ pub fn by_source(
         .collect()
 }
 
-/// Every point compared; the second value says whether the calibrated errors are
-/// leave-one-out (true) or in-sample.
+/// The points whose work was counted: the only ones predicted, compared and fitted on.
+pub fn placed(points: &[KernelPoint]) -> Vec<KernelPoint> {
+    points.iter().filter(|p| p.flops_counted).cloned().collect()
+}
+
+/// Every point whose work was counted, compared; the second value says whether the
+/// calibrated errors are leave-one-out (true) or in-sample.
 pub fn compare(
     points: &[KernelPoint],
     hw: &Hardware,
     ceilings: &MeasuredCeilings,
 ) -> (Vec<Compared>, bool) {
+    let points = &placed(points);
     let leave_one_out = points.len() <= MAX_LEAVE_ONE_OUT;
     let whole = if leave_one_out {
         Vec::new()

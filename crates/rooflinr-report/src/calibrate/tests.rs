@@ -24,6 +24,7 @@ fn point(format: &str, m: f64, n: f64, k: f64, bw: f64, compute: f64) -> KernelP
         math: "fp16".into(),
         block_scaled: false,
         flops,
+        flops_counted: true,
         bytes,
         time_s: 1.0,
         energy_j: None,

@@ -2,9 +2,13 @@
 //! Nsight Compute CSV exports (the raw page, one row per kernel, or the details page, one
 //! row per metric), rooflinr's own JSON export ([`LabFile`]) and the agent's JSONL results.
 //!
-//! [`import`] tells the kinds apart by their first line. Every refusal names the line and
-//! the column at fault; nothing here panics on any input (fuzzed in `fuzz/`, property-tested
-//! in `tests.rs`).
+//! [`import`] tells the kinds apart by their header, wherever it is: Nsight Compute's may
+//! follow the application's own output and ncu's `==PROF==` lines, after a BOM, with CRLF
+//! line ends. Exports of tools that carry no bytes or FLOPs (Nsight Systems kernel
+//! summaries, PyTorch profiler tables) are recognised and refused with what to export
+//! instead. Every refusal names the line and the column at fault, or the metric a file
+//! lacks with the command that collects it; nothing here panics on any input (fuzzed in
+//! `fuzz/`, property-tested in `tests.rs`).
 
 mod nsight;
 mod table;
@@ -67,6 +71,24 @@ pub enum ImportError {
     /// A file with a header but no kernels.
     #[error("the file has a header but no kernels")]
     NoRows,
+    /// A profiler export without a figure rooflinr needs.
+    #[error("this Nsight Compute {page} export has no {what}; re-export with `{command}`")]
+    MissingMetric {
+        /// The figure, with the metric names looked for.
+        what: &'static str,
+        /// `raw-page` or `details-page`.
+        page: &'static str,
+        /// The ncu command line that collects every metric rooflinr reads.
+        command: String,
+    },
+    /// Another tool's export, which holds no bytes or FLOPs.
+    #[error("this is {what}: {advice}")]
+    Unsupported {
+        /// What the file is.
+        what: &'static str,
+        /// What to export instead.
+        advice: String,
+    },
 }
 
 /// Which kind of file was read.
@@ -180,10 +202,55 @@ pub fn import(text: &str) -> Result<Imported, ImportError> {
     if first.starts_with('{') {
         return lab_json(text);
     }
-    if nsight::looks_like(first) {
-        return nsight::parse(text);
+    if let Some(refusal) = foreign(text) {
+        return Err(refusal);
+    }
+    // Nsight Compute's header may follow the application's own output: blank what comes
+    // before it, keeping line numbers.
+    if let Some(at) = text
+        .lines()
+        .take(HEADER_SEARCH_LINES)
+        .position(nsight::looks_like)
+    {
+        let rest: Vec<&str> = text.lines().skip(at).collect();
+        return nsight::parse(&("\n".repeat(at) + &rest.join("\n")));
     }
     table::parse(text)
+}
+
+/// How far into a file a profiler's header is looked for.
+const HEADER_SEARCH_LINES: usize = 200;
+
+/// The command that collects what rooflinr reads, for the refusals of other tools' files.
+fn ncu_advice() -> String {
+    format!(
+        "it has times but neither bytes nor FLOPs; profile the kernels with Nsight Compute, `ncu --csv --page raw --metrics {} ./your_app > kernels.csv`, or write a kernel CSV (kernel,op,flops,bytes,time_us)",
+        nsight::METRICS
+    )
+}
+
+/// Another tool's export, recognised by its header: a refusal saying what it is.
+fn foreign(text: &str) -> Option<ImportError> {
+    let head: Vec<&str> = text.lines().take(HEADER_SEARCH_LINES).collect();
+    let any = |f: &dyn Fn(&str) -> bool| head.iter().any(|l| f(l));
+    if any(&|l| l.contains("Total Time (ns)") && l.contains("Instances") && l.contains("Name")) {
+        return Some(ImportError::Unsupported {
+            what: "an Nsight Systems kernel summary (nsys stats --report cuda_gpu_kern_sum)",
+            advice: ncu_advice(),
+        });
+    }
+    // The table's rules: runs of dashes separated by spaces.
+    let ruled =
+        any(&|l| l.contains("----------") && l.trim().chars().all(|c| c == '-' || c == ' '));
+    if ruled
+        && any(&|l| l.contains("Self CPU %") || (l.contains("Self CUDA") && l.contains("Name")))
+    {
+        return Some(ImportError::Unsupported {
+            what: "a PyTorch profiler table (prof.key_averages().table())",
+            advice: ncu_advice(),
+        });
+    }
+    None
 }
 
 fn lab_json(text: &str) -> Result<Imported, ImportError> {
@@ -221,6 +288,7 @@ fn lab_json(text: &str) -> Result<Imported, ImportError> {
 fn agent_jsonl(text: &str) -> Result<Imported, ImportError> {
     let mut measurements = Vec::new();
     let mut notes = Vec::new();
+    let lines = text.lines().count();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
@@ -230,7 +298,7 @@ fn agent_jsonl(text: &str) -> Result<Imported, ImportError> {
             Ok(ServerMessage::Result { measurement, .. }) => measurements.push(*measurement),
             Ok(_) => {}
             // A results file cut short by a crash ends in a partial line: say so, keep the rest.
-            Err(e) if i + 1 == text.lines().count() => notes.push(format!(
+            Err(e) if i + 1 == lines => notes.push(format!(
                 "line {} is incomplete and was skipped ({e})",
                 i + 1
             )),
@@ -292,5 +360,7 @@ fn number(cell: &str) -> Option<f64> {
     t.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+#[cfg(test)]
+mod exports;
 #[cfg(test)]
 mod tests;

@@ -32,11 +32,15 @@ const BYTES: &[&str] = &[
     "total_bytes",
     "memory_bytes",
     "dram_bytes",
+    "theoretical_bytes",
+    "bytes_accessed",
 ];
 const PHASE: &[&str] = &["phase", "stage"];
 const FORMAT: &[&str] = &["format", "dtype", "precision", "weight_format"];
 const ENERGY: &[&str] = &["energy_j", "joules", "energy"];
-const TIME_WORDS: &[&str] = &["time", "latency", "duration", "elapsed", "runtime"];
+const TIME_WORDS: &[&str] = &[
+    "time", "latency", "duration", "elapsed", "runtime", "mean", "median", "avg", "average",
+];
 const TIME_UNITS: &[(&str, f64)] = &[("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)];
 
 fn find(header: &[String], names: &[&str]) -> Option<usize> {
@@ -158,6 +162,7 @@ pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
             bytes: value(bytes, false)?,
             time_s: value(time, true)? * scale,
             energy_j,
+            flops_counted: true,
             source: "imported: kernel CSV".into(),
         };
         // Finite and positive cells can still multiply to an unusable time (1e-320 ns).

@@ -105,8 +105,10 @@ fn nsight_compute_raw_page_reads_units_and_counts_fmas_twice() {
     assert_eq!(k[0].bytes, 33.6e6);
     assert_eq!(k[0].flops, 2.0 * 16_777_216.0 + 4096.0);
     assert_eq!(k[0].math(), Math::Fp32);
-    // Tensor-core work is not in the SASS counters: listed, said, not invented.
+    // Tensor-core work is not in the SASS counters: listed, said, not invented, not placed.
     assert_eq!(k[1].flops, 0.0);
+    assert!(!k[1].flops_counted);
+    assert!(k[0].flops_counted);
     assert_eq!(k[1].math(), Math::Bf16);
     assert!(
         imported
@@ -137,11 +139,20 @@ fn nsight_compute_details_page_is_read_per_kernel() {
 
 #[test]
 fn nsight_compute_without_bytes_is_refused_by_name() {
+    // No kernel has bytes: the file lacks the metric, and the refusal says how to collect it.
     let text = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"nsecond\"\n\"0\",\"k\",\"100\"\n";
+    let e = import(text).unwrap_err().to_string();
+    assert!(
+        e.starts_with("this Nsight Compute raw-page export has no DRAM bytes"),
+        "{e}"
+    );
+    assert!(e.contains("re-export with `ncu --csv --page raw --metrics gpu__time_duration.sum,dram__bytes_read.sum"), "{e}");
+    // One kernel of two lacks them: that kernel is named.
+    let text = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes.sum\"\n\"\",\"\",\"nsecond\",\"byte\"\n\"0\",\"k\",\"100\",\"5\"\n\"1\",\"j\",\"100\",\"\"\n";
     let e = import(text).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 3, column `dram__bytes.sum`: kernel `k` (ID 0) has no value"
+        "line 4, column `dram__bytes.sum`: kernel `j` (ID 1) has no value, though other kernels in the file do"
     );
     let text = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes.sum\"\n\"\",\"\",\"fortnight\",\"byte\"\n\"0\",\"k\",\"100\",\"5\"\n";
     let e = import(text).unwrap_err();

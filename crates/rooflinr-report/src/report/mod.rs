@@ -66,10 +66,13 @@ pub fn markdown(input: &ReportInput) -> String {
     out.push_str(
         "## Roofline Model\n\n```\nPerformance = min(Peak_FLOPS, Arithmetic_Intensity × Peak_Bandwidth)\n\nWhere:\n  Arithmetic Intensity (AI) = FLOPS / Bytes_transferred\n\n  If AI < Ridge_Point: Memory-bound (limited by bandwidth)\n  If AI > Ridge_Point: Compute-bound (limited by FLOPS)\n```\n\n---\n\n",
     );
-    placement(&mut out, hw, input.kernels);
-    calibration(&mut out, hw, input.kernels, input.ceilings);
-    bottlenecks(&mut out, hw, input.kernels);
-    scaling(&mut out, hw, input.kernels);
+    // Kernels whose work was not counted are listed apart, never placed or fitted on.
+    let placed = calibrate::placed(input.kernels);
+    placement(&mut out, hw, &placed);
+    not_placed(&mut out, input.kernels);
+    calibration(&mut out, hw, &placed, input.ceilings);
+    bottlenecks(&mut out, hw, &placed);
+    scaling(&mut out, hw, &placed);
     if let Some(file) = input.chart_file {
         let _ = writeln!(
             out,
@@ -178,6 +181,37 @@ fn capitalised(b: Bound) -> &'static str {
         Bound::Memory => "Memory",
         Bound::Compute => "Compute",
     }
+}
+
+/// Kernels without their work counted: time, bytes and bandwidth only.
+fn not_placed(out: &mut String, kernels: &[KernelPoint]) {
+    let unplaced: Vec<&KernelPoint> = kernels.iter().filter(|k| !k.flops_counted).collect();
+    if unplaced.is_empty() {
+        return;
+    }
+    out.push_str("## Kernels Without FLOPs Counted
+
+Their source counted no floating-point work (no FLOP counter, or tensor instructions without operation counts), so they have no place on a FLOP/s axis and are left out of the placement, the calibration and the bottlenecks:
+
+| Kernel | Time | Bytes | Bandwidth |
+|--------|------|-------|-----------|
+");
+    for k in unplaced {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} | {} |",
+            cell(&k.kernel),
+            si(k.time_s, "s"),
+            si(k.bytes, "B"),
+            si(k.achieved_bytes_per_s(), "B/s")
+        );
+    }
+    out.push_str(
+        "
+---
+
+",
+    );
 }
 
 fn calibration(

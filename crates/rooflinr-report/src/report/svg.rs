@@ -91,7 +91,7 @@ pub fn chart(
     let roofs = roofs(hw, kernels);
     let placed: Vec<&KernelPoint> = kernels
         .iter()
-        .filter(|k| k.flops > 0.0 && k.bytes > 0.0 && k.time_s > 0.0)
+        .filter(|k| k.flops_counted && k.flops > 0.0 && k.bytes > 0.0 && k.time_s > 0.0)
         .collect();
     // Axes: every point, every ridge, with a decade of margin.
     let mut ai: Vec<f64> = placed.iter().map(|k| k.intensity()).collect();

@@ -94,3 +94,36 @@ fn the_chart_places_every_kernel_and_escapes_names() {
     assert!(svg.contains("(measured)"));
     assert!(svg.contains("stroke-dasharray"));
 }
+
+#[test]
+fn kernels_without_counted_work_are_listed_apart_and_never_placed() {
+    let hw = registry::get("b200").unwrap();
+    let mut kernels = kernels();
+    let mut tensor_gemm = kernels[0].clone();
+    tensor_gemm.kernel = "sm90_xmma_gemm_bf16".into();
+    tensor_gemm.flops = 0.0;
+    tensor_gemm.flops_counted = false;
+    kernels.push(tensor_gemm);
+    let md = markdown(&ReportInput {
+        title: "t",
+        hardware: &hw,
+        kernels: &kernels,
+        ceilings: &MeasuredCeilings::default(),
+        generated: "now",
+        chart_file: None,
+        notes: &[],
+    });
+    let (placement, rest) = md
+        .split_once("## Kernels Without FLOPs Counted")
+        .expect("a section for them");
+    assert!(!placement.contains("sm90_xmma_gemm_bf16"), "not placed");
+    assert!(
+        rest.contains("| `sm90_xmma_gemm_bf16` | 4.00 µs | 26.1 MB |"),
+        "{rest}"
+    );
+    // Nor fitted on, nor drawn.
+    let after = rest.split_once("\n---\n").map_or("", |(_, a)| a);
+    assert!(!after.contains("sm90_xmma_gemm_bf16"), "{after}");
+    let chart = svg::chart(&hw, &kernels, &MeasuredCeilings::default(), "t");
+    assert!(!chart.contains("sm90_xmma_gemm_bf16"));
+}
