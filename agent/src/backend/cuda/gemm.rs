@@ -31,6 +31,13 @@ pub enum GemmType {
     Tf32,
     /// INT8 inputs, INT32 accumulation and output.
     Int8,
+    /// NVFP4 inputs (E2M1, a UE4M3 scale per 16, FP32 tensor scales in alpha), BF16 output:
+    /// the block-scaled MMA of sm_100 and later.
+    NvFp4,
+    /// MXFP8 inputs (E4M3, an E8M0 scale per 32), BF16 output.
+    MxFp8,
+    /// MXFP4 inputs (E2M1, an E8M0 scale per 32), BF16 output.
+    MxFp4,
 }
 
 impl GemmType {
@@ -42,12 +49,16 @@ impl GemmType {
             Format::Fp8E4m3 => Some(GemmType::Fp8E4m3),
             Format::Tf32 => Some(GemmType::Tf32),
             Format::Int8 => Some(GemmType::Int8),
+            Format::NvFp4 => Some(GemmType::NvFp4),
+            Format::MxFp8E4m3 => Some(GemmType::MxFp8),
+            Format::MxFp4 => Some(GemmType::MxFp4),
             _ => None,
         }
     }
 
     /// The formats with a cuBLASLt GEMM on a device of this compute capability: FP16,
-    /// BF16, TF32 and INT8 tensor cores from sm_80 (Ampere), FP8 from sm_89 (Ada, Hopper).
+    /// BF16, TF32 and INT8 tensor cores from sm_80 (Ampere), FP8 from sm_89 (Ada, Hopper),
+    /// block-scaled NVFP4, MXFP8 and MXFP4 from sm_100 (Blackwell, GB10 included).
     pub fn formats(compute_capability: (i32, i32)) -> Vec<Format> {
         let mut formats = vec![Format::Fp16, Format::Bf16];
         if compute_capability >= (8, 0) {
@@ -56,14 +67,48 @@ impl GemmType {
         if compute_capability >= (8, 9) {
             formats.push(Format::Fp8E4m3);
         }
+        if compute_capability >= (10, 0) {
+            formats.extend([Format::NvFp4, Format::MxFp8E4m3, Format::MxFp4]);
+        }
         formats
     }
 
+    /// Values per block scale along K, for the block-scaled types.
+    pub fn scale_block(self) -> Option<usize> {
+        match self {
+            GemmType::NvFp4 => Some(16),
+            GemmType::MxFp8 | GemmType::MxFp4 => Some(32),
+            _ => None,
+        }
+    }
+
+    /// Bits of one input element.
+    pub fn input_bits(self) -> u64 {
+        match self {
+            GemmType::NvFp4 | GemmType::MxFp4 => 4,
+            other => 8 * other.input_bytes(),
+        }
+    }
+
+    fn scale_mode(self) -> Option<sys::cublasLtMatmulMatrixScale_t> {
+        use sys::cublasLtMatmulMatrixScale_t::{
+            CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3, CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0,
+        };
+        match self {
+            GemmType::NvFp4 => Some(CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3),
+            GemmType::MxFp8 | GemmType::MxFp4 => Some(CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0),
+            _ => None,
+        }
+    }
+
     /// Bytes of one input element.
+    /// Bytes of one input element (a byte holds two FP4 elements; rounded up here, see
+    /// [`GemmType::input_bits`]).
     pub fn input_bytes(self) -> u64 {
         match self {
             GemmType::Fp16 | GemmType::Bf16 => 2,
-            GemmType::Fp8E4m3 | GemmType::Int8 => 1,
+            GemmType::Fp8E4m3 | GemmType::Int8 | GemmType::MxFp8 => 1,
+            GemmType::NvFp4 | GemmType::MxFp4 => 1,
             GemmType::Tf32 => 4,
         }
     }
@@ -71,8 +116,8 @@ impl GemmType {
     /// Bytes of one output element (FP16/BF16, or FP32/INT32).
     pub fn output_bytes(self) -> u64 {
         match self {
-            GemmType::Fp16 | GemmType::Bf16 | GemmType::Fp8E4m3 => 2,
             GemmType::Tf32 | GemmType::Int8 => 4,
+            _ => 2,
         }
     }
 
@@ -80,18 +125,19 @@ impl GemmType {
         match self {
             GemmType::Fp16 => cudaDataType_t::CUDA_R_16F,
             GemmType::Bf16 => cudaDataType_t::CUDA_R_16BF,
-            GemmType::Fp8E4m3 => cudaDataType_t::CUDA_R_8F_E4M3,
+            GemmType::Fp8E4m3 | GemmType::MxFp8 => cudaDataType_t::CUDA_R_8F_E4M3,
             GemmType::Tf32 => cudaDataType_t::CUDA_R_32F,
             GemmType::Int8 => cudaDataType_t::CUDA_R_8I,
+            GemmType::NvFp4 | GemmType::MxFp4 => cudaDataType_t::CUDA_R_4F_E2M1,
         }
     }
 
     fn output(self) -> cudaDataType_t {
         match self {
             GemmType::Fp16 => cudaDataType_t::CUDA_R_16F,
-            GemmType::Bf16 | GemmType::Fp8E4m3 => cudaDataType_t::CUDA_R_16BF,
             GemmType::Tf32 => cudaDataType_t::CUDA_R_32F,
             GemmType::Int8 => cudaDataType_t::CUDA_R_32I,
+            _ => cudaDataType_t::CUDA_R_16BF,
         }
     }
 
@@ -113,11 +159,12 @@ impl GemmType {
         }
     }
 
-    /// alpha = 1 and beta = 0 as the bytes of the scale type.
-    fn alpha_beta(self) -> ([u8; 4], [u8; 4]) {
+    /// alpha and beta = 0 as the bytes of the scale type (alpha is 1 but for NVFP4, whose
+    /// two FP32 tensor scales it carries).
+    fn alpha_beta(self, alpha: f32) -> ([u8; 4], [u8; 4]) {
         match self {
             GemmType::Int8 => (1i32.to_ne_bytes(), 0i32.to_ne_bytes()),
-            _ => (1f32.to_ne_bytes(), 0f32.to_ne_bytes()),
+            _ => (alpha.to_ne_bytes(), 0f32.to_ne_bytes()),
         }
     }
 
@@ -125,9 +172,9 @@ impl GemmType {
     pub fn output_roundoff(self) -> f64 {
         match self {
             GemmType::Fp16 => 2f64.powi(-11),
-            GemmType::Bf16 | GemmType::Fp8E4m3 => 2f64.powi(-8),
             GemmType::Tf32 => 2f64.powi(-24),
             GemmType::Int8 => 0.0,
+            _ => 2f64.powi(-8),
         }
     }
 }
@@ -174,6 +221,24 @@ impl LtGemm {
             result::create_matrix_layout(ty, rows, cols, rows as i64)
                 .map_err(lt("creating a layout"))
         };
+        if let Some(mode) = ty.scale_mode() {
+            let mode = mode as u32;
+            for attr in [
+                cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_A_SCALE_MODE,
+                cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_B_SCALE_MODE,
+            ] {
+                // SAFETY: `desc` is live; the attribute is a u32 read during the call.
+                unsafe {
+                    result::set_matmul_desc_attribute(
+                        gemm.desc,
+                        attr,
+                        (&mode as *const u32).cast::<c_void>(),
+                        size_of::<u32>(),
+                    )
+                }
+                .map_err(lt("setting a block-scale mode"))?;
+            }
+        }
         gemm.layouts[0] = layout(ty.input(), k, m)?;
         gemm.layouts[1] = layout(ty.input(), k, n)?;
         gemm.layouts[2] = layout(ty.output(), m, n)?;
@@ -206,24 +271,50 @@ impl LtGemm {
         Ok(gemm)
     }
 
-    /// Queues D = A B^T on `stream`.
+    /// Queues D = alpha A B^T on `stream`; block-scaled types read their scales from
+    /// `scales` (A's, B's: in cuBLASLt's tiled layout, [`block_scale_offset`]).
     pub fn run(
         &self,
         blas: &CudaBlasLT,
         stream: &CudaStream,
-        a: &CudaSlice<u8>,
-        b: &CudaSlice<u8>,
+        operands: &Operands,
         d: &mut CudaSlice<u8>,
         workspace: &mut CudaSlice<u8>,
     ) -> Result<(), String> {
-        let (alpha, beta) = self.ty.alpha_beta();
-        let (a, _a) = a.device_ptr(stream);
-        let (b, _b) = b.device_ptr(stream);
+        let (alpha, beta) = self.ty.alpha_beta(operands.alpha);
+        let (a, _a) = operands.a.device_ptr(stream);
+        let (b, _b) = operands.b.device_ptr(stream);
+        if let Some((sa, sb)) = &operands.scales {
+            let (sa, _sa) = sa.device_ptr(stream);
+            let (sb, _sb) = sb.device_ptr(stream);
+            for (attr, pointer) in [
+                (
+                    cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+                    sa,
+                ),
+                (
+                    cublasLtMatmulDescAttributes_t::CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
+                    sb,
+                ),
+            ] {
+                // SAFETY: `desc` is live; the attribute is a device pointer read during the
+                // call, to scales that live as long as `operands`.
+                unsafe {
+                    result::set_matmul_desc_attribute(
+                        self.desc,
+                        attr,
+                        (&pointer as *const u64).cast::<c_void>(),
+                        size_of::<u64>(),
+                    )
+                }
+                .map_err(lt("setting a block-scale pointer"))?;
+            }
+        }
         let (d, _d) = d.device_ptr_mut(stream);
         let (w, _w) = workspace.device_ptr_mut(stream);
         // SAFETY: the descriptors and the algorithm were made for these shapes and types;
-        // the caller allocated A, B and D with those sizes and the workspace with
-        // WORKSPACE_BYTES; beta is 0, so C (= D) is not read.
+        // the caller allocated A, B (and their scales) and D with those sizes and the
+        // workspace with WORKSPACE_BYTES; beta is 0, so C (= D) is not read.
         unsafe {
             result::matmul(
                 *blas.handle(),
@@ -246,6 +337,44 @@ impl LtGemm {
         }
         .map_err(lt("running the matmul"))
     }
+}
+
+/// A GEMM's inputs on the device.
+pub struct Operands {
+    /// A (m rows of k), packed.
+    pub a: CudaSlice<u8>,
+    /// B (n rows of k), packed.
+    pub b: CudaSlice<u8>,
+    /// A's and B's block scales, for block-scaled types.
+    pub scales: Option<(CudaSlice<u8>, CudaSlice<u8>)>,
+    /// alpha: 1, or NVFP4's two tensor scales multiplied.
+    pub alpha: f32,
+}
+
+/// Where cuBLASLt reads the block scale of (row, block) of an operand with `blocks` scales
+/// per row (cuBLAS documentation, "1D block scaling factors layout"): scales sit in tiles of
+/// 128 rows x 4 blocks, 512 bytes each, tiles in row-major order over the scale matrix padded
+/// to whole tiles; inside a tile, row r and block c sit at (r % 32) x 16 + (r / 32) x 4 + c.
+pub fn block_scale_offset(row: usize, block: usize, blocks: usize) -> usize {
+    let tiles_per_row = blocks.div_ceil(4);
+    let tile = (row / 128) * tiles_per_row + block / 4;
+    let (r, c) = (row % 128, block % 4);
+    tile * 512 + (r % 32) * 16 + (r / 32) * 4 + c
+}
+
+/// Row-major scales (`rows` x `blocks`, one byte each, as the model crate's codecs write
+/// them) in cuBLASLt's tiled layout, padding with zero bytes.
+pub fn tile_block_scales(scales: &[u8], rows: usize, blocks: usize) -> Vec<u8> {
+    let padded = rows.div_ceil(128) * 128 * blocks.div_ceil(4) * 4;
+    let mut out = vec![0u8; padded];
+    for row in 0..rows {
+        for block in 0..blocks {
+            if let Some(&s) = scales.get(row * blocks + block) {
+                out[block_scale_offset(row, block, blocks)] = s;
+            }
+        }
+    }
+    out
 }
 
 impl Drop for LtGemm {

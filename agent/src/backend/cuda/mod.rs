@@ -29,7 +29,7 @@ use rooflinr_protocol::{
     BackendInfo, Check, ClockStats, Measurement, MeasurementKind, OperatorShape, Stats,
 };
 
-use self::gemm::{GemmType, LtGemm, WORKSPACE_BYTES};
+use self::gemm::{GemmType, LtGemm, Operands, WORKSPACE_BYTES};
 use self::gpu::{Gpu, driver};
 use self::kernels::{
     GpuFormat, MAX_GEMV_M, STREAM_BLOCK_THREADS, gemv_launch, rotations, stream_grid,
@@ -543,49 +543,19 @@ impl CudaBackend {
             to_usize(shape.k, "k")?,
         );
         let mut rng = ChaCha8Rng::seed_from_u64(0x6e44 ^ (m * 7 + n * 31 + k) as u64);
-        // Inputs as the type's bytes, and the values those bytes hold.
-        let mut values = |count: usize| -> (Vec<u8>, Vec<f32>) {
-            let mut bytes = Vec::with_capacity(count * ty.input_bytes() as usize);
-            let mut held = Vec::with_capacity(count);
-            for _ in 0..count {
-                let v = rng.random_range(-1.0f32..1.0);
-                match ty {
-                    GemmType::Fp16 => {
-                        let h = f16::from_f32(v);
-                        bytes.extend(h.to_bits().to_le_bytes());
-                        held.push(h.to_f32());
-                    }
-                    GemmType::Bf16 => {
-                        let h = bf16::from_f32(v);
-                        bytes.extend(h.to_bits().to_le_bytes());
-                        held.push(h.to_f32());
-                    }
-                    GemmType::Fp8E4m3 => {
-                        let code = Scalar::Fp8E4m3
-                            .encode(v, rooflinr_model::quant::scalar::Overflow::Saturate);
-                        bytes.push(code as u8);
-                        held.push(Scalar::Fp8E4m3.decode(code));
-                    }
-                    GemmType::Tf32 => {
-                        // Already a TF32 value (10 mantissa bits), so the tensor cores'
-                        // rounding of the inputs changes nothing and products are exact.
-                        let t = f32::from_bits(v.to_bits() & 0xffff_e000);
-                        bytes.extend(t.to_le_bytes());
-                        held.push(t);
-                    }
-                    GemmType::Int8 => {
-                        let q = (v * 127.0).round() as i8;
-                        bytes.push(q as u8);
-                        held.push(f32::from(q));
-                    }
-                }
-            }
-            (bytes, held)
+        let a = gemm_input(ty, format, m, k, &mut rng)?;
+        let b = gemm_input(ty, format, n, k, &mut rng)?;
+        let upload = |v: &[u8]| stream.clone_htod(v).map_err(driver("uploading"));
+        let operands = Operands {
+            a: upload(&a.bytes)?,
+            b: upload(&b.bytes)?,
+            scales: match (&a.scales, &b.scales) {
+                (Some(sa), Some(sb)) => Some((upload(sa)?, upload(sb)?)),
+                _ => None,
+            },
+            alpha: a.tensor_scale * b.tensor_scale,
         };
-        let (a_bytes, a) = values(m * k);
-        let (b_bytes, b) = values(n * k);
-        let a_d = stream.clone_htod(&a_bytes).map_err(driver("uploading"))?;
-        let b_d = stream.clone_htod(&b_bytes).map_err(driver("uploading"))?;
+        let (a, b) = (a.values, b.values);
         let mut d_d = stream
             .alloc_zeros::<u8>(m * n * ty.output_bytes() as usize)
             .map_err(driver("allocating"))?;
@@ -594,7 +564,7 @@ impl CudaBackend {
             .map_err(driver("allocating"))?;
         let lt =
             LtGemm::new(blas, ty, shape.m, shape.n, shape.k).map_err(MeasureError::Unsupported)?;
-        lt.run(blas, stream, &a_d, &b_d, &mut d_d, &mut workspace)
+        lt.run(blas, stream, &operands, &mut d_d, &mut workspace)
             .map_err(MeasureError::Unsupported)?;
         let d = stream.clone_dtoh(&d_d).map_err(driver("downloading"))?;
         // 64 outputs spread over D (column-major m x n), corners included.
@@ -624,7 +594,7 @@ impl CudaBackend {
         )?;
         let mut failure = None;
         let sampled = gpu.sample(rule, cancel, 1, |_| {
-            if let Err(e) = lt.run(blas, stream, &a_d, &b_d, &mut d_d, &mut workspace) {
+            if let Err(e) = lt.run(blas, stream, &operands, &mut d_d, &mut workspace) {
                 failure.get_or_insert(e);
             }
             Ok(())
@@ -646,8 +616,8 @@ impl CudaBackend {
             // INT32 outputs are counted as FP32: the same four bytes.
             output: match ty {
                 GemmType::Fp16 => Format::Fp16,
-                GemmType::Bf16 | GemmType::Fp8E4m3 => Format::Bf16,
                 GemmType::Tf32 | GemmType::Int8 => Format::Fp32,
+                _ => Format::Bf16,
             },
         });
         let kind = if matches!(work, Work::PeakGemm { .. }) {
@@ -763,25 +733,115 @@ fn output_value(ty: GemmType, d: &[u8], index: usize) -> f32 {
     let at = |width: usize| &d[width * index..width * (index + 1)];
     match ty {
         GemmType::Fp16 => f16::from_bits(u16::from_le_bytes([at(2)[0], at(2)[1]])).to_f32(),
-        GemmType::Bf16 | GemmType::Fp8E4m3 => {
-            bf16::from_bits(u16::from_le_bytes([at(2)[0], at(2)[1]])).to_f32()
-        }
         GemmType::Tf32 => f32::from_le_bytes(at(4).try_into().expect("4 bytes")),
         GemmType::Int8 => i32::from_le_bytes(at(4).try_into().expect("4 bytes")) as f32,
+        _ => bf16::from_bits(u16::from_le_bytes([at(2)[0], at(2)[1]])).to_f32(),
     }
 }
 
-/// Device bytes of a cuBLASLt GEMM: both inputs, the output and the workspace.
+/// One GEMM input on the host: its bytes as cuBLASLt reads them, its block scales in
+/// cuBLASLt's tiled layout, its FP32 tensor scale, and the values they hold (what the
+/// check's reference multiplies).
+pub struct GemmInput {
+    /// Packed elements, row after row of k.
+    pub bytes: Vec<u8>,
+    /// Tiled block scales (block-scaled types).
+    pub scales: Option<Vec<u8>>,
+    /// The FP32 tensor scale cuBLASLt applies through alpha (NVFP4), else 1.
+    pub tensor_scale: f32,
+    /// The values, as the model crate decodes the bytes.
+    pub values: Vec<f32>,
+}
+
+/// A `rows x k` input of `ty` from uniform values in [-1, 1): cast for the plain types, the
+/// model crate's codec for the block-scaled ones (whose scales are then tiled).
+pub fn gemm_input(
+    ty: GemmType,
+    format: Format,
+    rows: usize,
+    k: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<GemmInput, MeasureError> {
+    let source: Vec<f32> = (0..rows * k)
+        .map(|_| rng.random_range(-1.0f32..1.0))
+        .collect();
+    if let Some(block) = ty.scale_block() {
+        if !k.is_multiple_of(block) {
+            return Err(MeasureError::Unsupported(format!(
+                "a block-scaled {format} GEMM needs k a multiple of {block}, not {k}"
+            )));
+        }
+        let q = Codec::for_format(format)
+            .quantize(&source, k)
+            .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
+        // NVFP4's second level; the MX formats have none (1).
+        let tensor_scale = tensor_scale(&q, GpuFormat::NvFp4);
+        // The codec's values include the tensor scale, which cuBLASLt applies through
+        // alpha: the reference multiplies the same numbers.
+        return Ok(GemmInput {
+            scales: Some(gemm::tile_block_scales(&q.scales, rows, k / block)),
+            values: q.dequantize(),
+            bytes: q.elements,
+            tensor_scale,
+        });
+    }
+    let mut bytes = Vec::with_capacity(rows * k * ty.input_bytes() as usize);
+    let mut values = Vec::with_capacity(rows * k);
+    for v in source {
+        match ty {
+            GemmType::Fp16 => {
+                let h = f16::from_f32(v);
+                bytes.extend(h.to_bits().to_le_bytes());
+                values.push(h.to_f32());
+            }
+            GemmType::Bf16 => {
+                let h = bf16::from_f32(v);
+                bytes.extend(h.to_bits().to_le_bytes());
+                values.push(h.to_f32());
+            }
+            GemmType::Tf32 => {
+                // Already a TF32 value (10 mantissa bits), so the tensor cores' rounding
+                // of the inputs changes nothing and products are exact.
+                let t = f32::from_bits(v.to_bits() & 0xffff_e000);
+                bytes.extend(t.to_le_bytes());
+                values.push(t);
+            }
+            GemmType::Int8 => {
+                let q = (v * 127.0).round() as i8;
+                bytes.push(q as u8);
+                values.push(f32::from(q));
+            }
+            _ => {
+                let code =
+                    Scalar::Fp8E4m3.encode(v, rooflinr_model::quant::scalar::Overflow::Saturate);
+                bytes.push(code as u8);
+                values.push(Scalar::Fp8E4m3.decode(code));
+            }
+        }
+    }
+    Ok(GemmInput {
+        bytes,
+        scales: None,
+        tensor_scale: 1.0,
+        values,
+    })
+}
+
+/// Device bytes of a cuBLASLt GEMM: both inputs (and block scales), the output and the
+/// workspace.
 fn gemm_bytes(format: Format, m: u64, n: u64, k: u64) -> u64 {
-    let input = GemmType::of(format).map_or(2, GemmType::input_bytes);
-    m.saturating_add(n)
-        .saturating_mul(k)
-        .saturating_mul(input)
-        .saturating_add(
-            m.saturating_mul(n)
-                .saturating_mul(GemmType::of(format).map_or(2, GemmType::output_bytes)),
-        )
-        .saturating_add(WORKSPACE_BYTES as u64)
+    let ty = GemmType::of(format);
+    let bits = ty.map_or(16, GemmType::input_bits);
+    let scales = ty.and_then(GemmType::scale_block).map_or(0, |b| {
+        m.saturating_add(n).saturating_mul(k) / b as u64 + 2 * 512
+    });
+    m.saturating_add(n).saturating_mul(k).saturating_mul(bits) / 8
+        + scales
+            .saturating_add(
+                m.saturating_mul(n)
+                    .saturating_mul(GemmType::of(format).map_or(2, GemmType::output_bytes)),
+            )
+            .saturating_add(WORKSPACE_BYTES as u64)
 }
 
 #[cfg(test)]

@@ -536,6 +536,15 @@ fn gemm_types_follow_the_tensor_cores() {
         gemm_bytes(Format::Int8, 1024, 1024, 1024),
         2 * 1024 * 1024 + 1024 * 1024 * 4 + (32 << 20)
     );
+    // Block-scaled MMA from sm_100: NVFP4 is half a byte an element, plus a scale per 16.
+    assert_eq!(
+        &GemmType::formats((10, 0))[5..],
+        [Format::NvFp4, Format::MxFp8E4m3, Format::MxFp4]
+    );
+    assert_eq!(
+        gemm_bytes(Format::NvFp4, 1024, 1024, 1024),
+        1024 * 1024 + 2 * 1024 * 1024 / 16 + 1024 + 1024 * 1024 * 2 + (32 << 20)
+    );
     // Outputs are read back as their type: an INT32 of -7, an FP32 of 0.5, a BF16 of 1.
     let bytes: Vec<u8> = (-7i32)
         .to_le_bytes()
@@ -545,7 +554,8 @@ fn gemm_types_follow_the_tensor_cores() {
     assert_eq!(output_value(GemmType::Int8, &bytes, 0), -7.0);
     assert_eq!(output_value(GemmType::Tf32, &bytes, 1), 0.5);
     assert_eq!(output_value(GemmType::Bf16, &[0x80, 0x3f], 0), 1.0);
-    assert_eq!(GemmType::of(Format::NvFp4), None);
+    assert_eq!(GemmType::of(Format::NvFp4), Some(GemmType::NvFp4));
+    assert_eq!(GemmType::of(Format::Nf4), None);
     // 8192^3 BF16: two 128 MiB inputs, a 128 MiB output and the workspace.
     assert_eq!(
         gemm_bytes(Format::Bf16, 8192, 8192, 8192),
@@ -590,4 +600,46 @@ fn uuids_are_written_as_nvml_writes_them() {
         super::gpu::uuid_text(&bytes),
         "GPU-00112233-4455-6677-8899-aabbccddeeff"
     );
+}
+
+#[test]
+fn block_scales_are_tiled_as_cublaslt_reads_them() {
+    use super::gemm::{block_scale_offset, tile_block_scales};
+    // NVIDIA's worked example (nvmath-python, get_block_scale_offset): an NVFP4 A of
+    // 128 x 128 has 8 scales a row; (row 5, block 2) sits at 82 and (5, 5) at 593.
+    assert_eq!(block_scale_offset(5, 2, 8), 82);
+    assert_eq!(block_scale_offset(5, 5, 8), 593);
+    // Rows 32 apart share a 16-byte line; the next 128 rows start the next tile row.
+    assert_eq!(block_scale_offset(32, 0, 8), 4);
+    assert_eq!(block_scale_offset(128, 0, 8), 2 * 512);
+    // Every scale lands once, in a buffer padded to whole 128 x 4 tiles.
+    let (rows, blocks) = (130, 6);
+    let scales: Vec<u8> = (0..rows * blocks).map(|i| (i % 251) as u8 + 1).collect();
+    let tiled = tile_block_scales(&scales, rows, blocks);
+    assert_eq!(tiled.len(), 256 * 8);
+    let mut seen = vec![false; tiled.len()];
+    for row in 0..rows {
+        for block in 0..blocks {
+            let at = block_scale_offset(row, block, blocks);
+            assert!(!seen[at], "({row}, {block}) collides");
+            seen[at] = true;
+            assert_eq!(tiled[at], scales[row * blocks + block]);
+        }
+    }
+    assert_eq!(tiled.iter().filter(|b| **b != 0).count(), rows * blocks);
+}
+
+#[test]
+fn block_scaled_gemm_inputs_are_the_codecs_bytes_and_values() {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let input = gemm_input(GemmType::NvFp4, Format::NvFp4, 130, 64, &mut rng).expect("k % 16 == 0");
+    assert_eq!(input.bytes.len(), 130 * 64 / 2);
+    assert_eq!(input.scales.as_ref().map(Vec::len), Some(256 * 4));
+    assert!(input.tensor_scale > 0.0 && input.tensor_scale != 1.0);
+    assert_eq!(input.values.len(), 130 * 64);
+    let mx = gemm_input(GemmType::MxFp4, Format::MxFp4, 4, 64, &mut rng).expect("k % 32 == 0");
+    assert_eq!(mx.tensor_scale, 1.0);
+    let refused = gemm_input(GemmType::MxFp8, Format::MxFp8E4m3, 4, 48, &mut rng);
+    assert!(matches!(refused, Err(MeasureError::Unsupported(m)) if m.contains("multiple of 32")));
 }
