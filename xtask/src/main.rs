@@ -13,6 +13,7 @@
 //!   table (`--bless` rewrites it).
 //! - `gpu-bundle`: the release agent in `carry/` and the one command that runs the device
 //!   check on a GPU machine.
+//! - `validate`: `rooflinr validate` over NVIDIA's measured GEMM tables (set-up fetches them).
 
 mod cuda;
 mod setup;
@@ -31,6 +32,7 @@ fn main() -> std::process::ExitCode {
         Some("bench-web") => bench_web(),
         Some("cuda-check") => cuda::check(args.iter().any(|a| a == "--bless")),
         Some("gpu-bundle") => cuda::bundle(),
+        Some("validate") => validate(),
         _ => {
             eprintln!("usage: cargo xtask <setup|test|run|bench|bench-web|cuda-check>\n");
             eprintln!(
@@ -49,6 +51,9 @@ fn main() -> std::process::ExitCode {
             );
             eprintln!(
                 "  gpu-bundle  build the release agent into carry/ and print the command that runs gpu-check on a GPU machine"
+            );
+            eprintln!(
+                "  validate  hold GEMM predictions against NVIDIA's measured kernel tables (downloads them once)"
             );
             return std::process::ExitCode::from(2);
         }
@@ -201,6 +206,25 @@ fn run(extra: &[String]) -> Result<()> {
         "\nStarting the agent: the calculator and the pairing link will be at http://127.0.0.1:7878/ (Ctrl-C stops it)."
     );
     step("cargo", &args)
+}
+
+fn validate() -> Result<()> {
+    let tables = setup::kernel_tables()?;
+    let tables = tables.display().to_string();
+    step(
+        "cargo",
+        &[
+            "run",
+            "--release",
+            "--locked",
+            "--package",
+            "rooflinr-cli",
+            "--",
+            "validate",
+            "--tables",
+            &tables,
+        ],
+    )
 }
 
 fn bench() -> Result<()> {

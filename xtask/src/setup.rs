@@ -29,7 +29,65 @@ pub fn all() -> Result<()> {
     wasm_opt()?;
     chromium()?;
     cuda_tools()?;
+    kernel_tables()?;
     Ok(())
+}
+
+/// NVIDIA's measured kernel tables: the `aiconfigurator-core` wheel (PyPI, Apache-2.0).
+pub const KERNEL_TABLES_WHEEL: (&str, &str) = ("aiconfigurator-core", "0.12.0");
+
+fn cache_dir() -> Result<PathBuf> {
+    let home = std::env::var_os("HOME").context("HOME is not set")?;
+    Ok(std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(home).join(".cache"))
+        .join("rooflinr"))
+}
+
+/// The GEMM tables of NVIDIA's measured kernel data, unpacked into the cache (the wheel is
+/// downloaded with pip, 82 MB; only `systems/data/*/gemm/**/gemm_perf.parquet` is kept,
+/// about 20 MB). Returns the `systems/data` folder `rooflinr validate --tables` reads.
+pub fn kernel_tables() -> Result<PathBuf> {
+    let (name, version) = KERNEL_TABLES_WHEEL;
+    let root = cache_dir()?.join(format!("{name}-{version}"));
+    let data = root.join("aiconfigurator_core/systems/data");
+    let done = root.join("unpacked");
+    if done.is_file() {
+        ok("kernel tables (aiconfigurator-core GEMM)", version);
+        return Ok(data);
+    }
+    println!("    fetching {name} {version} (82 MB) for its measured GEMM tables");
+    let wheels = root.join("wheel");
+    let wheels_text = wheels.display().to_string();
+    step(
+        "python3",
+        &[
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            &format!("{name}=={version}"),
+            "-d",
+            &wheels_text,
+        ],
+    )
+    .context("download the kernel tables' wheel with pip")?;
+    let unpack = r#"
+import pathlib, sys, zipfile
+root = pathlib.Path(sys.argv[1])
+for wheel in (root / "wheel").glob("*.whl"):
+    with zipfile.ZipFile(wheel) as z:
+        for n in z.namelist():
+            if "/systems/data/" in n and "/gemm/" in n and n.endswith("gemm_perf.parquet"):
+                z.extract(n, root)
+"#;
+    let root_text = root.display().to_string();
+    step("python3", &["-c", unpack, &root_text]).context("unpack the GEMM tables")?;
+    std::fs::remove_dir_all(&wheels).ok();
+    std::fs::write(&done, "GEMM tables unpacked\n").context("cannot mark the tables unpacked")?;
+    Ok(data)
 }
 
 /// Where the CUDA wheels' tools are.
@@ -43,11 +101,7 @@ pub struct CudaTools {
 /// The CUDA wheels in the user's cache (`~/.cache/rooflinr/cuda-13.0.88`), installed with
 /// pip when missing (about 150 MB to download, 330 MB unpacked).
 pub fn cuda_tools() -> Result<CudaTools> {
-    let home = std::env::var_os("HOME").context("HOME is not set")?;
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(home).join(".cache"));
-    let dir = cache.join(format!("rooflinr/cuda-{}", CUDA_WHEELS[0].1));
+    let dir = cache_dir()?.join(format!("cuda-{}", CUDA_WHEELS[0].1));
     let cu13 = dir.join("nvidia/cu13");
     let tools = CudaTools {
         lib: cu13.join("lib"),

@@ -35,6 +35,8 @@ enum Command {
     Tiling(commands::tiling::Args),
     /// A Markdown report with the roofline chart (SVG, PNG) from measured kernels.
     Report(commands::report::Args),
+    /// Hold predictions against NVIDIA's measured GEMM kernel tables (parquet).
+    Validate(commands::validate::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -49,6 +51,7 @@ fn main() -> std::process::ExitCode {
         Command::Recommend(a) => commands::recommend::run(a),
         Command::Tiling(a) => commands::tiling::run(a),
         Command::Report(a) => commands::report::run(a),
+        Command::Validate(a) => commands::validate::run(a),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -41,6 +41,7 @@ pub mod config;
 pub mod error;
 pub mod format;
 pub mod hardware;
+pub mod kernel_time;
 pub mod ops;
 pub mod presets;
 pub mod quant;

@@ -9,6 +9,7 @@ pub mod recommend;
 pub mod report;
 pub mod sweep;
 pub mod tiling;
+pub mod validate;
 
 /// Prints `value` as pretty JSON.
 pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {

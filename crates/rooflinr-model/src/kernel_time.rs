@@ -1,0 +1,283 @@
+//! What real GEMM kernels add to the roofline bound, as three parameters with a physical
+//! meaning, fitted from measured kernel times:
+//!
+//! time = fixed + max(bytes / (bandwidth x datasheet bandwidth),
+//!                    FLOPs / (compute x datasheet peak x tile efficiency))
+//!
+//! - `fixed_s`: time every kernel spends whatever its size (launch, prologue, epilogue,
+//!   the tail of the last wave's pipeline): the floor small GEMMs sit on.
+//! - `bandwidth`: the fraction of the datasheet bandwidth a streaming GEMM reaches.
+//! - `compute`: the fraction of the datasheet peak the tensor cores reach on full tiles.
+//!
+//! The tile efficiency ([`tile_efficiency`]: tensor-core fragments padded at small M or N,
+//! and the last wave of output tiles, split along K when there are too few to fill the
+//! GPU) is computed, not fitted. The plain roofline (fixed 0, both fractions 1, every tile
+//! full) stays the bound; these terms give the expectation.
+
+/// Rows and columns of the smallest tensor-core operand fragment: `mma.m16n8k16` (PTX ISA,
+/// "Matrix shape") works on 16 x 8 outputs, and kernels swap A and B so the smaller side
+/// takes the 8; a GEMM with M = 1 still runs whole fragments.
+const FRAGMENT: (u64, u64) = (16, 8);
+/// The output tile most Hopper and Blackwell GEMM kernels use (CUTLASS's and cuBLAS's
+/// default 128 x 128).
+const TILE: u64 = 128;
+/// K below which a GEMM is not split (each split keeps at least this much K).
+const MIN_SPLIT_K: u64 = 512;
+
+/// The fraction of the tensor cores' work that is useful for an `m x n x k` GEMM on `sms`
+/// multiprocessors: fragment padding times wave efficiency. Output tiles of 128 x 128 run
+/// one per SM at a time; when there are fewer than SMs, K is split to fill them (as
+/// cuBLAS and CUTLASS do), each split keeping at least 512 of K; the last wave's idle SMs
+/// count as lost.
+pub fn tile_efficiency(m: u64, n: u64, k: u64, sms: u32) -> f64 {
+    if m == 0 || n == 0 || k == 0 || sms == 0 {
+        return 1.0;
+    }
+    let (small, large) = (m.min(n), m.max(n));
+    let padded = small.div_ceil(FRAGMENT.1) * FRAGMENT.1 * large.div_ceil(FRAGMENT.0) * FRAGMENT.0;
+    let padding = (m * n) as f64 / padded as f64;
+    let sms = u64::from(sms);
+    let tiles = m.div_ceil(TILE) * n.div_ceil(TILE);
+    let splits = if tiles < sms {
+        (sms / tiles).min((k / MIN_SPLIT_K).max(1))
+    } else {
+        1
+    };
+    let units = tiles * splits;
+    let wave = units as f64 / (units.div_ceil(sms) * sms) as f64;
+    padding * wave
+}
+
+/// A GEMM's datasheet times, before the fitted terms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GemmTimes {
+    /// Bytes over the datasheet bandwidth, seconds.
+    pub memory_s: f64,
+    /// FLOPs over the datasheet peak and the tile efficiency, seconds.
+    pub compute_s: f64,
+}
+
+impl GemmTimes {
+    /// The roofline bound: max of the two.
+    pub fn bound_s(&self) -> f64 {
+        self.memory_s.max(self.compute_s)
+    }
+}
+
+/// The fitted terms.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KernelTerms {
+    /// Fixed time per kernel, seconds.
+    pub fixed_s: f64,
+    /// Fraction of the datasheet bandwidth reached.
+    pub bandwidth: f64,
+    /// Fraction of the datasheet peak reached on full tiles.
+    pub compute: f64,
+}
+
+/// Which term a prediction is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Regime {
+    /// The memory term binds and outweighs the fixed time.
+    Memory,
+    /// The compute term binds and outweighs the fixed time.
+    Compute,
+    /// The fixed time is the larger part.
+    Fixed,
+}
+
+impl Regime {
+    /// `memory`, `compute`, `fixed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Regime::Memory => "memory",
+            Regime::Compute => "compute",
+            Regime::Fixed => "fixed",
+        }
+    }
+}
+
+/// Fractions are kept in this range while fitting: a kernel cannot beat the datasheet, and
+/// one reaching under 2 % of it is measuring something else.
+const FRACTION: (f64, f64) = (0.02, 1.0);
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.retain(|x| x.is_finite());
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+impl KernelTerms {
+    /// The plain roofline.
+    pub const ROOFLINE: KernelTerms = KernelTerms {
+        fixed_s: 0.0,
+        bandwidth: 1.0,
+        compute: 1.0,
+    };
+
+    /// The two fitted throughput terms of a GEMM, seconds.
+    fn terms(&self, t: GemmTimes) -> (f64, f64) {
+        (t.memory_s / self.bandwidth, t.compute_s / self.compute)
+    }
+
+    /// The expected time of a GEMM, seconds.
+    pub fn predict(&self, t: GemmTimes) -> f64 {
+        let (m, c) = self.terms(t);
+        self.fixed_s + m.max(c)
+    }
+
+    /// Which term the prediction is made of.
+    pub fn regime(&self, t: GemmTimes) -> Regime {
+        let (m, c) = self.terms(t);
+        if self.fixed_s > m.max(c) {
+            Regime::Fixed
+        } else if c > m {
+            Regime::Compute
+        } else {
+            Regime::Memory
+        }
+    }
+
+    /// Fits the terms to `(datasheet times, measured seconds)` samples: robust (medians,
+    /// so a few odd kernels do not drag it), by alternating estimates. The fixed time is
+    /// the median excess of the smallest kernels (the tenth with the least datasheet work)
+    /// over their throughput terms; each fraction the median, over the kernels its term
+    /// binds, of datasheet time over measured time less the fixed time. Ten rounds settle
+    /// it. With no samples, the plain roofline.
+    pub fn fit(samples: &[(GemmTimes, f64)]) -> KernelTerms {
+        let usable: Vec<(GemmTimes, f64)> = samples
+            .iter()
+            .copied()
+            .filter(|(t, s)| s.is_finite() && *s > 0.0 && t.bound_s().is_finite())
+            .collect();
+        if usable.is_empty() {
+            return KernelTerms::ROOFLINE;
+        }
+        let mut by_size: Vec<&(GemmTimes, f64)> = usable.iter().collect();
+        by_size.sort_by(|a, b| a.0.bound_s().total_cmp(&b.0.bound_s()));
+        let small = &by_size[..(by_size.len() / 10).max(1)];
+        let mut terms = KernelTerms::ROOFLINE;
+        for _ in 0..10 {
+            let fixed = median(
+                small
+                    .iter()
+                    .map(|(t, s)| {
+                        let (m, c) = terms.terms(*t);
+                        s - m.max(c)
+                    })
+                    .collect(),
+            )
+            .unwrap_or(0.0)
+            .max(0.0);
+            let fraction = |bound: Regime, pick: fn(&GemmTimes) -> f64, current: f64| {
+                median(
+                    usable
+                        .iter()
+                        .filter(|(t, _)| {
+                            let (m, c) = terms.terms(*t);
+                            (bound == Regime::Compute) == (c > m)
+                        })
+                        .map(|(t, s)| pick(t) / (s - fixed).max(s * 0.05))
+                        .collect(),
+                )
+                .unwrap_or(current)
+                .clamp(FRACTION.0, FRACTION.1)
+            };
+            let next = KernelTerms {
+                fixed_s: fixed,
+                bandwidth: fraction(Regime::Memory, |t| t.memory_s, terms.bandwidth),
+                compute: fraction(Regime::Compute, |t| t.compute_s, terms.compute),
+            };
+            if next == terms {
+                break;
+            }
+            terms = next;
+        }
+        terms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gemm(memory_s: f64, compute_s: f64) -> GemmTimes {
+        GemmTimes {
+            memory_s,
+            compute_s,
+        }
+    }
+
+    #[test]
+    fn the_roofline_is_the_bound_and_the_terms_the_expectation() {
+        let t = gemm(2e-6, 5e-6);
+        assert_eq!(KernelTerms::ROOFLINE.predict(t), 5e-6);
+        let terms = KernelTerms {
+            fixed_s: 3e-6,
+            bandwidth: 0.8,
+            compute: 0.5,
+        };
+        assert!((terms.predict(t) - 13e-6).abs() < 1e-18);
+        assert_eq!(terms.regime(t), Regime::Compute);
+        assert_eq!(terms.regime(gemm(1e-9, 1e-9)), Regime::Fixed);
+        assert_eq!(terms.regime(gemm(1e-3, 1e-6)), Regime::Memory);
+    }
+
+    #[test]
+    fn tile_efficiency_counts_padding_and_the_last_wave() {
+        // H100: 132 SMs. 8192^2 outputs: 4096 tiles, 31.03 waves -> 4096 / (32 x 132).
+        let e = tile_efficiency(8192, 8192, 8192, 132);
+        assert!((e - 4096.0 / (32.0 * 132.0)).abs() < 1e-12);
+        // M = 1: one row of a 8-row fragment; 32 tiles split 4 ways along K fill 128 SMs.
+        let e = tile_efficiency(1, 4096, 4096, 132);
+        assert!((e - (1.0 / 8.0) * (128.0 / 132.0)).abs() < 1e-12, "{e}");
+        // Short K is not split: 4 tiles on 132 SMs.
+        let e = tile_efficiency(256, 256, 256, 132);
+        assert!((e - 4.0 / 132.0).abs() < 1e-12, "{e}");
+        assert_eq!(tile_efficiency(0, 1, 1, 132), 1.0);
+    }
+
+    #[test]
+    fn fitting_recovers_the_terms_that_made_the_times() {
+        let truth = KernelTerms {
+            fixed_s: 4e-6,
+            bandwidth: 0.82,
+            compute: 0.71,
+        };
+        // Sizes over five decades, both regimes, with +-3 % noise from a fixed pattern.
+        let samples: Vec<(GemmTimes, f64)> = (0..400)
+            .map(|i| {
+                let scale = 10f64.powf(-7.0 + 5.0 * (i as f64) / 400.0);
+                let t = if i % 2 == 0 {
+                    gemm(scale, scale / 4.0)
+                } else {
+                    gemm(scale / 4.0, scale)
+                };
+                let noise = 1.0 + 0.03 * (((i * 7919) % 13) as f64 / 6.0 - 1.0);
+                (t, truth.predict(t) * noise)
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        assert!(
+            (fitted.fixed_s / truth.fixed_s - 1.0).abs() < 0.1,
+            "{fitted:?}"
+        );
+        assert!(
+            (fitted.bandwidth / truth.bandwidth - 1.0).abs() < 0.05,
+            "{fitted:?}"
+        );
+        assert!(
+            (fitted.compute / truth.compute - 1.0).abs() < 0.05,
+            "{fitted:?}"
+        );
+        assert_eq!(KernelTerms::fit(&[]), KernelTerms::ROOFLINE);
+    }
+}
