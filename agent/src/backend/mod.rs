@@ -11,7 +11,10 @@ pub mod cuda;
 
 use std::sync::atomic::AtomicBool;
 
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rooflinr_model::format::{Format, GroupedInt, ScaleType, ZeroPoint};
+use rooflinr_model::quant::{Codec, Quantized};
 use rooflinr_protocol::{BackendInfo, Measurement, OperatorShape};
 
 use crate::stats::StopRule;
@@ -140,6 +143,36 @@ pub trait Backend: Send + Sync {
         rule: &StopRule,
         cancel: &AtomicBool,
     ) -> Result<Measurement, MeasureError>;
+}
+
+/// A count as an index, refused when this machine cannot index it.
+pub fn index(v: u64, what: &str) -> Result<usize, MeasureError> {
+    usize::try_from(v).map_err(|_| MeasureError::Unsupported(format!("{what} {v} is too large")))
+}
+
+/// An operator's dimensions as indices (m, n, k).
+pub fn dims(shape: OperatorShape) -> Result<(usize, usize, usize), MeasureError> {
+    Ok((
+        index(shape.m, "m")?,
+        index(shape.n, "n")?,
+        index(shape.k, "k")?,
+    ))
+}
+
+/// The weights every backend measures an `n x k` operator with: uniform values in
+/// [-1, 1) from a generator seeded by the shape, packed by the model crate's codec for
+/// `format`; the generator is handed back to draw the activations from.
+pub fn packed_weights(
+    format: Format,
+    n: usize,
+    k: usize,
+) -> Result<(Quantized, ChaCha8Rng), MeasureError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ (n * 31 + k) as u64);
+    let source: Vec<f32> = (0..n * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+    let q = Codec::for_format(format)
+        .quantize(&source, k)
+        .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
+    Ok((q, rng))
 }
 
 /// Refuses `work` when its buffers would not fit in `free` bytes.

@@ -101,7 +101,8 @@ impl Regime {
 /// one reaching under 2 % of it is measuring something else.
 const FRACTION: (f64, f64) = (0.02, 1.0);
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
+/// The median of the finite values (the mean of the middle two for an even count).
+pub fn median(mut v: Vec<f64>) -> Option<f64> {
     v.retain(|x| x.is_finite());
     if v.is_empty() {
         return None;

@@ -11,11 +11,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use ndarray::Array2;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use rand::Rng;
 use rooflinr_model::format::Format;
 use rooflinr_model::ops::{Op, Precision};
-use rooflinr_model::quant::Codec;
 use rooflinr_protocol::{
     BackendInfo, DeviceInfo, Measurement, MeasurementKind, OperatorShape, Stats,
 };
@@ -162,10 +160,6 @@ fn now_unix_s() -> f64 {
         .unwrap_or(0.0)
 }
 
-fn to_usize(v: u64, what: &str) -> Result<usize, MeasureError> {
-    usize::try_from(v).map_err(|_| MeasureError::Unsupported(format!("{what} {v} is too large")))
-}
-
 impl CpuBackend {
     fn measurement(
         &self,
@@ -303,17 +297,8 @@ impl CpuBackend {
                 format_names(&cpu_formats())
             )));
         }
-        let (m, n, k) = (
-            to_usize(shape.m, "m")?,
-            to_usize(shape.n, "n")?,
-            to_usize(shape.k, "k")?,
-        );
-        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ (n * 31 + k) as u64);
-        let source: Vec<f32> = (0..n * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
-        let q = Codec::for_format(format)
-            .quantize(&source, k)
-            .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
-        drop(source);
+        let (m, n, k) = super::dims(shape)?;
+        let (q, mut rng) = super::packed_weights(format, n, k)?;
         let reference_rows = q.dequantize();
         let w = Weights::from_quantized(&q).ok_or_else(|| {
             MeasureError::Unsupported(format!("cpu kernels cannot read {format}"))

@@ -243,10 +243,6 @@ pub fn weight_bytes(format: Format, n: u64, k: u64) -> u64 {
     format.tensor_bytes((n * k) as f64).get().ceil() as u64
 }
 
-fn to_usize(v: u64, what: &str) -> Result<usize, MeasureError> {
-    usize::try_from(v).map_err(|_| MeasureError::Unsupported(format!("{what} {v} is too large")))
-}
-
 impl CudaBackend {
     fn measure_stream(
         &self,
@@ -258,7 +254,7 @@ impl CudaBackend {
         let modules = gpu.modules()?;
         let stream = &gpu.stream;
         let vectors = self.stream_bytes() / 16;
-        let words = to_usize(vectors * 4, "array")?;
+        let words = super::index(vectors * 4, "array")?;
         let cfg = LaunchConfig {
             grid_dim: (stream_grid(vectors, gpu.sms), 1, 1),
             block_dim: (STREAM_BLOCK_THREADS, 1, 1),
@@ -395,17 +391,8 @@ impl CudaBackend {
         let gpu = self.gpu()?;
         let modules = gpu.modules()?;
         let stream = &gpu.stream;
-        let (m, n, k) = (
-            to_usize(shape.m, "m")?,
-            to_usize(shape.n, "n")?,
-            to_usize(shape.k, "k")?,
-        );
-        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ (n * 31 + k) as u64);
-        let source: Vec<f32> = (0..n * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
-        let q = Codec::for_format(format)
-            .quantize(&source, k)
-            .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
-        drop(source);
+        let (m, n, k) = super::dims(shape)?;
+        let (q, mut rng) = super::packed_weights(format, n, k)?;
         let x_bits: Vec<u16> = (0..m * k)
             .map(|_| f16::from_f32(rng.random_range(-1.0f32..1.0)).to_bits())
             .collect();
@@ -537,11 +524,7 @@ impl CudaBackend {
             .as_ref()
             .ok_or_else(|| MeasureError::Unsupported(messages::no_cublaslt()))?;
         let stream = &gpu.stream;
-        let (m, n, k) = (
-            to_usize(shape.m, "m")?,
-            to_usize(shape.n, "n")?,
-            to_usize(shape.k, "k")?,
-        );
+        let (m, n, k) = super::dims(shape)?;
         let mut rng = ChaCha8Rng::seed_from_u64(0x6e44 ^ (m * 7 + n * 31 + k) as u64);
         let a = gemm_input(ty, format, m, k, &mut rng)?;
         let b = gemm_input(ty, format, n, k, &mut rng)?;

@@ -66,18 +66,10 @@ pub fn format_key(p: &KernelPoint) -> String {
         .unwrap_or_else(|| format!("{} math", p.math))
 }
 
+/// The median of the positive finite values (a ratio of times is never 0 or negative).
 fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.retain(|x| x.is_finite() && *x > 0.0);
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
+    v.retain(|x| *x > 0.0);
+    rooflinr_model::kernel_time::median(v)
 }
 
 /// A point's datasheet times: (memory, compute).
