@@ -202,8 +202,13 @@ fn run(extra: &[String]) -> Result<()> {
         args.extend(["--listen", "127.0.0.1:7878"]);
     }
     args.extend(extra.iter().map(String::as_str));
+    let address = extra
+        .iter()
+        .position(|a| a == "--listen")
+        .and_then(|i| extra.get(i + 1))
+        .map_or("127.0.0.1:7878", String::as_str);
     println!(
-        "\nStarting the agent: the calculator and the pairing link will be at http://127.0.0.1:7878/ (Ctrl-C stops it)."
+        "\nStarting the agent: the calculator and the pairing link will be at http://{address}/ (Ctrl-C stops it)."
     );
     step("cargo", &args)
 }
