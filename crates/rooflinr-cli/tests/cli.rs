@@ -476,3 +476,67 @@ fn report_writes_markdown_svg_and_png_from_a_kernel_csv() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
+    let base = [
+        "predict",
+        "gemm",
+        "--m",
+        "1",
+        "--n",
+        "8192",
+        "--k",
+        "8192",
+        "--hardware",
+        "h100-sxm",
+        "--precision",
+        "bf16",
+        "--json",
+    ];
+    let bound = json(&base);
+    assert_eq!(bound["time_s"], bound["datasheet_time_s"]);
+    assert!(bound["calibration"].is_null());
+    let calibrated = json(&[&base[..], &["--calibrated"]].concat());
+    let (t, d) = (
+        calibrated["time_s"].as_f64().unwrap(),
+        calibrated["datasheet_time_s"].as_f64().unwrap(),
+    );
+    assert_eq!(d, bound["time_s"].as_f64().unwrap());
+    // The shipped H100 BF16 terms: a fixed time and under 100 % of the bandwidth.
+    let terms = rooflinr_model::kernel_time::profile(
+        "h100-sxm",
+        rooflinr_model::format::Format::Bf16,
+        rooflinr_model::format::Format::Bf16,
+    )
+    .unwrap()
+    .terms;
+    let expected = terms.fixed_s + d / terms.bandwidth;
+    assert!((t - expected).abs() < 1e-12, "{t} vs {expected}");
+    assert!(
+        calibrated["calibration"]
+            .as_str()
+            .unwrap()
+            .contains("aiconfigurator-core 0.12.0")
+    );
+    // No profile: the bound, and the reason.
+    let none = json(&[
+        "predict",
+        "rmsnorm",
+        "--tokens",
+        "8",
+        "--dim",
+        "4096",
+        "--hardware",
+        "h100-sxm",
+        "--json",
+        "--calibrated",
+    ]);
+    assert_eq!(none["time_s"], none["datasheet_time_s"]);
+    assert!(
+        none["calibration"]
+            .as_str()
+            .unwrap()
+            .starts_with("none: kernel terms are fitted for GEMMs only")
+    );
+}

@@ -48,6 +48,9 @@ pub fn tile_efficiency(m: u64, n: u64, k: u64, sms: u32) -> f64 {
     padding * wave
 }
 
+use crate::format::Format;
+use crate::roofline::Prediction;
+
 /// A GEMM's datasheet times, before the fitted terms.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GemmTimes {
@@ -58,6 +61,15 @@ pub struct GemmTimes {
 }
 
 impl GemmTimes {
+    /// The times of an `m x n x k` GEMM from its datasheet roofline prediction, the
+    /// compute term stretched by the tile efficiency on `sms` multiprocessors.
+    pub fn of(prediction: &Prediction, m: u64, n: u64, k: u64, sms: u32) -> GemmTimes {
+        GemmTimes {
+            memory_s: prediction.memory_time.get(),
+            compute_s: prediction.compute_time.get() / tile_efficiency(m, n, k, sms),
+        }
+    }
+
     /// The roofline bound: max of the two.
     pub fn bound_s(&self) -> f64 {
         self.memory_s.max(self.compute_s)
@@ -206,6 +218,182 @@ impl KernelTerms {
     }
 }
 
+/// Fitted terms for one device and format (activations and weights alike), with the
+/// error they reach on GEMM shapes they were not fitted on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Profile {
+    /// Registry key.
+    pub hardware: &'static str,
+    /// Activations and weights.
+    pub format: Format,
+    /// The terms.
+    pub terms: KernelTerms,
+    /// Median |predicted / measured - 1| on held-out shapes.
+    pub held_out_median: f64,
+    /// 90th percentile of the same.
+    pub held_out_p90: f64,
+}
+
+/// Where [`PROFILES`] come from.
+pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of the TensorRT-LLM GEMM shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
+
+/// The shipped profiles (`cargo xtask validate` refits them and says whether each still
+/// matches). Not every term makes physical sense as a property of the chip alone: FP8's
+/// fixed time (12-14 us) and NVFP4's low bandwidth fraction carry the activation
+/// quantisation the measured kernels run before the GEMM, which the byte count leaves out.
+pub const PROFILES: &[Profile] = &[
+    Profile {
+        hardware: "a100-sxm",
+        format: Format::Bf16,
+        terms: KernelTerms {
+            fixed_s: 3.290e-6,
+            bandwidth: 0.6204,
+            compute: 0.8382,
+        },
+        held_out_median: 0.130,
+        held_out_p90: 0.335,
+    },
+    Profile {
+        hardware: "b200",
+        format: Format::Bf16,
+        terms: KernelTerms {
+            fixed_s: 2.129e-6,
+            bandwidth: 0.6136,
+            compute: 0.7041,
+        },
+        held_out_median: 0.115,
+        held_out_p90: 0.404,
+    },
+    Profile {
+        hardware: "b200",
+        format: Format::Fp8E4m3,
+        terms: KernelTerms {
+            fixed_s: 14.133e-6,
+            bandwidth: 0.4145,
+            compute: 0.4501,
+        },
+        held_out_median: 0.131,
+        held_out_p90: 0.426,
+    },
+    Profile {
+        hardware: "b200",
+        format: Format::NvFp4,
+        terms: KernelTerms {
+            fixed_s: 7.416e-6,
+            bandwidth: 0.2569,
+            compute: 0.3608,
+        },
+        held_out_median: 0.226,
+        held_out_p90: 0.676,
+    },
+    Profile {
+        hardware: "gb200",
+        format: Format::Bf16,
+        terms: KernelTerms {
+            fixed_s: 2.144e-6,
+            bandwidth: 0.6400,
+            compute: 0.6761,
+        },
+        held_out_median: 0.115,
+        held_out_p90: 0.400,
+    },
+    Profile {
+        hardware: "gb200",
+        format: Format::Fp8E4m3,
+        terms: KernelTerms {
+            fixed_s: 13.883e-6,
+            bandwidth: 0.4346,
+            compute: 0.4131,
+        },
+        held_out_median: 0.130,
+        held_out_p90: 0.427,
+    },
+    Profile {
+        hardware: "gb200",
+        format: Format::NvFp4,
+        terms: KernelTerms {
+            fixed_s: 7.286e-6,
+            bandwidth: 0.2817,
+            compute: 0.3400,
+        },
+        held_out_median: 0.228,
+        held_out_p90: 0.655,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        format: Format::Bf16,
+        terms: KernelTerms {
+            fixed_s: 2.724e-6,
+            bandwidth: 0.7788,
+            compute: 0.8093,
+        },
+        held_out_median: 0.075,
+        held_out_p90: 0.315,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        format: Format::Fp8E4m3,
+        terms: KernelTerms {
+            fixed_s: 12.563e-6,
+            bandwidth: 0.6822,
+            compute: 0.5235,
+        },
+        held_out_median: 0.092,
+        held_out_p90: 0.323,
+    },
+    Profile {
+        hardware: "h200",
+        format: Format::Bf16,
+        terms: KernelTerms {
+            fixed_s: 2.723e-6,
+            bandwidth: 0.7049,
+            compute: 0.8115,
+        },
+        held_out_median: 0.101,
+        held_out_p90: 0.334,
+    },
+    Profile {
+        hardware: "h200",
+        format: Format::Fp8E4m3,
+        terms: KernelTerms {
+            fixed_s: 12.340e-6,
+            bandwidth: 0.5538,
+            compute: 0.5415,
+        },
+        held_out_median: 0.114,
+        held_out_p90: 0.368,
+    },
+    Profile {
+        hardware: "l40s",
+        format: Format::Bf16,
+        terms: KernelTerms {
+            fixed_s: 1.989e-6,
+            bandwidth: 0.9606,
+            compute: 0.6387,
+        },
+        held_out_median: 0.192,
+        held_out_p90: 0.757,
+    },
+    Profile {
+        hardware: "l40s",
+        format: Format::Fp8E4m3,
+        terms: KernelTerms {
+            fixed_s: 12.125e-6,
+            bandwidth: 0.8653,
+            compute: 0.5093,
+        },
+        held_out_median: 0.125,
+        held_out_p90: 0.457,
+    },
+];
+
+/// The profile of a GEMM with `activations` x `weights` on `hardware`, when one is shipped.
+pub fn profile(hardware: &str, activations: Format, weights: Format) -> Option<&'static Profile> {
+    PROFILES
+        .iter()
+        .find(|p| p.hardware == hardware && p.format == activations && p.format == weights)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,5 +468,23 @@ mod tests {
             "{fitted:?}"
         );
         assert_eq!(KernelTerms::fit(&[]), KernelTerms::ROOFLINE);
+    }
+
+    #[test]
+    fn shipped_profiles_name_registry_devices_and_are_slower_than_the_bound() {
+        for p in PROFILES {
+            assert!(
+                crate::hardware::registry::get(p.hardware).is_ok(),
+                "{}",
+                p.hardware
+            );
+            let t = p.terms;
+            assert!(t.fixed_s > 0.0 && t.fixed_s < 50e-6, "{p:?}");
+            assert!((FRACTION.0..=FRACTION.1).contains(&t.bandwidth), "{p:?}");
+            assert!((FRACTION.0..=FRACTION.1).contains(&t.compute), "{p:?}");
+            assert!(p.held_out_median < p.held_out_p90, "{p:?}");
+        }
+        assert!(profile("h100-sxm", Format::Bf16, Format::Bf16).is_some());
+        assert!(profile("h100-sxm", Format::Bf16, Format::Int8).is_none());
     }
 }

@@ -3,6 +3,7 @@
 use anyhow::{Result, bail};
 use clap::Subcommand;
 use rooflinr_model::hardware::Hardware;
+use rooflinr_model::kernel_time::{self, GemmTimes, PROFILE_SOURCE};
 use rooflinr_model::ops::{AttentionShape, NormKind, Op, OpPrediction, Precision};
 use rooflinr_model::units::si;
 use serde::Serialize;
@@ -22,6 +23,11 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long, global = true)]
     json: bool,
+    /// GEMM and GEMV: the expected time with the fitted kernel terms the model crate ships
+    /// for this device and format (fixed time, bandwidth and peak fractions, tile
+    /// efficiency); `datasheet_time_s` keeps the roofline bound.
+    #[arg(long, global = true)]
+    calibrated: bool,
 }
 
 /// The operator to predict.
@@ -303,8 +309,14 @@ pub struct PredictionJson {
     pub arithmetic_intensity: f64,
     /// Ridge point of the ceiling met, FLOPs per byte.
     pub critical_intensity: f64,
-    /// Predicted time, seconds.
+    /// Predicted time, seconds: the roofline bound, or with `--calibrated` the expected
+    /// time under the shipped kernel terms where there are some.
     pub time_s: f64,
+    /// The datasheet roofline bound, seconds.
+    pub datasheet_time_s: f64,
+    /// Where the calibrated time comes from, or why there is none (absent without
+    /// `--calibrated`).
+    pub calibration: Option<String>,
     /// bytes / bandwidth.
     pub memory_time_s: f64,
     /// FLOPs / peak.
@@ -342,6 +354,8 @@ pub fn prediction_json(
         arithmetic_intensity: r.prediction.intensity.get(),
         critical_intensity: r.prediction.ridge.get(),
         time_s: r.prediction.time.get(),
+        datasheet_time_s: r.prediction.time.get(),
+        calibration: None,
         memory_time_s: r.prediction.memory_time.get(),
         compute_time_s: r.prediction.compute_time.get(),
         bound: r.prediction.bound.name(),
@@ -350,6 +364,47 @@ pub fn prediction_json(
         executed_as: r.ceiling.executed_as.name(),
         native: r.ceiling.native,
         kind: "predicted",
+    }
+}
+
+/// Puts the shipped kernel terms' expected time on a GEMM, or says why there is none.
+fn calibrate(json: &mut PredictionJson, op: &Op, r: &OpPrediction, hw: &Hardware, p: &Precision) {
+    let Op::Gemm { m, n, k, .. } = *op else {
+        json.calibration = Some(format!(
+            "none: kernel terms are fitted for GEMMs only, so {} shows the datasheet bound",
+            json.op
+        ));
+        return;
+    };
+    match kernel_time::profile(&hw.key, p.activations, p.weights) {
+        Some(profile) => {
+            let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+            let times = GemmTimes::of(&r.prediction, m as u64, n as u64, k as u64, sms);
+            json.time_s = profile.terms.predict(times);
+            json.calibration = Some(format!(
+                "{PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
+                profile.held_out_median * 100.0,
+                profile.held_out_p90 * 100.0
+            ));
+        }
+        None => {
+            let shipped: Vec<String> = kernel_time::PROFILES
+                .iter()
+                .filter(|q| q.hardware == hw.key)
+                .map(|q| q.format.name())
+                .collect();
+            json.calibration = Some(format!(
+                "none for {} x {} on {}: the datasheet bound (profiles for this device: {})",
+                p.activations,
+                p.weights,
+                hw.key,
+                if shipped.is_empty() {
+                    "none".to_string()
+                } else {
+                    shipped.join(", ")
+                }
+            ));
+        }
     }
 }
 
@@ -363,12 +418,12 @@ pub fn run(args: Args) -> Result<()> {
         .ops()?
         .into_iter()
         .map(|(name, op)| {
-            prediction_json(
-                name,
-                &hw,
-                &precision,
-                &op.predict(&precision, &hw, &efficiency),
-            )
+            let predicted = op.predict(&precision, &hw, &efficiency);
+            let mut json = prediction_json(name, &hw, &precision, &predicted);
+            if args.calibrated {
+                calibrate(&mut json, &op, &predicted, &hw, &precision);
+            }
+            json
         })
         .collect();
     if args.json {
@@ -377,8 +432,13 @@ pub fn run(args: Args) -> Result<()> {
             many => super::print_json(&many),
         };
     }
+    let basis = if args.calibrated {
+        "predicted (roofline with fitted kernel terms; `bound` is the datasheet roofline's), not measured"
+    } else {
+        "predicted (roofline), not measured"
+    };
     println!(
-        "{} | activations {}, weights {}, kv {}, output {} | predicted (roofline), not measured\n",
+        "{} | activations {}, weights {}, kv {}, output {} | {basis}\n",
         hw.name, precision.activations, precision.weights, precision.kv, precision.output
     );
     let mut t = table::new(
@@ -414,5 +474,15 @@ pub fn run(args: Args) -> Result<()> {
         ]);
     }
     table::print(&t);
+    for r in &results {
+        if let Some(c) = &r.calibration {
+            println!(
+                "{}: {} (datasheet bound {}): {c}",
+                r.op,
+                si(r.time_s, "s"),
+                si(r.datasheet_time_s, "s")
+            );
+        }
+    }
     Ok(())
 }

@@ -21,7 +21,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 use rooflinr_model::format::{Format, product_is_block_scaled, product_math};
 use rooflinr_model::hardware::{Hardware, registry};
-use rooflinr_model::kernel_time::{GemmTimes, KernelTerms, Regime, tile_efficiency};
+use rooflinr_model::kernel_time::{self, GemmTimes, KernelTerms, Regime};
 use rooflinr_model::ops::{Op, Precision};
 use rooflinr_model::roofline::{Efficiency, Roof};
 use serde::Serialize;
@@ -102,11 +102,7 @@ fn times(row: &Row, hw: &Hardware) -> Option<GemmTimes> {
     );
     let p = Roof::new(hw, &ceiling, &Efficiency::IDEAL).predict(cost.work);
     let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
-    let tile = tile_efficiency(row.m, row.n, row.k, sms);
-    Some(GemmTimes {
-        memory_s: p.memory_time.get(),
-        compute_s: p.compute_time.get() / tile,
-    })
+    Some(GemmTimes::of(&p, row.m, row.n, row.k, sms))
 }
 
 /// Reads every `gemm_perf.parquet` under `dir`.
@@ -230,6 +226,8 @@ struct Group {
     held_out_shapes: Vec<(String, Errors, Errors)>,
     /// Every other framework's rows: (framework, datasheet, calibrated).
     other_frameworks: Vec<(String, Errors, Errors)>,
+    /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
+    shipped: String,
 }
 
 /// The validation of every table.
@@ -333,7 +331,32 @@ fn validate(rows: &[Row]) -> Validation {
                 (f.to_string(), d, c)
             })
             .collect();
+        // FP8 with 128 x 128 block scales reads as FP8 in the catalogue, whose profile is
+        // per-tensor FP8's: it has none of its own.
+        let profiled = formats(&dtype)
+            .filter(|_| dtype != "fp8_block")
+            .and_then(|(a, w)| kernel_time::profile(key, a, w));
+        let shipped = match profiled {
+            None => "none".to_string(),
+            Some(p) => {
+                let close = |a: f64, b: f64| (a - b).abs() <= 0.01 * b.abs().max(1e-12);
+                if close(p.terms.fixed_s, terms.fixed_s)
+                    && close(p.terms.bandwidth, terms.bandwidth)
+                    && close(p.terms.compute, terms.compute)
+                {
+                    "matches".to_string()
+                } else {
+                    format!(
+                        "differs (shipped {:.1} us, {}, {}): update kernel_time::PROFILES",
+                        p.terms.fixed_s * 1e6,
+                        pct(p.terms.bandwidth),
+                        pct(p.terms.compute)
+                    )
+                }
+            }
+        };
         groups.push(Group {
+            shipped,
             system,
             hardware: key,
             dtype,
@@ -394,17 +417,18 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles |\n| --- | --- | --- | ---: | ---: | ---: |\n";
+    out += "\n## Fitted terms\n\n| device | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | shipped profile |\n| --- | --- | --- | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {:.1} us | {} | {} |",
+            "| {} | {} | {} | {:.1} us | {} | {} | {} |",
             g.hardware,
             g.dtype,
             g.fitted_on,
             g.fixed_us,
             pct(g.bandwidth_fraction),
-            pct(g.compute_fraction)
+            pct(g.compute_fraction),
+            g.shipped
         );
     }
     for s in &v.skipped {
