@@ -336,7 +336,7 @@ pub const PROFILES: &[Profile] = &[
         terms: KernelTerms {
             fixed_s: 12.563e-6,
             bandwidth: 0.6822,
-            compute: 0.5235,
+            compute: 0.523_485,
         },
         held_out_median: 0.092,
         held_out_p90: 0.323,
