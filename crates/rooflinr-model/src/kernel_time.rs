@@ -49,6 +49,8 @@ pub fn tile_efficiency(m: u64, n: u64, k: u64, sms: u32) -> f64 {
 }
 
 use crate::format::Format;
+use crate::hardware::Hardware;
+use crate::ops::{Op, Precision};
 use crate::roofline::Prediction;
 
 /// A GEMM's datasheet times, before the fitted terms.
@@ -392,6 +394,24 @@ pub fn profile(hardware: &str, activations: Format, weights: Format) -> Option<&
     PROFILES
         .iter()
         .find(|p| p.hardware == hardware && p.format == activations && p.format == weights)
+}
+
+/// The expected time of `op` on `hw` in `precision` under the shipped profile, with the
+/// profile; `None` for operators other than a GEMM and for devices and formats with no
+/// profile. `prediction` is the datasheet roofline's.
+pub fn calibrated(
+    op: &Op,
+    precision: &Precision,
+    hw: &Hardware,
+    prediction: &Prediction,
+) -> Option<(f64, &'static Profile)> {
+    let Op::Gemm { m, n, k, .. } = *op else {
+        return None;
+    };
+    let profile = profile(&hw.key, precision.activations, precision.weights)?;
+    let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+    let times = GemmTimes::of(prediction, m as u64, n as u64, k as u64, sms);
+    Some((profile.terms.predict(times), profile))
 }
 
 #[cfg(test)]

@@ -158,6 +158,9 @@ pub struct OperatorView {
     pub result: OpPrediction,
     /// Every format, fastest first.
     pub ranking: Vec<RankRow>,
+    /// The expected time under the fitted kernel terms the model crate ships for this
+    /// device and formats (GEMM and GEMV only), seconds, with the profile.
+    pub calibrated: Option<(f64, &'static rooflinr_model::kernel_time::Profile)>,
 }
 
 /// The operator the state describes.
@@ -249,11 +252,13 @@ pub fn operator(state: &State, hw: &Hardware) -> Result<OperatorView, Problem> {
             .get()
             .total_cmp(&b.result.prediction.time.get())
     });
+    let result = op.predict(&chosen, hw, &eff);
     Ok(OperatorView {
+        calibrated: rooflinr_model::kernel_time::calibrated(&op, &chosen, hw, &result.prediction),
         name,
         op,
         precision: chosen,
-        result: op.predict(&chosen, hw, &eff),
+        result,
         ranking,
     })
 }

@@ -267,3 +267,27 @@ fn operator_chart_marks_the_chosen_formats() {
         assert!(p.intensity.log10() > e.x.0 && p.intensity.log10() < e.x.1);
     }
 }
+
+#[test]
+fn gemm_views_carry_the_expected_time_under_the_shipped_kernel_terms() {
+    let state = op_state(|s| {
+        s.hardware = "h100-sxm".into();
+        s.activations = "bf16".into();
+        s.weights = "bf16".into();
+        s.kv = "bf16".into();
+        s.output = "bf16".into();
+    });
+    let hw = hardware(&state).unwrap();
+    let view = operator(&state, &hw).unwrap();
+    let (expected, profile) = view.calibrated.expect("H100 BF16 has a profile");
+    let bound = view.result.prediction.time.get();
+    assert!(
+        expected > bound,
+        "the bound stays the bound: {expected} vs {bound}"
+    );
+    assert_eq!(profile.hardware, "h100-sxm");
+    // A device with no profile shows the bound alone.
+    let gb10 = op_state(|s| s.hardware = "gb10".into());
+    let view = operator(&gb10, &hardware(&gb10).unwrap()).unwrap();
+    assert_eq!(view.calibrated, None);
+}

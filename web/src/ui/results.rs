@@ -82,7 +82,14 @@ pub fn OperatorResults(
     view! {
         <div class="cards">
             <Card label="predicted time" value=si(p.time.get(), "s") figure="op-time"
-                note=format!("memory {} · compute {}", si(p.memory_time.get(), "s"), si(p.compute_time.get(), "s")) />
+                note=match view.calibrated {
+                    Some((t, profile)) => format!(
+                        "roofline bound · expected {} with fitted kernel terms (NVIDIA's measured tables, held-out median error {:.0}%)",
+                        si(t, "s"),
+                        profile.held_out_median * 100.0
+                    ),
+                    None => format!("memory {} · compute {}", si(p.memory_time.get(), "s"), si(p.compute_time.get(), "s")),
+                } />
             <Card label="arithmetic intensity" value=format!("{:.2} FLOP/B", p.intensity.get()) figure="op-intensity"
                 note=format!("ridge {:.0} FLOP/B", p.ridge.get()) />
             <Card label="bound" value=format!("{}-bound", p.bound.name()) figure="op-bound" note=format!("runs as {runs_as}") />

@@ -3,7 +3,7 @@
 use anyhow::{Result, bail};
 use clap::Subcommand;
 use rooflinr_model::hardware::Hardware;
-use rooflinr_model::kernel_time::{self, GemmTimes, PROFILE_SOURCE};
+use rooflinr_model::kernel_time::{self, PROFILE_SOURCE};
 use rooflinr_model::ops::{AttentionShape, NormKind, Op, OpPrediction, Precision};
 use rooflinr_model::units::si;
 use serde::Serialize;
@@ -369,18 +369,16 @@ pub fn prediction_json(
 
 /// Puts the shipped kernel terms' expected time on a GEMM, or says why there is none.
 fn calibrate(json: &mut PredictionJson, op: &Op, r: &OpPrediction, hw: &Hardware, p: &Precision) {
-    let Op::Gemm { m, n, k, .. } = *op else {
+    if !matches!(op, Op::Gemm { .. }) {
         json.calibration = Some(format!(
             "none: kernel terms are fitted for GEMMs only, so {} shows the datasheet bound",
             json.op
         ));
         return;
-    };
-    match kernel_time::profile(&hw.key, p.activations, p.weights) {
-        Some(profile) => {
-            let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
-            let times = GemmTimes::of(&r.prediction, m as u64, n as u64, k as u64, sms);
-            json.time_s = profile.terms.predict(times);
+    }
+    match kernel_time::calibrated(op, p, hw, &r.prediction) {
+        Some((time_s, profile)) => {
+            json.time_s = time_s;
             json.calibration = Some(format!(
                 "{PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
                 profile.held_out_median * 100.0,
