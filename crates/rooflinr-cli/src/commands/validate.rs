@@ -100,9 +100,16 @@ fn times(row: &Row, hw: &Hardware) -> Option<GemmTimes> {
         product_math(activations, weights),
         product_is_block_scaled(activations, weights),
     );
-    let p = Roof::new(hw, &ceiling, &Efficiency::IDEAL).predict(cost.work);
+    let roof = Roof::new(hw, &ceiling, &Efficiency::IDEAL);
+    let p = roof.predict(cost.work);
     let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
-    Some(GemmTimes::of(&p, row.m, row.n, row.k, sms))
+    Some(GemmTimes::of(
+        &p,
+        (row.m, row.n, row.k),
+        activations,
+        roof.bandwidth.get(),
+        sms,
+    ))
 }
 
 /// Reads every `gemm_perf.parquet` under `dir`.
