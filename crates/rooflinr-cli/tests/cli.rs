@@ -540,3 +540,39 @@ fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
             .starts_with("none: kernel terms are fitted for GEMMs only")
     );
 }
+
+#[test]
+fn a_calibrated_model_pass_keeps_the_bound_beside_the_expected_time() {
+    let args = [
+        "model",
+        "--preset",
+        "llama-3-8b",
+        "--hardware",
+        "h100-sxm",
+        "--phase",
+        "decode",
+        "--batch",
+        "1",
+        "--seq",
+        "4096",
+        "--json",
+    ];
+    let bound = json(&args);
+    assert_eq!(bound["time_s"], bound["datasheet_time_s"]);
+    assert!(bound["calibration"].is_null());
+    let calibrated = json(&[&args[..], &["--calibrated"]].concat());
+    let (t, d) = (
+        calibrated["time_s"].as_f64().unwrap(),
+        calibrated["datasheet_time_s"].as_f64().unwrap(),
+    );
+    assert_eq!(d, bound["time_s"].as_f64().unwrap());
+    assert!(t > d, "{t} vs {d}");
+    // Tokens per pass are unchanged: one token per sequence in decode.
+    let tokens = calibrated["tokens_per_s"].as_f64().unwrap() * t;
+    assert!((tokens - 1.0).abs() < 1e-9, "{tokens}");
+    let said = calibrated["calibration"].as_str().unwrap();
+    assert!(
+        said.contains("of 16 operators") && said.contains("bf16 x bf16 on h100-sxm"),
+        "{said}"
+    );
+}

@@ -466,6 +466,40 @@ pub fn calibrated(
     Some((profile.terms.predict(times), profile))
 }
 
+/// A whole pass with every GEMM that has a shipped profile at its expected time and every
+/// other operator at its roofline bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CalibratedPass {
+    /// Seconds for the pass.
+    pub time_s: f64,
+    /// Operators (kinds, not instances) at their expected time.
+    pub calibrated_ops: usize,
+    /// Operators left at the bound (not a GEMM, or no profile for their device and formats).
+    pub bound_ops: usize,
+}
+
+/// The calibrated time of a pass made of `ops` on `hw`.
+pub fn calibrated_pass(ops: &[crate::analysis::OpReport], hw: &Hardware) -> CalibratedPass {
+    let mut pass = CalibratedPass {
+        time_s: 0.0,
+        calibrated_ops: 0,
+        bound_ops: 0,
+    };
+    for o in ops {
+        match calibrated(&o.op, &o.precision, hw, &o.result.prediction) {
+            Some((t, _)) => {
+                pass.time_s += t * o.count;
+                pass.calibrated_ops += 1;
+            }
+            None => {
+                pass.time_s += o.time.get();
+                pass.bound_ops += 1;
+            }
+        }
+    }
+    pass
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -562,6 +596,45 @@ mod tests {
             "{fitted:?}"
         );
         assert_eq!(KernelTerms::fit(&[]), KernelTerms::ROOFLINE);
+    }
+
+    #[test]
+    fn a_calibrated_pass_takes_the_gemms_expected_time_and_the_rest_at_the_bound() {
+        use crate::analysis::{self, AttentionKernel, Scenario};
+        use crate::ops::Precision;
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let config = crate::presets::get("llama-3-8b").unwrap();
+        let scenario = Scenario {
+            phase: analysis::Phase::Decode,
+            batch: 1,
+            seq: 4096,
+            precision: Precision::uniform(Format::Bf16),
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        };
+        let a = analysis::analyze(&config, &hw, &scenario, &crate::roofline::Efficiency::IDEAL)
+            .unwrap();
+        let pass = calibrated_pass(&a.ops, &hw);
+        assert!(pass.calibrated_ops > 0 && pass.bound_ops > 0, "{pass:?}");
+        assert_eq!(pass.calibrated_ops + pass.bound_ops, a.ops.len());
+        assert!(
+            pass.time_s > a.time.get(),
+            "{} vs {}",
+            pass.time_s,
+            a.time.get()
+        );
+        // A device with no profile: every operator at the bound, the same total.
+        let gb10 = crate::hardware::registry::get("gb10").unwrap();
+        let a = analysis::analyze(
+            &config,
+            &gb10,
+            &scenario,
+            &crate::roofline::Efficiency::IDEAL,
+        )
+        .unwrap();
+        let pass = calibrated_pass(&a.ops, &gb10);
+        assert_eq!(pass.calibrated_ops, 0);
+        assert!((pass.time_s - a.time.get()).abs() <= 1e-12 * a.time.get());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::format::Format;
+use rooflinr_model::kernel_time::{self, PROFILE_SOURCE};
 use rooflinr_model::ops::Precision;
 use rooflinr_model::presets;
 use rooflinr_model::units::si;
@@ -46,6 +47,11 @@ pub struct Args {
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// The pass's expected time with the fitted kernel terms the model crate ships: GEMMs
+    /// with a profile for this device and formats at their expected time, every other
+    /// operator at its roofline bound (`datasheet_time_s` keeps the bound).
+    #[arg(long)]
+    calibrated: bool,
 }
 
 #[derive(Serialize)]
@@ -85,6 +91,10 @@ struct ModelJson {
     bytes: f64,
     time_s: f64,
     tokens_per_s: f64,
+    /// The roofline bound of the pass, seconds (equal to `time_s` without `--calibrated`).
+    datasheet_time_s: f64,
+    /// With `--calibrated`: which operators are at their expected time, and the source.
+    calibration: Option<String>,
     kind: &'static str,
     ops: Vec<OpJson>,
 }
@@ -126,10 +136,33 @@ pub fn run(args: Args) -> Result<()> {
         quantize_embeddings: args.quantize_embeddings,
     };
     let a = analysis::analyze(&config, &hw, &scenario, &efficiency)?;
+    let mut json = to_json(&config, &hw.key, &scenario, &a);
+    if args.calibrated {
+        let pass = kernel_time::calibrated_pass(&a.ops, &hw);
+        let tokens_per_pass = a.tokens_per_s * a.time.get();
+        json.time_s = pass.time_s;
+        json.tokens_per_s = tokens_per_pass / pass.time_s;
+        json.calibration = Some(format!(
+            "{} of {} operators (GEMMs with a profile for {} x {} on {}) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
+            pass.calibrated_ops,
+            pass.calibrated_ops + pass.bound_ops,
+            scenario.precision.activations,
+            scenario.precision.weights,
+            hw.key
+        ));
+    }
     if args.json {
-        return super::print_json(&to_json(&config, &hw.key, &scenario, &a));
+        return super::print_json(&json);
     }
     print_tables(&config, &hw.name, &scenario, &a);
+    if let Some(c) = &json.calibration {
+        println!(
+            "\ncalibrated: {} per pass, {:.1} tokens/s (roofline bound {}): {c}",
+            si(json.time_s, "s"),
+            json.tokens_per_s,
+            si(json.datasheet_time_s, "s")
+        );
+    }
     Ok(())
 }
 
@@ -156,6 +189,8 @@ fn to_json(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis) -> M
         bytes: a.work.bytes.get(),
         time_s: a.time.get(),
         tokens_per_s: a.tokens_per_s,
+        datasheet_time_s: a.time.get(),
+        calibration: None,
         kind: "predicted",
         ops: a
             .ops
