@@ -277,12 +277,9 @@ impl Gpu {
         launch: &mut impl FnMut(usize) -> Result<(), DriverError>,
         median_s: f64,
     ) -> Result<Option<f64>, MeasureError> {
-        let Some(before) = self.energy_mj() else {
-            return Ok(None);
-        };
         let runs = ((ENERGY_SECONDS / median_s.max(1e-7)).ceil() as usize).clamp(1, 1_000_000);
         self.stream.synchronize().map_err(driver("synchronising"))?;
-        let Some(before) = self.energy_mj().or(Some(before)) else {
+        let Some(before) = self.energy_mj() else {
             return Ok(None);
         };
         let began = Instant::now();

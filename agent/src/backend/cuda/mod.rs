@@ -238,6 +238,18 @@ pub fn tensor_scale(q: &Quantized, format: GpuFormat) -> f32 {
         .map_or(1.0, |b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
+/// FLOPs and bytes of an `m x n x k` GEMM in `precision`, as the model crate counts them.
+fn gemm_work((m, n, k): (usize, usize, usize), precision: Precision) -> (f64, f64) {
+    let cost = Op::Gemm {
+        m: m as f64,
+        n: n as f64,
+        k: k as f64,
+        bias: false,
+    }
+    .cost(&precision);
+    (cost.work.flops.get(), cost.work.bytes.get())
+}
+
 /// The packed bytes of a GEMV's weights that the kernels read per copy.
 pub fn weight_bytes(format: Format, n: u64, k: u64) -> u64 {
     format.tensor_bytes((n * k) as f64).get().ceil() as u64
@@ -467,18 +479,15 @@ impl CudaBackend {
             ),
         )?;
         let sampled = gpu.sample(rule, cancel, copies, |copy| queue(copy, &mut y_d))?;
-        let cost = Op::Gemm {
-            m: m as f64,
-            n: n as f64,
-            k: k as f64,
-            bias: false,
-        }
-        .cost(&Precision {
-            activations: Format::Fp16,
-            weights: format,
-            kv: Format::Fp16,
-            output: Format::Fp32,
-        });
+        let (flops, bytes) = gemm_work(
+            (m, n, k),
+            Precision {
+                activations: Format::Fp16,
+                weights: format,
+                kv: Format::Fp16,
+                output: Format::Fp32,
+            },
+        );
         let kind = if m == 1 {
             MeasurementKind::Gemv
         } else {
@@ -488,8 +497,8 @@ impl CudaBackend {
             work,
             kind,
             (
-                cost.work.flops.get(),
-                cost.work.bytes.get(),
+                flops,
+                bytes,
                 "fp16 activations read + packed weights read once + fp32 output written",
             ),
             Some("fp16"),
@@ -586,23 +595,20 @@ impl CudaBackend {
             return Err(MeasureError::Unsupported(e));
         }
         let input = format;
-        let cost = Op::Gemm {
-            m: m as f64,
-            n: n as f64,
-            k: k as f64,
-            bias: false,
-        }
-        .cost(&Precision {
-            activations: input,
-            weights: input,
-            kv: input,
-            // INT32 outputs are counted as FP32: the same four bytes.
-            output: match ty {
-                GemmType::Fp16 => Format::Fp16,
-                GemmType::Tf32 | GemmType::Int8 => Format::Fp32,
-                _ => Format::Bf16,
+        let (flops, bytes) = gemm_work(
+            (m, n, k),
+            Precision {
+                activations: input,
+                weights: input,
+                kv: input,
+                // INT32 outputs are counted as FP32: the same four bytes.
+                output: match ty {
+                    GemmType::Fp16 => Format::Fp16,
+                    GemmType::Tf32 | GemmType::Int8 => Format::Fp32,
+                    _ => Format::Bf16,
+                },
             },
-        });
+        );
         let kind = if matches!(work, Work::PeakGemm { .. }) {
             MeasurementKind::PeakGemm
         } else {
@@ -612,8 +618,8 @@ impl CudaBackend {
             work,
             kind,
             (
-                cost.work.flops.get(),
-                cost.work.bytes.get(),
+                flops,
+                bytes,
                 "both inputs read once + output written (cuBLASLt)",
             ),
             Some(&input.name()),

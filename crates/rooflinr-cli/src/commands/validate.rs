@@ -45,25 +45,14 @@ const FIT_FRAMEWORK: &str = "TRTLLM";
 #[derive(Clone, Debug)]
 struct Row {
     system: String,
+    /// The GPU as the table names it (`NVIDIA H100 80GB HBM3`).
+    device: String,
     framework: String,
     dtype: String,
     m: u64,
     n: u64,
     k: u64,
     measured_s: f64,
-}
-
-/// The registry entry of a table's system folder, when the registry lists the part.
-fn hardware_key(system: &str) -> Option<&'static str> {
-    Some(match system {
-        "a100_sxm" => "a100-sxm",
-        "h100_sxm" => "h100-sxm",
-        "h200_sxm" => "h200",
-        "b200_sxm" => "b200",
-        "gb200" => "gb200",
-        "l40s" => "l40s",
-        _ => return None,
-    })
 }
 
 /// The formats of a table dtype: (activations, weights). `fp8_block` is FP8 with a scale
@@ -138,6 +127,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
             let record = record.with_context(|| format!("in {}", path.display()))?;
             let mut row = Row {
                 system: system.clone(),
+                device: String::new(),
                 framework: String::new(),
                 dtype: String::new(),
                 m: 0,
@@ -153,6 +143,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                 };
                 match (name.as_str(), field) {
                     ("framework", Field::Str(s)) => row.framework.clone_from(s),
+                    ("device", Field::Str(s)) => row.device.clone_from(s),
                     ("gemm_dtype", Field::Str(s)) => row.dtype.clone_from(s),
                     ("m", _) => row.m = whole().unwrap_or(0),
                     ("n", _) => row.n = whole().unwrap_or(0),
@@ -258,9 +249,11 @@ fn validate(rows: &[Row]) -> Validation {
     let mut skipped = Vec::new();
     let mut groups = Vec::new();
     for ((system, dtype), members) in by_group {
-        let Some(key) = hardware_key(&system) else {
+        // The registry's own matching of device names, as for the agent and ncu files.
+        let device = members.first().map_or("", |r| r.device.as_str());
+        let Some(key) = registry::key_for_device(device, None) else {
             skipped.push(format!(
-                "{system} {dtype}: the registry does not list this system ({} rows)",
+                "{system} {dtype}: the registry does not list {device} ({} rows)",
                 members.len()
             ));
             continue;
@@ -464,6 +457,7 @@ mod tests {
     fn row(dtype: &str, m: u64, n: u64, k: u64, measured_s: f64) -> Row {
         Row {
             system: "h100_sxm".into(),
+            device: "NVIDIA H100 80GB HBM3".into(),
             framework: FIT_FRAMEWORK.into(),
             dtype: dtype.into(),
             m,
@@ -475,13 +469,19 @@ mod tests {
 
     #[test]
     fn tables_map_to_registry_devices_and_formats() {
-        for system in [
-            "a100_sxm", "h100_sxm", "h200_sxm", "b200_sxm", "gb200", "l40s",
+        // The device names the tables hold, matched by the registry's one rule.
+        for (device, key) in [
+            ("NVIDIA A100-SXM4-80GB", Some("a100-sxm")),
+            ("NVIDIA H100 80GB HBM3", Some("h100-sxm")),
+            ("NVIDIA H200", Some("h200")),
+            ("NVIDIA B200", Some("b200")),
+            ("NVIDIA GB200", Some("gb200")),
+            ("NVIDIA L40S", Some("l40s")),
+            ("NVIDIA B300 SXM6 AC", None),
+            ("NVIDIA GB300", None),
         ] {
-            let key = hardware_key(system).expect("listed");
-            assert!(registry::get(key).is_ok(), "{key}");
+            assert_eq!(registry::key_for_device(device, None), key, "{device}");
         }
-        assert_eq!(hardware_key("b300_sxm"), None);
         assert_eq!(formats("int8_wo"), Some((Format::Bf16, Format::Int8)));
         assert_eq!(formats("mxfp6"), None);
     }
