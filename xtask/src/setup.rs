@@ -44,19 +44,25 @@ fn cache_dir() -> Result<PathBuf> {
         .join("rooflinr"))
 }
 
-/// The GEMM tables of NVIDIA's measured kernel data, unpacked into the cache (the wheel is
-/// downloaded with pip, 82 MB; only `systems/data/*/gemm/**/gemm_perf.parquet` is kept,
-/// about 20 MB). Returns the `systems/data` folder `rooflinr validate --tables` reads.
+/// The tables `rooflinr validate` reads from NVIDIA's measured kernel data, unpacked into
+/// the cache (the wheel is downloaded with pip, 82 MB; only the GEMM tables and the
+/// context and generation attention tables of `systems/data` are kept, about 40 MB).
+/// Returns the `systems/data` folder `rooflinr validate --tables` reads.
 pub fn kernel_tables() -> Result<PathBuf> {
     let (name, version) = KERNEL_TABLES_WHEEL;
     let root = cache_dir()?.join(format!("{name}-{version}"));
     let data = root.join("aiconfigurator_core/systems/data");
-    let done = root.join("unpacked");
+    // The marker names what was unpacked, so a cache from before attention was read is
+    // unpacked again.
+    let done = root.join("unpacked-gemm-attention");
     if done.is_file() {
-        ok("kernel tables (aiconfigurator-core GEMM)", version);
+        ok(
+            "kernel tables (aiconfigurator-core GEMM, attention)",
+            version,
+        );
         return Ok(data);
     }
-    println!("    fetching {name} {version} (82 MB) for its measured GEMM tables");
+    println!("    fetching {name} {version} (82 MB) for its measured GEMM and attention tables");
     let wheels = root.join("wheel");
     let wheels_text = wheels.display().to_string();
     step(
@@ -80,13 +86,17 @@ root = pathlib.Path(sys.argv[1])
 for wheel in (root / "wheel").glob("*.whl"):
     with zipfile.ZipFile(wheel) as z:
         for n in z.namelist():
-            if "/systems/data/" in n and "/gemm/" in n and n.endswith("gemm_perf.parquet"):
+            gemm = "/gemm/" in n and n.endswith("/gemm_perf.parquet")
+            attention = "/attention/" in n and n.endswith(
+                ("/context_attention_perf.parquet", "/generation_attention_perf.parquet"))
+            if "/systems/data/" in n and (gemm or attention):
                 z.extract(n, root)
 "#;
     let root_text = root.display().to_string();
-    step("python3", &["-c", unpack, &root_text]).context("unpack the GEMM tables")?;
+    step("python3", &["-c", unpack, &root_text]).context("unpack the kernel tables")?;
     std::fs::remove_dir_all(&wheels).ok();
-    std::fs::write(&done, "GEMM tables unpacked\n").context("cannot mark the tables unpacked")?;
+    std::fs::write(&done, "GEMM and attention tables unpacked\n")
+        .context("cannot mark the tables unpacked")?;
     Ok(data)
 }
 

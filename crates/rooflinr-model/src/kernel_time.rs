@@ -1,14 +1,18 @@
-//! What real GEMM kernels add to the roofline bound, as three parameters with a physical
-//! meaning, fitted from measured kernel times:
+//! What real GEMM and attention kernels add to the roofline bound, as parameters with a
+//! physical meaning, fitted from measured kernel times:
 //!
 //! time = fixed + quantisation bytes / (bandwidth x datasheet bandwidth)
 //!        + max(bytes / (bandwidth x datasheet bandwidth),
 //!              FLOPs / (compute x datasheet peak x tile efficiency))
+//!        + waves of blocks x per-wave latency
 //!
 //! - `fixed_s`: time every kernel spends whatever its size (launch, prologue, epilogue,
 //!   the tail of the last wave's pipeline): the floor small GEMMs sit on.
 //! - `bandwidth`: the fraction of the datasheet bandwidth a streaming GEMM reaches.
 //! - `compute`: the fraction of the datasheet peak the tensor cores reach on full tiles.
+//! - `per_wave_s`: the latency one wave of attention blocks pays that no throughput hides
+//!   (a block's dependent chain: load its queries, walk the KV pages, reduce the softmax
+//!   across warps, write). GEMM tiles hide theirs behind their pipeline: 0 for GEMMs.
 //!
 //! The activation quantisation ([`activation_quantisation_bytes`]: FP8 and FP4 GEMMs first
 //! turn their BF16 activations into the low format, a pass of its own) and the tile
@@ -51,14 +55,45 @@ pub fn tile_efficiency(m: u64, n: u64, k: u64, sms: u32) -> f64 {
     padding * wave
 }
 
+/// Query rows and key columns per tile of a prefill (FlashAttention-style) kernel:
+/// FlashAttention-2 and -3 use 128 x 128 blocks for head dimensions up to 128 on Hopper
+/// (Shah et al., "FlashAttention-3", 2024, section 4); a block is computed whole even where
+/// the causal mask or the sequence's end leaves part of it empty.
+const ATTENTION_TILE: f64 = 128.0;
+
+/// Query-key pairs a prefill attention kernel computes: whole 128 x 128 tiles, skipping
+/// only tiles the causal mask hides entirely. Decode (one query) computes each visible
+/// pair once: its kernels hold a sequence's few query heads in one block.
+pub fn attention_tile_pairs(shape: &AttentionShape) -> f64 {
+    let (t, s) = (shape.q_len, shape.kv_len);
+    if t <= 1.0 {
+        return shape.visible_pairs();
+    }
+    let query_tiles = (t / ATTENTION_TILE).ceil();
+    let key_tiles = if shape.causal {
+        // Query tile i ends at row min((i + 1) x 128, t), which sees the first
+        // s - t + that many keys.
+        (0..query_tiles as u64)
+            .map(|i| {
+                let last = ((i + 1) as f64 * ATTENTION_TILE).min(t);
+                ((s - t + last).max(0.0) / ATTENTION_TILE).ceil()
+            })
+            .sum::<f64>()
+    } else {
+        query_tiles * (s / ATTENTION_TILE).ceil()
+    };
+    key_tiles * ATTENTION_TILE * ATTENTION_TILE
+}
+
+use crate::analysis::Phase;
 use crate::format::Format;
 use crate::hardware::Hardware;
-use crate::ops::{Op, Precision};
+use crate::ops::{AttentionShape, Op, Precision};
 use crate::roofline::Prediction;
 
-/// A GEMM's datasheet times, before the fitted terms.
+/// A kernel's datasheet times, before the fitted terms.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GemmTimes {
+pub struct KernelTimes {
     /// Bytes over the datasheet bandwidth, seconds.
     pub memory_s: f64,
     /// FLOPs over the datasheet peak and the tile efficiency, seconds.
@@ -66,6 +101,8 @@ pub struct GemmTimes {
     /// The activation quantisation pass over the datasheet bandwidth, seconds (0 for
     /// 16- and 32-bit activations).
     pub quantise_s: f64,
+    /// Waves of thread blocks whose latency is exposed (attention; 0 for GEMMs).
+    pub waves: f64,
 }
 
 /// Bytes of the pass that quantises a GEMM's activations before an FP8 or FP4 GEMM: the
@@ -80,7 +117,7 @@ pub fn activation_quantisation_bytes(m: u64, k: u64, activations: Format) -> f64
     elements * 2.0 + activations.tensor_bytes(elements).get()
 }
 
-impl GemmTimes {
+impl KernelTimes {
     /// The times of an `m x n x k` GEMM with `activations` from its datasheet roofline
     /// prediction: the compute term stretched by the tile efficiency on `sms`
     /// multiprocessors, and the activation quantisation at the datasheet `bandwidth`.
@@ -90,11 +127,41 @@ impl GemmTimes {
         activations: Format,
         bandwidth: f64,
         sms: u32,
-    ) -> GemmTimes {
-        GemmTimes {
+    ) -> KernelTimes {
+        KernelTimes {
             memory_s: prediction.memory_time.get(),
             compute_s: prediction.compute_time.get() / tile_efficiency(m, n, k, sms),
             quantise_s: activation_quantisation_bytes(m, k, activations) / bandwidth,
+            waves: 0.0,
+        }
+    }
+
+    /// The times of a fused attention kernel of `shape` from its datasheet roofline
+    /// `prediction` (the op's own FLOPs and bytes) on `sms` multiprocessors: the compute
+    /// term counts whole tiles ([`attention_tile_pairs`]), and the blocks run in waves,
+    /// one block per query tile and head in prefill, one per sequence and KV head in
+    /// decode.
+    pub fn attention(shape: &AttentionShape, prediction: &Prediction, sms: u32) -> KernelTimes {
+        let visible = shape.visible_pairs();
+        let padding = if visible > 0.0 {
+            attention_tile_pairs(shape) / visible
+        } else {
+            1.0
+        };
+        let blocks = if shape.q_len > 1.0 {
+            shape.batch * shape.heads * (shape.q_len / ATTENTION_TILE).ceil()
+        } else {
+            shape.batch * shape.kv_heads
+        };
+        KernelTimes {
+            memory_s: prediction.memory_time.get(),
+            compute_s: prediction.compute_time.get() * padding,
+            quantise_s: 0.0,
+            waves: if sms == 0 {
+                0.0
+            } else {
+                (blocks / f64::from(sms)).ceil()
+            },
         }
     }
 
@@ -113,6 +180,8 @@ pub struct KernelTerms {
     pub bandwidth: f64,
     /// Fraction of the datasheet peak reached on full tiles.
     pub compute: f64,
+    /// Exposed latency per wave of blocks, seconds.
+    pub per_wave_s: f64,
 }
 
 /// Which term a prediction is made of.
@@ -122,7 +191,7 @@ pub enum Regime {
     Memory,
     /// The compute term binds and outweighs the fixed time.
     Compute,
-    /// The fixed time is the larger part.
+    /// The fixed time and the waves' latency are the larger part.
     Fixed,
 }
 
@@ -162,27 +231,28 @@ impl KernelTerms {
         fixed_s: 0.0,
         bandwidth: 1.0,
         compute: 1.0,
+        per_wave_s: 0.0,
     };
 
     /// The two fitted throughput terms of a GEMM, seconds.
-    fn terms(&self, t: GemmTimes) -> (f64, f64) {
+    fn terms(&self, t: KernelTimes) -> (f64, f64) {
         (t.memory_s / self.bandwidth, t.compute_s / self.compute)
     }
 
-    /// The time outside the GEMM's own throughput terms: the fixed time and the activation
-    /// quantisation pass, seconds.
-    fn overhead(&self, t: GemmTimes) -> f64 {
-        self.fixed_s + t.quantise_s / self.bandwidth
+    /// The time outside the kernel's own throughput terms: the fixed time, the activation
+    /// quantisation pass and the waves' latency, seconds.
+    fn overhead(&self, t: KernelTimes) -> f64 {
+        self.fixed_s + t.quantise_s / self.bandwidth + t.waves * self.per_wave_s
     }
 
     /// The expected time of a GEMM, seconds.
-    pub fn predict(&self, t: GemmTimes) -> f64 {
+    pub fn predict(&self, t: KernelTimes) -> f64 {
         let (m, c) = self.terms(t);
         self.overhead(t) + m.max(c)
     }
 
     /// Which term the prediction is made of.
-    pub fn regime(&self, t: GemmTimes) -> Regime {
+    pub fn regime(&self, t: KernelTimes) -> Regime {
         let (m, c) = self.terms(t);
         if self.overhead(t) > m.max(c) {
             Regime::Fixed
@@ -195,12 +265,15 @@ impl KernelTerms {
 
     /// Fits the terms to `(datasheet times, measured seconds)` samples: robust (medians,
     /// so a few odd kernels do not drag it), by alternating estimates. The fixed time is
-    /// the median excess of the smallest kernels (the tenth with the least datasheet work)
-    /// over their throughput terms; each fraction the median, over the kernels its term
-    /// binds, of datasheet time over measured time less the fixed time. Ten rounds settle
-    /// it. With no samples, the plain roofline.
-    pub fn fit(samples: &[(GemmTimes, f64)]) -> KernelTerms {
-        let usable: Vec<(GemmTimes, f64)> = samples
+    /// the median excess of the smallest kernels (the tenth with the least datasheet work,
+    /// among those of at most one wave) over their other terms; the per-wave latency the
+    /// median excess per wave of the kernels of two or more waves whose throughput terms
+    /// are under half their time; each fraction the median, over the kernels its term
+    /// binds and outweighs the fixed time and latency, of datasheet time over measured time
+    /// less the rest. Twenty rounds settle it.
+    /// With no samples, the plain roofline.
+    pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
+        let usable: Vec<(KernelTimes, f64)> = samples
             .iter()
             .copied()
             .filter(|(t, s)| s.is_finite() && *s > 0.0 && t.bound_s().is_finite())
@@ -208,33 +281,55 @@ impl KernelTerms {
         if usable.is_empty() {
             return KernelTerms::ROOFLINE;
         }
-        let mut by_size: Vec<&(GemmTimes, f64)> = usable.iter().collect();
+        let mut by_size: Vec<&(KernelTimes, f64)> =
+            usable.iter().filter(|(t, _)| t.waves <= 1.0).collect();
+        if by_size.is_empty() {
+            by_size = usable.iter().collect();
+        }
         by_size.sort_by(|a, b| a.0.bound_s().total_cmp(&b.0.bound_s()));
         let small = &by_size[..(by_size.len() / 10).max(1)];
         let mut terms = KernelTerms::ROOFLINE;
-        for _ in 0..10 {
+        for _ in 0..20 {
             let fixed = median(
                 small
                     .iter()
                     .map(|(t, s)| {
                         let (m, c) = terms.terms(*t);
-                        s - m.max(c) - t.quantise_s / terms.bandwidth
+                        s - m.max(c) - t.quantise_s / terms.bandwidth - t.waves * terms.per_wave_s
                     })
                     .collect(),
             )
             .unwrap_or(0.0)
             .max(0.0);
-            let binds = |t: &GemmTimes, bound: Regime| {
-                let (m, c) = terms.terms(*t);
-                (bound == Regime::Compute) == (c > m)
-            };
-            // Memory-bound: the GEMM's bytes and the quantisation pass both move at the
+            let per_wave = median(
+                usable
+                    .iter()
+                    .filter(|(t, s)| {
+                        let (m, c) = terms.terms(*t);
+                        t.waves >= 2.0 && m.max(c) < 0.5 * (s - fixed)
+                    })
+                    .map(|(t, s)| {
+                        let (m, c) = terms.terms(*t);
+                        (s - fixed - m.max(c) - t.quantise_s / terms.bandwidth) / t.waves
+                    })
+                    .collect(),
+            )
+            .unwrap_or(0.0)
+            .max(0.0);
+            // A fraction is read off the kernels its term binds and outweighs the rest:
+            // where the fixed time or the waves' latency dominate, a measured time says
+            // little about throughput.
+            let binds = |t: &KernelTimes, bound: Regime| terms.regime(*t) == bound;
+            // What the throughput terms have to account for: the measured time less the
+            // fixed time and the waves' latency (at least 5 % of it).
+            let rest = |t: &KernelTimes, s: f64| (s - fixed - t.waves * per_wave).max(s * 0.05);
+            // Memory-bound: the kernel's bytes and the quantisation pass both move at the
             // bandwidth fraction. Compute-bound: the quantisation pass at the current one.
             let bandwidth = median(
                 usable
                     .iter()
                     .filter(|(t, _)| binds(t, Regime::Memory))
-                    .map(|(t, s)| (t.memory_s + t.quantise_s) / (s - fixed).max(s * 0.05))
+                    .map(|(t, s)| (t.memory_s + t.quantise_s) / rest(t, *s))
                     .collect(),
             )
             .unwrap_or(terms.bandwidth)
@@ -244,7 +339,7 @@ impl KernelTerms {
                     .iter()
                     .filter(|(t, _)| binds(t, Regime::Compute))
                     .map(|(t, s)| {
-                        t.compute_s / (s - fixed - t.quantise_s / bandwidth).max(s * 0.05)
+                        t.compute_s / (rest(t, *s) - t.quantise_s / bandwidth).max(s * 0.05)
                     })
                     .collect(),
             )
@@ -254,6 +349,7 @@ impl KernelTerms {
                 fixed_s: fixed,
                 bandwidth,
                 compute,
+                per_wave_s: per_wave,
             };
             if next == terms {
                 break;
@@ -264,14 +360,76 @@ impl KernelTerms {
     }
 }
 
-/// Fitted terms for one device and format (activations and weights alike), with the
-/// error they reach on GEMM shapes they were not fitted on.
+/// What a profile's terms were fitted on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profiled {
+    /// GEMMs with activations and weights in `format`.
+    Gemm {
+        /// Activations and weights.
+        format: Format,
+    },
+    /// Fused attention (head dimensions up to 256, keys and values stored apart) in one
+    /// phase: prefill (many queries, causal) or decode (one query per sequence).
+    Attention {
+        /// Prefill or decode.
+        phase: Phase,
+        /// Queries, outputs and the tensor-core type.
+        queries: Format,
+        /// The KV cache.
+        kv: Format,
+    },
+}
+
+/// The widest head the attention profiles were fitted on (the tables' `head_dim` runs to
+/// 256).
+const PROFILED_HEAD_DIM: f64 = 256.0;
+
+impl Profiled {
+    /// The kernel `op` runs as under `precision`, when profiles are fitted for its kind:
+    /// GEMMs with activations and weights in one format, and fused attention of the kind
+    /// the tables measured (not MLA's shared latent cache, not wider heads).
+    pub fn of(op: &Op, precision: &Precision) -> Option<Profiled> {
+        match *op {
+            Op::Gemm { .. } if precision.activations == precision.weights => Some(Profiled::Gemm {
+                format: precision.activations,
+            }),
+            Op::FusedAttention(a) if !a.shared_kv && a.qk_dim.max(a.v_dim) <= PROFILED_HEAD_DIM => {
+                Some(Profiled::Attention {
+                    phase: if a.q_len > 1.0 {
+                        Phase::Prefill
+                    } else {
+                        Phase::Decode
+                    },
+                    queries: precision.activations,
+                    kv: precision.kv,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `GEMM FP8`, `decode attention BF16, KV FP8`.
+    pub fn name(&self) -> String {
+        match self {
+            Profiled::Gemm { format } => format!("GEMM {}", format.name()),
+            Profiled::Attention { phase, queries, kv } => format!(
+                "{} attention {}, KV {}",
+                phase.name(),
+                queries.name(),
+                kv.name()
+            ),
+        }
+    }
+}
+
+/// Fitted terms for one device and kernel, with the error they reach on shapes they were
+/// not fitted on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Profile {
     /// Registry key.
     pub hardware: &'static str,
-    /// Activations and weights.
-    pub format: Format,
+    /// The kernel and its formats.
+    pub kernel: Profiled,
     /// The terms.
     pub terms: KernelTerms,
     /// Median |predicted / measured - 1| on held-out shapes.
@@ -281,200 +439,637 @@ pub struct Profile {
 }
 
 /// Where [`PROFILES`] come from.
-pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of the TensorRT-LLM GEMM shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
+pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of the TensorRT-LLM GEMM and attention shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
+
+/// Profiles are shipped where their held-out median error is at most this: a fit that
+/// misses by more (L40S prefill attention, 42-63 %) would mislead more than the bound.
+pub const SHIPPED_MEDIAN_ERROR: f64 = 0.25;
 
 /// The shipped profiles (`cargo xtask validate` refits them and says whether each still
-/// matches). Not every term is a property of the chip alone: FP8's fixed time (12-14 us,
-/// against 2-3 us for BF16) is several kernels' worth, consistent with the measured FP8
-/// path running more than the GEMM and the quantisation pass counted here (a scale
-/// reduction, for one; not verified), and NVFP4's bandwidth fraction (32-35 %) is low for a
-/// streaming kernel: its GEMMs read more than the packed bytes this model counts.
+/// matches). Not every term is a property of the chip alone:
+///
+/// - GEMM: FP8's fixed time (12-14 us, against 2-3 us for BF16) is several kernels' worth,
+///   consistent with the measured FP8 path running more than the GEMM and the quantisation
+///   pass counted here (a scale reduction, for one; not verified), and NVFP4's bandwidth
+///   fraction (46-49 %) is low for a streaming kernel: its GEMMs read more than the packed
+///   bytes this model counts.
+/// - Attention: the tables time TensorRT-LLM's whole attention op, so the fixed time
+///   (3-13 us) holds the kernels around the attention proper (rotary embedding, the KV
+///   cache append). Decode's compute fraction reads 100 % because its compute term never
+///   binds (decode attention is bandwidth- and latency-bound), not because the tensor
+///   cores run at peak; prefill's bandwidth fraction (24-82 %) is read off short prompts,
+///   whose bytes hardly matter. The latency per wave (1.3-7 us) is one block's chain of
+///   dependent steps.
 pub const PROFILES: &[Profile] = &[
     Profile {
         hardware: "a100-sxm",
-        format: Format::Bf16,
-        terms: KernelTerms {
-            fixed_s: 3.290e-6,
-            bandwidth: 0.620429,
-            compute: 0.838180,
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
         },
-        held_out_median: 0.130,
-        held_out_p90: 0.335,
+        terms: KernelTerms {
+            fixed_s: 3.301e-6,
+            bandwidth: 0.638823,
+            compute: 0.851132,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.126,
+        held_out_p90: 0.333,
+    },
+    Profile {
+        hardware: "a100-sxm",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 2.091e-6,
+            bandwidth: 1.000000,
+            compute: 0.494326,
+            per_wave_s: 11.660e-6,
+        },
+        held_out_median: 0.074,
+        held_out_p90: 1.241,
+    },
+    Profile {
+        hardware: "a100-sxm",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.023e-6,
+            bandwidth: 0.884073,
+            compute: 1.000000,
+            per_wave_s: 6.051e-6,
+        },
+        held_out_median: 0.234,
+        held_out_p90: 0.963,
     },
     Profile {
         hardware: "b200",
-        format: Format::Bf16,
-        terms: KernelTerms {
-            fixed_s: 2.129e-6,
-            bandwidth: 0.613559,
-            compute: 0.704050,
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
         },
-        held_out_median: 0.115,
+        terms: KernelTerms {
+            fixed_s: 2.131e-6,
+            bandwidth: 0.645541,
+            compute: 0.714384,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.107,
+        held_out_p90: 0.401,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Gemm {
+            format: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 14.166e-6,
+            bandwidth: 0.672491,
+            compute: 0.600017,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.074,
+        held_out_p90: 0.216,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Gemm {
+            format: Format::NvFp4,
+        },
+        terms: KernelTerms {
+            fixed_s: 7.508e-6,
+            bandwidth: 0.461255,
+            compute: 0.471508,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.126,
+        held_out_p90: 0.484,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 11.430e-6,
+            bandwidth: 0.244266,
+            compute: 0.372861,
+            per_wave_s: 3.741e-6,
+        },
+        held_out_median: 0.119,
         held_out_p90: 0.404,
     },
     Profile {
         hardware: "b200",
-        format: Format::Fp8E4m3,
-        terms: KernelTerms {
-            fixed_s: 14.125e-6,
-            bandwidth: 0.426510,
-            compute: 0.596426,
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
         },
-        held_out_median: 0.083,
-        held_out_p90: 0.250,
+        terms: KernelTerms {
+            fixed_s: 11.680e-6,
+            bandwidth: 0.236674,
+            compute: 0.425070,
+            per_wave_s: 3.381e-6,
+        },
+        held_out_median: 0.113,
+        held_out_p90: 0.435,
     },
     Profile {
         hardware: "b200",
-        format: Format::NvFp4,
-        terms: KernelTerms {
-            fixed_s: 7.453e-6,
-            bandwidth: 0.322426,
-            compute: 0.521288,
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Fp8E4m3,
+            kv: Format::Fp8E4m3,
         },
-        held_out_median: 0.158,
-        held_out_p90: 0.554,
+        terms: KernelTerms {
+            fixed_s: 9.086e-6,
+            bandwidth: 0.457599,
+            compute: 0.297541,
+            per_wave_s: 6.000e-6,
+        },
+        held_out_median: 0.142,
+        held_out_p90: 0.488,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.145e-6,
+            bandwidth: 0.908065,
+            compute: 1.000000,
+            per_wave_s: 1.793e-6,
+        },
+        held_out_median: 0.088,
+        held_out_p90: 0.433,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.545e-6,
+            bandwidth: 0.875596,
+            compute: 1.000000,
+            per_wave_s: 1.429e-6,
+        },
+        held_out_median: 0.079,
+        held_out_p90: 0.386,
     },
     Profile {
         hardware: "gb200",
-        format: Format::Bf16,
-        terms: KernelTerms {
-            fixed_s: 2.144e-6,
-            bandwidth: 0.640030,
-            compute: 0.676114,
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
         },
-        held_out_median: 0.115,
-        held_out_p90: 0.400,
+        terms: KernelTerms {
+            fixed_s: 2.146e-6,
+            bandwidth: 0.669618,
+            compute: 0.687265,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.110,
+        held_out_p90: 0.396,
     },
     Profile {
         hardware: "gb200",
-        format: Format::Fp8E4m3,
-        terms: KernelTerms {
-            fixed_s: 13.877e-6,
-            bandwidth: 0.451461,
-            compute: 0.547278,
+        kernel: Profiled::Gemm {
+            format: Format::Fp8E4m3,
         },
-        held_out_median: 0.081,
-        held_out_p90: 0.246,
+        terms: KernelTerms {
+            fixed_s: 13.921e-6,
+            bandwidth: 0.700998,
+            compute: 0.544160,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.077,
+        held_out_p90: 0.215,
     },
     Profile {
         hardware: "gb200",
-        format: Format::NvFp4,
-        terms: KernelTerms {
-            fixed_s: 7.296e-6,
-            bandwidth: 0.349952,
-            compute: 0.492824,
+        kernel: Profiled::Gemm {
+            format: Format::NvFp4,
         },
-        held_out_median: 0.153,
-        held_out_p90: 0.526,
+        terms: KernelTerms {
+            fixed_s: 7.373e-6,
+            bandwidth: 0.486183,
+            compute: 0.449286,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.127,
+        held_out_p90: 0.472,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 11.669e-6,
+            bandwidth: 0.256022,
+            compute: 0.362739,
+            per_wave_s: 3.656e-6,
+        },
+        held_out_median: 0.121,
+        held_out_p90: 0.403,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 12.087e-6,
+            bandwidth: 0.240296,
+            compute: 0.449288,
+            per_wave_s: 3.219e-6,
+        },
+        held_out_median: 0.123,
+        held_out_p90: 0.406,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Fp8E4m3,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.347e-6,
+            bandwidth: 0.467819,
+            compute: 0.314152,
+            per_wave_s: 5.928e-6,
+        },
+        held_out_median: 0.146,
+        held_out_p90: 0.500,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.603e-6,
+            bandwidth: 0.932626,
+            compute: 1.000000,
+            per_wave_s: 1.692e-6,
+        },
+        held_out_median: 0.098,
+        held_out_p90: 0.426,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.976e-6,
+            bandwidth: 0.898921,
+            compute: 1.000000,
+            per_wave_s: 1.367e-6,
+        },
+        held_out_median: 0.092,
+        held_out_p90: 0.389,
     },
     Profile {
         hardware: "h100-sxm",
-        format: Format::Bf16,
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
+        },
         terms: KernelTerms {
-            fixed_s: 2.724e-6,
-            bandwidth: 0.778788,
-            compute: 0.809327,
+            fixed_s: 2.725e-6,
+            bandwidth: 0.781017,
+            compute: 0.815812,
+            per_wave_s: 0.000e-6,
         },
         held_out_median: 0.075,
-        held_out_p90: 0.315,
+        held_out_p90: 0.313,
     },
     Profile {
         hardware: "h100-sxm",
-        format: Format::Fp8E4m3,
-        terms: KernelTerms {
-            fixed_s: 12.561e-6,
-            bandwidth: 0.713275,
-            compute: 0.652306,
+        kernel: Profiled::Gemm {
+            format: Format::Fp8E4m3,
         },
-        held_out_median: 0.060,
-        held_out_p90: 0.177,
+        terms: KernelTerms {
+            fixed_s: 12.573e-6,
+            bandwidth: 0.778957,
+            compute: 0.670417,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.049,
+        held_out_p90: 0.185,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 12.473e-6,
+            bandwidth: 0.351478,
+            compute: 0.459917,
+            per_wave_s: 3.977e-6,
+        },
+        held_out_median: 0.115,
+        held_out_p90: 0.323,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 13.508e-6,
+            bandwidth: 0.372062,
+            compute: 0.579004,
+            per_wave_s: 3.417e-6,
+        },
+        held_out_median: 0.093,
+        held_out_p90: 0.358,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Fp8E4m3,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.801e-6,
+            bandwidth: 0.816518,
+            compute: 0.350026,
+            per_wave_s: 7.147e-6,
+        },
+        held_out_median: 0.121,
+        held_out_p90: 0.494,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 3.546e-6,
+            bandwidth: 0.756121,
+            compute: 1.000000,
+            per_wave_s: 4.515e-6,
+        },
+        held_out_median: 0.198,
+        held_out_p90: 0.891,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 6.724e-6,
+            bandwidth: 0.770216,
+            compute: 1.000000,
+            per_wave_s: 1.314e-6,
+        },
+        held_out_median: 0.194,
+        held_out_p90: 0.565,
     },
     Profile {
         hardware: "h200",
-        format: Format::Bf16,
-        terms: KernelTerms {
-            fixed_s: 2.723e-6,
-            bandwidth: 0.704892,
-            compute: 0.811529,
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
         },
-        held_out_median: 0.101,
-        held_out_p90: 0.334,
+        terms: KernelTerms {
+            fixed_s: 2.729e-6,
+            bandwidth: 0.725059,
+            compute: 0.819203,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.100,
+        held_out_p90: 0.336,
     },
     Profile {
         hardware: "h200",
-        format: Format::Fp8E4m3,
-        terms: KernelTerms {
-            fixed_s: 12.337e-6,
-            bandwidth: 0.570014,
-            compute: 0.655327,
+        kernel: Profiled::Gemm {
+            format: Format::Fp8E4m3,
         },
-        held_out_median: 0.076,
-        held_out_p90: 0.248,
+        terms: KernelTerms {
+            fixed_s: 12.369e-6,
+            bandwidth: 0.758213,
+            compute: 0.666827,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.063,
+        held_out_p90: 0.212,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 11.341e-6,
+            bandwidth: 0.289690,
+            compute: 0.477261,
+            per_wave_s: 4.685e-6,
+        },
+        held_out_median: 0.115,
+        held_out_p90: 0.374,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 12.887e-6,
+            bandwidth: 0.280248,
+            compute: 0.586694,
+            per_wave_s: 3.658e-6,
+        },
+        held_out_median: 0.098,
+        held_out_p90: 0.363,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Fp8E4m3,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.388e-6,
+            bandwidth: 0.555393,
+            compute: 0.356829,
+            per_wave_s: 7.186e-6,
+        },
+        held_out_median: 0.114,
+        held_out_p90: 0.501,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 3.223e-6,
+            bandwidth: 0.641454,
+            compute: 1.000000,
+            per_wave_s: 4.677e-6,
+        },
+        held_out_median: 0.244,
+        held_out_p90: 0.908,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 6.569e-6,
+            bandwidth: 0.663619,
+            compute: 0.047746,
+            per_wave_s: 1.288e-6,
+        },
+        held_out_median: 0.202,
+        held_out_p90: 0.571,
     },
     Profile {
         hardware: "l40s",
-        format: Format::Bf16,
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
+        },
         terms: KernelTerms {
-            fixed_s: 1.989e-6,
-            bandwidth: 0.960576,
-            compute: 0.638662,
+            fixed_s: 1.990e-6,
+            bandwidth: 0.961964,
+            compute: 0.640104,
+            per_wave_s: 0.000e-6,
         },
         held_out_median: 0.192,
-        held_out_p90: 0.757,
+        held_out_p90: 0.755,
     },
     Profile {
         hardware: "l40s",
-        format: Format::Fp8E4m3,
-        terms: KernelTerms {
-            fixed_s: 12.110e-6,
-            bandwidth: 1.000000,
-            compute: 0.581461,
+        kernel: Profiled::Gemm {
+            format: Format::Fp8E4m3,
         },
-        held_out_median: 0.158,
-        held_out_p90: 0.472,
+        terms: KernelTerms {
+            fixed_s: 12.088e-6,
+            bandwidth: 0.900060,
+            compute: 0.574705,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.151,
+        held_out_p90: 0.557,
+    },
+    Profile {
+        hardware: "l40s",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 4.973e-6,
+            bandwidth: 0.915127,
+            compute: 1.000000,
+            per_wave_s: 2.676e-6,
+        },
+        held_out_median: 0.166,
+        held_out_p90: 1.364,
+    },
+    Profile {
+        hardware: "l40s",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 7.220e-6,
+            bandwidth: 0.778340,
+            compute: 1.000000,
+            per_wave_s: 3.135e-6,
+        },
+        held_out_median: 0.212,
+        held_out_p90: 0.904,
     },
 ];
 
-/// The profile of a GEMM with `activations` x `weights` on `hardware`, when one is shipped.
-pub fn profile(hardware: &str, activations: Format, weights: Format) -> Option<&'static Profile> {
+/// The profile of `kernel` on `hardware`, when one is shipped.
+pub fn profile(hardware: &str, kernel: Profiled) -> Option<&'static Profile> {
     PROFILES
         .iter()
-        .find(|p| p.hardware == hardware && p.format == activations && p.format == weights)
+        .find(|p| p.hardware == hardware && p.kernel == kernel)
 }
 
 /// The expected time of `op` on `hw` in `precision` under the shipped profile, with the
-/// profile; `None` for operators other than a GEMM and for devices and formats with no
-/// profile. `prediction` is the datasheet roofline's.
+/// profile; `None` for operators with no profile for their kind, device and formats.
+/// `prediction` is the datasheet roofline's.
 pub fn calibrated(
     op: &Op,
     precision: &Precision,
     hw: &Hardware,
     prediction: &Prediction,
 ) -> Option<(f64, &'static Profile)> {
-    let Op::Gemm { m, n, k, .. } = *op else {
-        return None;
-    };
-    let profile = profile(&hw.key, precision.activations, precision.weights)?;
+    let profile = profile(&hw.key, Profiled::of(op, precision)?)?;
     let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
-    let times = GemmTimes::of(
-        prediction,
-        (m as u64, n as u64, k as u64),
-        precision.activations,
-        hw.memory_bandwidth.value.get(),
-        sms,
-    );
+    let times = match *op {
+        Op::Gemm { m, n, k, .. } => KernelTimes::of(
+            prediction,
+            (m as u64, n as u64, k as u64),
+            precision.activations,
+            hw.memory_bandwidth.value.get(),
+            sms,
+        ),
+        Op::FusedAttention(shape) => KernelTimes::attention(&shape, prediction, sms),
+        _ => return None,
+    };
     Some((profile.terms.predict(times), profile))
 }
 
-/// A whole pass with every GEMM that has a shipped profile at its expected time and every
-/// other operator at its roofline bound.
+/// A whole pass with every operator that has a shipped profile (GEMMs and attention) at
+/// its expected time and every other operator at its roofline bound.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CalibratedPass {
     /// Seconds for the pass.
     pub time_s: f64,
     /// Operators (kinds, not instances) at their expected time.
     pub calibrated_ops: usize,
-    /// Operators left at the bound (not a GEMM, or no profile for their device and formats).
+    /// Operators left at the bound (no profile for their kind, device and formats).
     pub bound_ops: usize,
 }
 
@@ -504,11 +1099,12 @@ pub fn calibrated_pass(ops: &[crate::analysis::OpReport], hw: &Hardware) -> Cali
 mod tests {
     use super::*;
 
-    fn gemm(memory_s: f64, compute_s: f64) -> GemmTimes {
-        GemmTimes {
+    fn gemm(memory_s: f64, compute_s: f64) -> KernelTimes {
+        KernelTimes {
             memory_s,
             compute_s,
             quantise_s: 0.0,
+            waves: 0.0,
         }
     }
 
@@ -520,6 +1116,7 @@ mod tests {
             fixed_s: 3e-6,
             bandwidth: 0.8,
             compute: 0.5,
+            per_wave_s: 0.0,
         };
         assert!((terms.predict(t) - 13e-6).abs() < 1e-18);
         assert_eq!(terms.regime(t), Regime::Compute);
@@ -537,11 +1134,13 @@ mod tests {
             fixed_s: 1e-6,
             bandwidth: 0.5,
             compute: 1.0,
+            per_wave_s: 0.0,
         };
-        let t = GemmTimes {
+        let t = KernelTimes {
             memory_s: 4e-6,
             compute_s: 1e-6,
             quantise_s: 1e-6,
+            waves: 0.0,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -567,9 +1166,10 @@ mod tests {
             fixed_s: 4e-6,
             bandwidth: 0.82,
             compute: 0.71,
+            per_wave_s: 0.0,
         };
         // Sizes over five decades, both regimes, with +-3 % noise from a fixed pattern.
-        let samples: Vec<(GemmTimes, f64)> = (0..400)
+        let samples: Vec<(KernelTimes, f64)> = (0..400)
             .map(|i| {
                 let scale = 10f64.powf(-7.0 + 5.0 * (i as f64) / 400.0);
                 let mut t = if i % 2 == 0 {
@@ -596,6 +1196,96 @@ mod tests {
             "{fitted:?}"
         );
         assert_eq!(KernelTerms::fit(&[]), KernelTerms::ROOFLINE);
+    }
+
+    #[test]
+    fn fitting_recovers_the_latency_of_each_wave_of_blocks() {
+        let truth = KernelTerms {
+            fixed_s: 10e-6,
+            bandwidth: 0.6,
+            compute: 0.4,
+            per_wave_s: 1.5e-6,
+        };
+        // Attention-like kernels: one to 300 waves of blocks, throughput from tiny to large.
+        let samples: Vec<(KernelTimes, f64)> = (0..600)
+            .map(|i| {
+                let scale = 10f64.powf(-8.0 + 5.0 * ((i * 37) % 600) as f64 / 600.0);
+                let t = KernelTimes {
+                    memory_s: if i % 2 == 0 { scale } else { scale / 5.0 },
+                    compute_s: if i % 2 == 0 { scale / 5.0 } else { scale },
+                    quantise_s: 0.0,
+                    waves: 1.0 + (i % 300) as f64,
+                };
+                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
+                (t, truth.predict(t) * noise)
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        for (got, want) in [
+            (fitted.fixed_s, truth.fixed_s),
+            (fitted.per_wave_s, truth.per_wave_s),
+            (fitted.bandwidth, truth.bandwidth),
+            (fitted.compute, truth.compute),
+        ] {
+            assert!((got / want - 1.0).abs() < 0.1, "{fitted:?}");
+        }
+    }
+
+    #[test]
+    fn prefill_attention_computes_whole_tiles_and_decode_each_pair() {
+        let shape = |q_len: f64, kv_len: f64, causal: bool| AttentionShape {
+            batch: 1.0,
+            q_len,
+            kv_len,
+            heads: 8.0,
+            kv_heads: 2.0,
+            qk_dim: 128.0,
+            v_dim: 128.0,
+            causal,
+            shared_kv: false,
+        };
+        // 1024 causal: 8 query tiles see 1 + 2 + ... + 8 = 36 key tiles of 128 x 128.
+        assert_eq!(
+            attention_tile_pairs(&shape(1024.0, 1024.0, true)),
+            36.0 * 128.0 * 128.0
+        );
+        // 16 tokens still fill one whole tile; no mask: every tile of the 2 x 3 grid.
+        assert_eq!(
+            attention_tile_pairs(&shape(16.0, 16.0, true)),
+            128.0 * 128.0
+        );
+        assert_eq!(
+            attention_tile_pairs(&shape(256.0, 300.0, false)),
+            6.0 * 128.0 * 128.0
+        );
+        // Decode: each visible pair once.
+        let decode = shape(1.0, 5000.0, true);
+        assert_eq!(attention_tile_pairs(&decode), decode.visible_pairs());
+        // Waves: prefill blocks per query tile and head, decode per sequence and KV head.
+        let p = crate::roofline::Roof {
+            bandwidth: crate::units::BytesPerSecond::gb_s(1000.0),
+            peak: crate::units::FlopsPerSecond::tflops(200.0),
+        }
+        .predict(crate::roofline::Work {
+            flops: crate::units::Flops(1e9),
+            bytes: crate::units::Bytes(1e6),
+        });
+        let prefill = KernelTimes::attention(&shape(1024.0, 1024.0, true), &p, 132);
+        assert_eq!(prefill.waves, 1.0);
+        assert!(
+            (prefill.compute_s / p.compute_time.get() - 36.0 * 16384.0 / (1024.0 * 1025.0 / 2.0))
+                .abs()
+                < 1e-12
+        );
+        let many = AttentionShape {
+            batch: 100.0,
+            ..decode
+        };
+        assert_eq!(KernelTimes::attention(&many, &p, 132).waves, 2.0);
+        assert_eq!(
+            KernelTimes::attention(&many, &p, 132).memory_s,
+            p.memory_time.get()
+        );
     }
 
     #[test]
@@ -651,7 +1341,71 @@ mod tests {
             assert!((FRACTION.0..=FRACTION.1).contains(&t.compute), "{p:?}");
             assert!(p.held_out_median < p.held_out_p90, "{p:?}");
         }
-        assert!(profile("h100-sxm", Format::Bf16, Format::Bf16).is_some());
-        assert!(profile("h100-sxm", Format::Bf16, Format::Int8).is_none());
+        let gemm = |format| Profiled::Gemm { format };
+        assert!(profile("h100-sxm", gemm(Format::Bf16)).is_some());
+        // Weight-only INT8 has no profile kind: activations and weights differ.
+        let w8 = Precision {
+            weights: Format::Int8,
+            ..Precision::uniform(Format::Bf16)
+        };
+        let op = Op::Gemm {
+            m: 1.0,
+            n: 4096.0,
+            k: 4096.0,
+            bias: false,
+        };
+        assert_eq!(Profiled::of(&op, &w8), None);
+        let decode = Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        };
+        assert!(profile("h100-sxm", decode).is_some());
+        assert!(
+            PROFILES
+                .iter()
+                .all(|p| p.held_out_median <= SHIPPED_MEDIAN_ERROR)
+        );
+        assert_eq!(decode.name(), "decode attention bf16, KV fp8-e4m3");
+    }
+
+    #[test]
+    fn decode_attention_is_calibrated_and_mla_is_not() {
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let p = Precision {
+            kv: Format::Fp8E4m3,
+            ..Precision::uniform(Format::Bf16)
+        };
+        let shape = AttentionShape {
+            batch: 8.0,
+            q_len: 1.0,
+            kv_len: 8192.0,
+            heads: 32.0,
+            kv_heads: 8.0,
+            qk_dim: 128.0,
+            v_dim: 128.0,
+            causal: true,
+            shared_kv: false,
+        };
+        let op = Op::FusedAttention(shape);
+        let r = op.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);
+        let (t, profile) = calibrated(&op, &p, &hw, &r.prediction).unwrap();
+        let terms = profile.terms;
+        // 64 blocks: one wave on 132 SMs.
+        let want = terms.fixed_s
+            + terms.per_wave_s
+            + (r.prediction.memory_time.get() / terms.bandwidth)
+                .max(r.prediction.compute_time.get() / terms.compute);
+        assert!((t - want).abs() < 1e-15, "{t} vs {want}");
+        assert!(t > r.prediction.time.get());
+        // MLA's shared latent cache (576-wide heads) is another kernel: no profile.
+        let mla = Op::FusedAttention(AttentionShape {
+            qk_dim: 576.0,
+            v_dim: 512.0,
+            shared_kv: true,
+            ..shape
+        });
+        let r = mla.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);
+        assert!(calibrated(&mla, &p, &hw, &r.prediction).is_none());
     }
 }

@@ -298,6 +298,32 @@ pub struct ModelView {
     pub analysis: ModelAnalysis,
     /// The other phase at the same batch and length (drawn on the chart too).
     pub other: ModelAnalysis,
+    /// The selected phase with every operator that has a shipped kernel profile (GEMMs,
+    /// attention) at its expected time (the rest at the bound).
+    pub calibrated: rooflinr_model::kernel_time::CalibratedPass,
+}
+
+impl ModelView {
+    /// The note under a pass's time: the scenario, and the expected time where kernel
+    /// profiles cover some of its operators.
+    pub fn time_note(&self) -> String {
+        let scenario = format!(
+            "{}, batch {}, {} tokens",
+            self.scenario.phase.name(),
+            self.scenario.batch,
+            self.scenario.seq
+        );
+        let c = self.calibrated;
+        if c.calibrated_ops == 0 {
+            return format!("{scenario} · roofline bound");
+        }
+        format!(
+            "{scenario} · roofline bound; expected {} with kernel terms fitted on NVIDIA's measured kernel tables ({} of {} operator kinds; the rest at the bound)",
+            rooflinr_model::units::si(c.time_s, "s"),
+            c.calibrated_ops,
+            c.calibrated_ops + c.bound_ops
+        )
+    }
 }
 
 /// Points on the decode-time curve.
@@ -333,11 +359,13 @@ pub fn model(state: &State, hw: &Hardware) -> Result<ModelView, Problem> {
         phase: other_phase,
         ..scenario.clone()
     })?;
+    let calibrated = rooflinr_model::kernel_time::calibrated_pass(&analysis.ops, hw);
     Ok(ModelView {
         config,
         scenario,
         analysis,
         other,
+        calibrated,
     })
 }
 

@@ -168,6 +168,40 @@ fn custom_device_errors_name_the_field() {
 }
 
 #[test]
+fn model_view_says_the_expected_time_where_kernel_profiles_cover_its_operators() {
+    // The default device (H100 SXM) in BF16 has GEMM and attention profiles: the pass is
+    // expected to be slower than its bound, and the note says so with the count covered.
+    let s = State {
+        activations: "bf16".into(),
+        weights: "bf16".into(),
+        kv: "bf16".into(),
+        output: "bf16".into(),
+        ..State::default()
+    };
+    let hw = hardware(&s).unwrap();
+    let view = model(&s, &hw).unwrap();
+    let c = view.calibrated;
+    assert!(
+        c.calibrated_ops > 0 && c.time_s > view.analysis.time.get(),
+        "{c:?}"
+    );
+    let note = view.time_note();
+    assert!(
+        note.contains("expected") && note.contains(&format!("{} of", c.calibrated_ops)),
+        "{note}"
+    );
+    // GB10 has none: the note says the figure is the bound and nothing else.
+    let gb10 = registry::get("gb10").unwrap();
+    let view = model(&s, &gb10).unwrap();
+    assert_eq!(view.calibrated.calibrated_ops, 0);
+    assert!(
+        view.time_note().ends_with("roofline bound"),
+        "{}",
+        view.time_note()
+    );
+}
+
+#[test]
 fn model_view_has_both_phases_and_a_rising_decode_curve() {
     let s = State::default();
     let hw = hardware(&s).unwrap();

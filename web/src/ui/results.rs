@@ -203,7 +203,7 @@ pub fn ModelResults(
     view! {
         <div class="cards">
             <Card label="time per pass" value=si(a.time.get(), "s") figure="model-time"
-                note=format!("{}, batch {}, {} tokens", phase.name(), view.scenario.batch, view.scenario.seq) />
+                note=view.time_note() />
             <Card label=tokens value=format!("{:.1}", a.tokens_per_s) figure="model-tokens"
                 note=format!("{:.2} B params, {:.2} B active", a.params.total / 1e9, a.params.active / 1e9) />
             <div class="card">

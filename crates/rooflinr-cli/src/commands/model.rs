@@ -143,11 +143,9 @@ pub fn run(args: Args) -> Result<()> {
         json.time_s = pass.time_s;
         json.tokens_per_s = tokens_per_pass / pass.time_s;
         json.calibration = Some(format!(
-            "{} of {} operators (GEMMs with a profile for {} x {} on {}) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
+            "{} of {} operators (GEMMs and attention with a profile on {}) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
             pass.calibrated_ops,
             pass.calibrated_ops + pass.bound_ops,
-            scenario.precision.activations,
-            scenario.precision.weights,
             hw.key
         ));
     }

@@ -367,15 +367,16 @@ pub fn prediction_json(
     }
 }
 
-/// Puts the shipped kernel terms' expected time on a GEMM, or says why there is none.
+/// Puts the shipped kernel terms' expected time on a GEMM or a fused attention, or says
+/// why there is none.
 fn calibrate(json: &mut PredictionJson, op: &Op, r: &OpPrediction, hw: &Hardware, p: &Precision) {
-    if !matches!(op, Op::Gemm { .. }) {
+    let Some(kind) = kernel_time::Profiled::of(op, p) else {
         json.calibration = Some(format!(
-            "none: kernel terms are fitted for GEMMs only, so {} shows the datasheet bound",
+            "none: kernel terms are fitted for GEMMs (activations and weights in one format) and fused attention (heads up to 256 wide, not MLA) only, so {} shows the datasheet bound",
             json.op
         ));
         return;
-    }
+    };
     match kernel_time::calibrated(op, p, hw, &r.prediction) {
         Some((time_s, profile)) => {
             json.time_s = time_s;
@@ -389,12 +390,11 @@ fn calibrate(json: &mut PredictionJson, op: &Op, r: &OpPrediction, hw: &Hardware
             let shipped: Vec<String> = kernel_time::PROFILES
                 .iter()
                 .filter(|q| q.hardware == hw.key)
-                .map(|q| q.format.name())
+                .map(|q| q.kernel.name())
                 .collect();
             json.calibration = Some(format!(
-                "none for {} x {} on {}: the datasheet bound (profiles for this device: {})",
-                p.activations,
-                p.weights,
+                "none for {} on {}: the datasheet bound (profiles for this device: {})",
+                kind.name(),
                 hw.key,
                 if shipped.is_empty() {
                     "none".to_string()
