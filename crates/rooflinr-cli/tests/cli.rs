@@ -543,6 +543,56 @@ fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
 }
 
 #[test]
+fn decode_attention_is_calibrated_by_its_own_profile() {
+    let args = [
+        "predict",
+        "attention",
+        "--batch",
+        "8",
+        "--kv-len",
+        "8192",
+        "--heads",
+        "32",
+        "--kv-heads",
+        "8",
+        "--hardware",
+        "h100-sxm",
+        "--precision",
+        "bf16",
+        "--kv",
+        "fp8-e4m3",
+        "--json",
+        "--calibrated",
+    ];
+    let v = json(&args);
+    let (t, d) = (
+        v["time_s"].as_f64().unwrap(),
+        v["datasheet_time_s"].as_f64().unwrap(),
+    );
+    assert!(t > d, "{t} vs {d}");
+    let said = v["calibration"].as_str().unwrap();
+    assert!(
+        said.contains("attention shapes") && said.contains("held-out median"),
+        "{said}"
+    );
+    // The FP16 cache has no profile on this device: the bound, and which profiles exist.
+    let fp16 = json(
+        &[
+            &args[..13],
+            &["fp16", "--kv", "fp16", "--json", "--calibrated"],
+        ]
+        .concat(),
+    );
+    assert_eq!(fp16["time_s"], fp16["datasheet_time_s"]);
+    let said = fp16["calibration"].as_str().unwrap();
+    assert!(
+        said.starts_with("none for decode attention fp16, KV fp16 on h100-sxm")
+            && said.contains("decode attention bf16, KV fp8-e4m3"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_calibrated_model_pass_keeps_the_bound_beside_the_expected_time() {
     let args = [
         "model",
