@@ -11,8 +11,8 @@ use rooflinr_agent::backend::Backend;
 use rooflinr_agent::backend::cpu::{CpuBackend, CpuOptions};
 use rooflinr_agent::backend::cuda::kernels::Module;
 use rooflinr_agent::backend::cuda::{CudaBackend, CudaOptions, gpu};
+use rooflinr_agent::jobs::Jobs;
 use rooflinr_agent::jobs::store::Store;
-use rooflinr_agent::jobs::{Jobs, parse_format};
 use rooflinr_agent::server::{self, AppState, ServerConfig, pairing};
 use rooflinr_agent::stats::StopRule;
 use rooflinr_agent::telemetry::Telemetry;
@@ -189,10 +189,12 @@ fn shape(text: &str) -> Result<OperatorShape, String> {
         .map(|p| p.trim().parse::<u64>().map_err(|e| format!("`{p}`: {e}")))
         .collect::<Result<_, _>>()?;
     match parts[..] {
-        [m, n, k] if [m, n, k].iter().all(|d| (1..=1 << 20).contains(d)) => {
-            Ok(OperatorShape { m, n, k })
+        [m, n, k] => {
+            let shape = OperatorShape { m, n, k };
+            shape.check().map_err(|e| format!("`{text}`: {e}"))?;
+            Ok(shape)
         }
-        _ => Err(format!("expected M,N,K, each 1 to 2^20, got `{text}`")),
+        _ => Err(format!("expected M,N,K, got `{text}`")),
     }
 }
 
@@ -202,7 +204,10 @@ fn formats(names: &[String], backend: &dyn Backend) -> Result<Vec<rooflinr_model
     }
     names
         .iter()
-        .map(|n| parse_format(n).map_err(anyhow::Error::msg))
+        .map(|n| {
+            n.parse::<rooflinr_model::format::Format>()
+                .map_err(anyhow::Error::from)
+        })
         .collect()
 }
 

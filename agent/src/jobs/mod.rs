@@ -20,8 +20,6 @@ use self::store::Store;
 use crate::backend::{Backend, MeasureError, Work, check_fits};
 use crate::stats::StopRule;
 
-/// Largest dimension accepted in a shape (2^20).
-pub const MAX_DIM: u64 = 1 << 20;
 /// Most points in one job.
 pub const MAX_POINTS: usize = 1024;
 
@@ -53,14 +51,6 @@ pub struct Jobs {
     backends: Vec<Arc<dyn Backend>>,
     default_rule: StopRule,
     id_prefix: String,
-}
-
-/// Normalises the seed's and users' format spellings (`FP8_E4M3`, `int4_g128`).
-pub fn parse_format(name: &str) -> Result<Format, String> {
-    name.trim()
-        .replace('_', "-")
-        .parse::<Format>()
-        .map_err(|e| e.to_string())
 }
 
 impl Jobs {
@@ -390,17 +380,11 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
                 ));
             }
             for (i, s) in shapes.iter().enumerate() {
-                for (field, v) in [("m", s.m), ("n", s.n), ("k", s.k)] {
-                    if v == 0 || v > MAX_DIM {
-                        return Err(format!(
-                            "shapes[{i}].{field} = {v} is outside 1..={MAX_DIM}"
-                        ));
-                    }
-                }
+                s.check().map_err(|e| format!("shapes[{i}]: {e}"))?;
             }
             let mut parsed = Vec::new();
             for name in formats {
-                let format = parse_format(name)?;
+                let format = name.parse::<Format>().map_err(|e| e.to_string())?;
                 if !supported.contains(&format) {
                     return Err(format!(
                         "the {} backend does not measure `{name}`; it measures {}",

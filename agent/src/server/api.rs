@@ -20,8 +20,8 @@ use rooflinr_model::ops::{Op, Precision};
 use rooflinr_model::recommend::{self, QualitySamples, Request, Target};
 use rooflinr_model::roofline::Efficiency;
 use rooflinr_protocol::api::{
-    AnalyzeRequest, AnalyzeResponse, ApiError, HardwareEntry, Health, RecommendCandidate,
-    RecommendRequest, RecommendResponse, SeedShape, SweepRequest, SweepResponse, TelemetryStatus,
+    AnalyzeRequest, AnalyzeResponse, ApiError, ApiShape, HardwareEntry, Health, RecommendCandidate,
+    RecommendRequest, RecommendResponse, SweepRequest, SweepResponse, TelemetryStatus,
 };
 use rooflinr_protocol::{
     JobId, JobKind, JobRequest, Measurement, OperatorShape, PROTOCOL_VERSION, ServerMessage,
@@ -31,7 +31,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::AppState;
-use crate::jobs::{MAX_DIM, MAX_POINTS, parse_format};
+use crate::jobs::MAX_POINTS;
 
 /// A JSON error body with a status.
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
@@ -102,19 +102,14 @@ pub async fn hardware_list() -> Json<Vec<HardwareEntry>> {
     )
 }
 
-fn check_shape(s: SeedShape) -> Result<(), Failure> {
-    for (field, v) in [("M", s.m), ("N", s.n), ("K", s.k)] {
-        if v == 0 || v > MAX_DIM {
-            return Err(bad_request(format!(
-                "{field} = {v} is outside 1..={MAX_DIM}"
-            )));
-        }
-    }
-    Ok(())
+fn check_shape(s: ApiShape) -> Result<(), Failure> {
+    OperatorShape::from(s)
+        .check()
+        .map_err(|e| bad_request(e.to_string()))
 }
 
 /// The seed's convention: A and W in the format, the output in FP16.
-fn predict(hw: &Hardware, shape: SeedShape, format: Format) -> AnalyzeResponse {
+fn predict(hw: &Hardware, shape: ApiShape, format: Format) -> AnalyzeResponse {
     let precision = Precision {
         activations: format,
         weights: format,
@@ -148,7 +143,7 @@ fn predict(hw: &Hardware, shape: SeedShape, format: Format) -> AnalyzeResponse {
 /// Queues a measurement job and waits for it.
 async fn measure(
     state: &AppState,
-    shapes: Vec<SeedShape>,
+    shapes: Vec<ApiShape>,
     formats: Vec<String>,
 ) -> Result<(JobId, Vec<Measurement>), Failure> {
     let request = JobRequest {
@@ -192,13 +187,16 @@ pub async fn analyze(
     let run = async {
         let req: AnalyzeRequest = body(&bytes)?;
         let hw = hardware(&query)?;
-        let shape = SeedShape {
+        let shape = ApiShape {
             m: req.m,
             n: req.n,
             k: req.k,
         };
         check_shape(shape)?;
-        let format = parse_format(&req.precision).map_err(bad_request)?;
+        let format = req
+            .precision
+            .parse::<Format>()
+            .map_err(|e| bad_request(e.to_string()))?;
         let mut out = predict(&hw, shape, format);
         if req.measure {
             let (_, mut results) = measure(&state, vec![shape], vec![req.precision]).await?;
@@ -210,13 +208,13 @@ pub async fn analyze(
 }
 
 /// Seed 002's decode and prefill shapes.
-const DEFAULT_SHAPES: [SeedShape; 2] = [
-    SeedShape {
+const DEFAULT_SHAPES: [ApiShape; 2] = [
+    ApiShape {
         m: 1,
         n: 4096,
         k: 4096,
     },
-    SeedShape {
+    ApiShape {
         m: 2048,
         n: 4096,
         k: 4096,
@@ -247,7 +245,10 @@ pub async fn sweep(
         }
         let mut formats = Vec::new();
         for p in &precisions {
-            formats.push(parse_format(p).map_err(bad_request)?);
+            formats.push(
+                p.parse::<Format>()
+                    .map_err(|e| bad_request(e.to_string()))?,
+            );
         }
         let mut points = Vec::new();
         for &shape in &shapes {
@@ -277,7 +278,7 @@ pub async fn recommend(Query(query): Query<HardwareQuery>, bytes: Bytes) -> Resp
     let run = || {
         let req: RecommendRequest = body(&bytes)?;
         let hw = hardware(&query)?;
-        check_shape(SeedShape {
+        check_shape(ApiShape {
             m: req.m,
             n: req.n,
             k: req.k,

@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::messages::JobId;
-use crate::records::{Measurement, NvmlStatus, TelemetrySample};
+use crate::records::{Measurement, NvmlStatus, OperatorShape, TelemetrySample};
 
-/// One GEMM shape in the seed's spelling.
+/// One GEMM shape as the HTTP API spells it: `{"M": 1, "N": 4096, "K": 4096}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SeedShape {
+pub struct ApiShape {
     /// Rows of A (tokens); 1 is a GEMV.
     #[serde(rename = "M")]
     pub m: u64,
@@ -22,6 +22,16 @@ pub struct SeedShape {
     /// Reduction dimension.
     #[serde(rename = "K")]
     pub k: u64,
+}
+
+impl From<ApiShape> for OperatorShape {
+    fn from(s: ApiShape) -> OperatorShape {
+        OperatorShape {
+            m: s.m,
+            n: s.n,
+            k: s.k,
+        }
+    }
 }
 
 /// `POST /api/analyze`.
@@ -50,7 +60,7 @@ pub struct AnalyzeResponse {
     /// Registry key of the device predicted.
     pub hardware_key: String,
     /// The shape.
-    pub shape: SeedShape,
+    pub shape: ApiShape,
     /// The format as the model crate names it.
     pub precision: String,
     /// FLOPs.
@@ -79,7 +89,7 @@ pub struct AnalyzeResponse {
 pub struct SweepRequest {
     /// Shapes; seed 002's decode and prefill shapes when absent.
     #[serde(default)]
-    pub shapes: Option<Vec<SeedShape>>,
+    pub shapes: Option<Vec<ApiShape>>,
     /// Formats; seed 002's five when absent.
     #[serde(default)]
     pub precisions: Option<Vec<String>>,

@@ -19,7 +19,8 @@ pub use codec::{MAX_MESSAGE_BYTES, ProtocolError, check_version, decode, encode}
 pub use messages::{ClientMessage, ErrorCode, JobId, JobKind, JobRequest, JobState, ServerMessage};
 pub use records::{
     AgentHello, BackendInfo, Budget, Capability, Check, ClockStats, DeviceInfo, GpuSample,
-    HostSample, Measurement, MeasurementKind, NvmlStatus, OperatorShape, Stats, TelemetrySample,
+    HostSample, Measurement, MeasurementKind, NvmlStatus, OperatorShape, ShapeError, Stats,
+    TelemetrySample,
 };
 
 /// The protocol version this build speaks. Bumped on any change an older peer would

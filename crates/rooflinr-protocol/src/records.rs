@@ -14,6 +14,33 @@ pub struct OperatorShape {
     pub k: u64,
 }
 
+/// A dimension of a measured shape outside 1..=[`OperatorShape::MAX_DIM`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{dim} = {value} is outside 1..={max}", max = OperatorShape::MAX_DIM)]
+pub struct ShapeError {
+    /// `M`, `N` or `K`.
+    pub dim: &'static str,
+    /// The value given.
+    pub value: u64,
+}
+
+impl OperatorShape {
+    /// The largest dimension the agent measures (2^20): a 2^20 x 2^20 FP32 weight matrix
+    /// is already 4 TiB, past every device's memory, which the agent checks separately.
+    pub const MAX_DIM: u64 = 1 << 20;
+
+    /// Whether every dimension is in 1..=[`Self::MAX_DIM`]; the error names the first
+    /// that is not.
+    pub fn check(&self) -> Result<(), ShapeError> {
+        for (dim, value) in [("M", self.m), ("N", self.n), ("K", self.k)] {
+            if value == 0 || value > Self::MAX_DIM {
+                return Err(ShapeError { dim, value });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// How long to spend on each point.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -252,3 +252,23 @@ proptest! {
         prop_assert_eq!(decode::<ClientMessage>(encode(&m).as_bytes()), Ok(m));
     }
 }
+
+#[test]
+fn measured_shapes_have_one_limit_and_the_error_names_the_dimension() {
+    let ok = OperatorShape {
+        m: 1,
+        n: OperatorShape::MAX_DIM,
+        k: 4096,
+    };
+    assert_eq!(ok.check(), Ok(()));
+    let zero = OperatorShape { m: 0, ..ok };
+    assert_eq!(zero.check().unwrap_err().to_string(), "M = 0 is outside 1..=1048576");
+    let wide = OperatorShape {
+        k: OperatorShape::MAX_DIM + 1,
+        ..ok
+    };
+    assert_eq!(wide.check().unwrap_err().dim, "K");
+    // The HTTP API's spelling converts to the same shape and the same rule.
+    let api: api::ApiShape = serde_json::from_str(r#"{"M":1,"N":0,"K":4}"#).unwrap();
+    assert_eq!(OperatorShape::from(api).check().unwrap_err().dim, "N");
+}

@@ -103,11 +103,11 @@ impl KernelPoint {
         if m.stats.median_s.is_nan() || m.stats.median_s <= 0.0 {
             return None;
         }
-        let weights = m.format.as_deref().and_then(parse_format);
+        let weights: Option<Format> = m.format.as_deref().and_then(|f| f.parse().ok());
         let activations = m
             .activation_format
             .as_deref()
-            .and_then(parse_format)
+            .and_then(|f| f.parse().ok())
             .or(weights);
         let (math, block_scaled) = match (activations, weights) {
             (Some(a), Some(w)) => (product_math(a, w), product_is_block_scaled(a, w)),
@@ -128,11 +128,6 @@ impl KernelPoint {
             source: format!("measured: agent {} on {}", m.backend, m.device),
         })
     }
-}
-
-/// Parses a format name as the agent spells it (`int4_g128` and `int4-g128` alike).
-pub fn parse_format(name: &str) -> Option<Format> {
-    name.trim().replace('_', "-").parse().ok()
 }
 
 /// What an agent measured of the machine's ceilings.

@@ -42,8 +42,8 @@ impl std::fmt::Display for Problem {
     }
 }
 
-/// Largest dimension accepted (2^32), as on the command line.
-pub const MAX_DIM: u64 = 1 << 32;
+/// Largest dimension accepted: the model crate's, as on the command line.
+pub use rooflinr_model::ops::MAX_DIM;
 
 /// Parses a whole number between 1 and `max` typed into `field`.
 pub fn whole(field: &str, text: &str, max: u64) -> Result<u64, Problem> {

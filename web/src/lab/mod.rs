@@ -86,9 +86,6 @@ pub fn backoff_s(attempt: u32) -> u32 {
     1u32.checked_shl(attempt.min(5)).unwrap_or(u32::MAX).min(30)
 }
 
-/// Largest dimension the sweep form accepts (the agent's own limit).
-pub const MAX_DIM: u64 = 1 << 20;
-
 /// Parses `1x4096x4096, 16x4096x4096` (M x N x K) into shapes.
 pub fn parse_shapes(text: &str) -> Result<Vec<OperatorShape>, String> {
     let mut shapes = Vec::new();
@@ -104,18 +101,18 @@ pub fn parse_shapes(text: &str) -> Result<Vec<OperatorShape>, String> {
             ));
         };
         let dim = |d: &str| -> Result<u64, String> {
-            match d.replace('_', "").parse::<u64>() {
-                Ok(v) if (1..=MAX_DIM).contains(&v) => Ok(v),
-                _ => Err(format!(
-                    "in `{part}`: `{d}` must be a whole number from 1 to {MAX_DIM}"
-                )),
-            }
+            d.replace('_', "")
+                .parse::<u64>()
+                .map_err(|_| format!("in `{part}`: `{d}` is not a whole number"))
         };
-        shapes.push(OperatorShape {
+        let shape = OperatorShape {
             m: dim(m)?,
             n: dim(n)?,
             k: dim(k)?,
-        });
+        };
+        // The agent's own limit, checked by the protocol's one rule.
+        shape.check().map_err(|e| format!("in `{part}`: {e}"))?;
+        shapes.push(shape);
     }
     if shapes.is_empty() {
         return Err("enter at least one shape, such as 1x4096x4096".into());

@@ -79,7 +79,11 @@ fn the_sweep_form_reads_shapes_and_names_mistakes() {
     );
     assert_eq!(
         parse_shapes("1x0x4").unwrap_err(),
-        "in `1x0x4`: `0` must be a whole number from 1 to 1048576"
+        "in `1x0x4`: N = 0 is outside 1..=1048576"
+    );
+    assert_eq!(
+        parse_shapes("1xax4").unwrap_err(),
+        "in `1xax4`: `a` is not a whole number"
     );
     assert!(parse_shapes("1x4x2097152").unwrap_err().contains("2097152"));
     assert!(

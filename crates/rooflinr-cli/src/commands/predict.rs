@@ -4,7 +4,7 @@ use anyhow::{Result, bail};
 use clap::Subcommand;
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::kernel_time::{self, PROFILE_SOURCE};
-use rooflinr_model::ops::{AttentionShape, NormKind, Op, OpPrediction, Precision};
+use rooflinr_model::ops::{AttentionShape, MAX_DIM, NormKind, Op, OpPrediction, Precision};
 use rooflinr_model::units::si;
 use serde::Serialize;
 
@@ -133,9 +133,6 @@ impl Rows {
         Ok((check("tokens", self.tokens)?, check("dim", self.dim)?))
     }
 }
-
-/// Largest dimension accepted (2^32): beyond any real tensor, and keeps products exact.
-const MAX_DIM: u64 = 1 << 32;
 
 fn check(name: &str, v: u64) -> Result<f64> {
     if v == 0 || v > MAX_DIM {

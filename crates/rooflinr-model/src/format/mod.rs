@@ -553,9 +553,11 @@ impl FromStr for Format {
     type Err = ModelError;
 
     /// Parses a catalogue name, or a grouped integer `int{bits}-g{group}[-{scale}][-zp[-{type}]]`
-    /// such as `int4-g128` (FP16 scale, symmetric) or `int4-g128-fp16-zp` (AWQ/GPTQ).
+    /// such as `int4-g128` (FP16 scale, symmetric) or `int4-g128-fp16-zp` (AWQ/GPTQ). Case
+    /// is ignored and underscores read as hyphens (`FP8_E4M3`, `int4_g128`, as the HTTP API
+    /// and the agent's records spell them).
     fn from_str(s: &str) -> Result<Format, ModelError> {
-        let name = s.trim().to_ascii_lowercase();
+        let name = s.trim().to_ascii_lowercase().replace('_', "-");
         let aliases = [
             ("fp8", Format::Fp8E4m3),
             ("mxfp8", Format::MxFp8E4m3),

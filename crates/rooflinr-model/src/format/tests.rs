@@ -76,6 +76,12 @@ fn names_and_aliases() {
         Format::Grouped(GroupedInt::AWQ_INT4)
     );
     assert_eq!(" NVFP4 ".parse::<Format>().unwrap(), Format::NvFp4);
+    // Underscores read as hyphens: the HTTP API's and the agent's records' spellings.
+    assert_eq!("FP8_E4M3".parse::<Format>().unwrap(), Format::Fp8E4m3);
+    assert_eq!(
+        "int4_g128".parse::<Format>().unwrap(),
+        "int4-g128".parse::<Format>().unwrap()
+    );
     for bad in [
         "fp7",
         "int9-g128",

@@ -11,6 +11,10 @@ use crate::hardware::{ComputeCeiling, Hardware};
 use crate::roofline::{Efficiency, Prediction, Roof, Work};
 use crate::units::{Bytes, Flops};
 
+/// The largest operator dimension predicted (2^32): past any real tensor's, and it keeps
+/// a GEMM's element counts (m x k, k x n) exact in `f64`.
+pub const MAX_DIM: u64 = 1 << 32;
+
 /// The formats of an operation's operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Precision {

@@ -20,7 +20,7 @@
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::{Bound, Efficiency};
 
-use crate::kernel::{KernelPoint, MeasuredCeilings, parse_format};
+use crate::kernel::{KernelPoint, MeasuredCeilings};
 
 /// Above this many points the calibrated error is in-sample (leave-one-out is quadratic).
 pub const MAX_LEAVE_ONE_OUT: usize = 400;
@@ -61,7 +61,7 @@ pub struct Calibration {
 pub fn format_key(p: &KernelPoint) -> String {
     p.format
         .as_deref()
-        .and_then(parse_format)
+        .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
         .map(|f| f.name())
         .unwrap_or_else(|| format!("{} math", p.math))
 }
@@ -193,12 +193,17 @@ impl Calibration {
         for (format, rate) in &ceilings.peaks {
             // The peak GEMM runs in the format's own product type on this machine: use the
             // compute type the operator points in that format run as, else the format's.
-            let Some(f) = parse_format(format) else {
+            let Ok(f) = format.parse::<rooflinr_model::format::Format>() else {
                 continue;
             };
             let math = points
                 .iter()
-                .find(|p| p.format.as_deref().and_then(parse_format) == Some(f))
+                .find(|p| {
+                    p.format
+                        .as_deref()
+                        .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
+                        == Some(f)
+                })
                 .map_or(f.math(), KernelPoint::math);
             let peak = hw.ceiling(math, false).peak.get();
             if peak > 0.0 {

@@ -6,7 +6,7 @@
 use rooflinr_model::format::{Math, product_is_block_scaled};
 
 use super::{ImportError, Imported, Kind, MAX_ROWS, check_kernel, math_from_name, number};
-use crate::kernel::{KernelPoint, parse_format};
+use crate::kernel::KernelPoint;
 
 /// `Time (µs)` -> `time_us`.
 fn normalise(header: &str) -> String {
@@ -140,7 +140,10 @@ pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
             cell(op)
         };
         let format_name = Some(cell(format)).filter(|f| !f.is_empty());
-        let (math, block_scaled) = match format_name.as_deref().and_then(parse_format) {
+        let (math, block_scaled) = match format_name
+            .as_deref()
+            .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
+        {
             Some(f) => (f.math(), product_is_block_scaled(f, f)),
             None => {
                 guessed += 1;
