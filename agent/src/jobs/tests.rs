@@ -38,7 +38,10 @@ fn check_refused(request: JobRequest, fragment: &str) {
 #[test]
 fn bad_requests_are_refused_with_the_field_named() {
     check_refused(operators(&[], &["fp16"]), "at least one shape");
-    check_refused(operators(&[(1, 0, 8)], &["fp16"]), "shapes[0]: N = 0 is outside");
+    check_refused(
+        operators(&[(1, 0, 8)], &["fp16"]),
+        "shapes[0]: N = 0 is outside",
+    );
     check_refused(
         operators(&[(1, 8, 8), (1, 8, 1 << 21)], &["fp16"]),
         "shapes[1]: K = 2097152 is outside",

@@ -262,7 +262,10 @@ fn measured_shapes_have_one_limit_and_the_error_names_the_dimension() {
     };
     assert_eq!(ok.check(), Ok(()));
     let zero = OperatorShape { m: 0, ..ok };
-    assert_eq!(zero.check().unwrap_err().to_string(), "M = 0 is outside 1..=1048576");
+    assert_eq!(
+        zero.check().unwrap_err().to_string(),
+        "M = 0 is outside 1..=1048576"
+    );
     let wide = OperatorShape {
         k: OperatorShape::MAX_DIM + 1,
         ..ok

@@ -20,8 +20,10 @@ pub struct KernelPoint {
     /// Weight format, when known (`int4-g128`).
     #[serde(default)]
     pub format: Option<String>,
-    /// The compute type its FLOPs run as (`fp16`, `fp32`, `fp8`...).
-    pub math: String,
+    /// The compute type its FLOPs run as, stored by its name (`fp16`, `fp32`, `fp8`...);
+    /// a name this build does not know is refused when a file is read.
+    #[serde(with = "math_name")]
+    pub math: Math,
     /// Whether the product needs block-scaled MMA to run natively (MX, NVFP4).
     #[serde(default)]
     pub block_scaled: bool,
@@ -40,20 +42,107 @@ pub struct KernelPoint {
     /// Joules of one run, when an energy counter was read.
     #[serde(default)]
     pub energy_j: Option<f64>,
-    /// Where the figures come from (`agent cpu`, `csv`, `nsight compute`).
-    pub source: String,
+    /// Where the figures come from.
+    pub source: KernelSource,
 }
 
 fn counted() -> bool {
     true
 }
 
-impl KernelPoint {
-    /// The compute type, FP16 when the name is not one this build knows.
-    pub fn math(&self) -> Math {
-        Math::from_name(&self.math).unwrap_or(Math::Fp16)
+/// [`Math`] stored by its name.
+mod math_name {
+    use rooflinr_model::format::Math;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(math: &Math, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(math.name())
     }
 
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Math, D::Error> {
+        let name = String::deserialize(d)?;
+        Math::from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!("`{name}` is not a compute type this build knows"))
+        })
+    }
+}
+
+/// Where a kernel's figures come from. Stored as its text (`measured: agent cuda on
+/// NVIDIA H100 80GB HBM3`), so lab files read the same before and after this type; the
+/// text is read back once, when a file is read.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+pub enum KernelSource {
+    /// Measured by a rooflinr agent's backend on a device.
+    Agent {
+        /// `cpu`, `cuda`.
+        backend: String,
+        /// The device as the agent names it.
+        device: String,
+    },
+    /// An Nsight Compute CSV.
+    NsightCompute,
+    /// A CSV of kernels (name, time, FLOPs, bytes).
+    KernelCsv,
+    /// Anything else, by its label.
+    Other(String),
+}
+
+const AGENT_PREFIX: &str = "measured: agent ";
+const NSIGHT_COMPUTE: &str = "imported: Nsight Compute";
+const KERNEL_CSV: &str = "imported: kernel CSV";
+
+impl KernelSource {
+    /// The device an agent measured on; `None` for imports.
+    pub fn agent_device(&self) -> Option<&str> {
+        match self {
+            KernelSource::Agent { device, .. } => Some(device),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for KernelSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KernelSource::Agent { backend, device } => {
+                write!(f, "{AGENT_PREFIX}{backend} on {device}")
+            }
+            KernelSource::NsightCompute => f.write_str(NSIGHT_COMPUTE),
+            KernelSource::KernelCsv => f.write_str(KERNEL_CSV),
+            KernelSource::Other(label) => f.write_str(label),
+        }
+    }
+}
+
+impl From<KernelSource> for String {
+    fn from(s: KernelSource) -> String {
+        s.to_string()
+    }
+}
+
+impl From<String> for KernelSource {
+    /// Reads the text [`KernelSource`]'s `Display` writes; anything else is `Other`.
+    fn from(text: String) -> KernelSource {
+        match text.as_str() {
+            NSIGHT_COMPUTE => return KernelSource::NsightCompute,
+            KERNEL_CSV => return KernelSource::KernelCsv,
+            _ => {}
+        }
+        if let Some((backend, device)) = text
+            .strip_prefix(AGENT_PREFIX)
+            .and_then(|rest| rest.split_once(" on "))
+        {
+            return KernelSource::Agent {
+                backend: backend.to_string(),
+                device: device.to_string(),
+            };
+        }
+        KernelSource::Other(text)
+    }
+}
+
+impl KernelPoint {
     /// FLOPs per byte (0 without bytes).
     pub fn intensity(&self) -> f64 {
         if self.bytes > 0.0 {
@@ -84,7 +173,7 @@ impl KernelPoint {
 
     /// The roofline prediction for this kernel's work on `hardware`, scaled by `efficiency`.
     pub fn predict(&self, hardware: &Hardware, efficiency: &Efficiency) -> Prediction {
-        let ceiling = hardware.ceiling(self.math(), self.block_scaled);
+        let ceiling = hardware.ceiling(self.math, self.block_scaled);
         Roof::new(hardware, &ceiling, efficiency).predict(Work {
             flops: Flops(self.flops),
             bytes: Bytes(self.bytes),
@@ -118,14 +207,17 @@ impl KernelPoint {
             op: op.into(),
             phase: phase.into(),
             format: m.format.clone(),
-            math: math.name().into(),
+            math,
             block_scaled,
             flops: m.flops,
             flops_counted: true,
             bytes: m.bytes,
             time_s: m.stats.median_s,
             energy_j: m.energy_j,
-            source: format!("measured: agent {} on {}", m.backend, m.device),
+            source: KernelSource::Agent {
+                backend: m.backend.clone(),
+                device: m.device.clone(),
+            },
         })
     }
 }

@@ -16,4 +16,4 @@ pub mod import;
 pub mod kernel;
 pub mod report;
 
-pub use kernel::{KernelPoint, MeasuredCeilings};
+pub use kernel::{KernelPoint, KernelSource, MeasuredCeilings};

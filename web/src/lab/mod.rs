@@ -14,7 +14,7 @@ use rooflinr_model::roofline::Efficiency;
 use rooflinr_protocol::{AgentHello, Measurement, OperatorShape};
 use rooflinr_report::calibrate::{self, Calibration, Compared, ErrorSummary};
 use rooflinr_report::import::{Imported, LabFile};
-use rooflinr_report::{KernelPoint, MeasuredCeilings};
+use rooflinr_report::{KernelPoint, KernelSource, MeasuredCeilings};
 
 use crate::compute::ModelView;
 
@@ -172,7 +172,7 @@ pub struct LabView {
     /// Errors per format and regime.
     pub summary: Vec<ErrorSummary>,
     /// One fit per source (an agent on one device, one imported file), over all its points.
-    pub calibrations: Vec<(String, Calibration)>,
+    pub calibrations: Vec<(KernelSource, Calibration)>,
     /// Measured ceilings.
     pub ceilings: MeasuredCeilings,
     /// Mean power over the measurements that read an energy counter, W.
@@ -202,7 +202,7 @@ pub fn analyse(data: &LabData, hw: &Hardware) -> LabView {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calibrated {
     /// The source whose fit is applied.
-    pub source: String,
+    pub source: KernelSource,
     /// The datasheet analysis (as the calculator shows it).
     pub datasheet: ModelAnalysis,
     /// The same analysis with the fitted fractions for the model's weight format.
@@ -216,17 +216,17 @@ pub struct Calibrated {
 impl LabView {
     /// The fit whole-model predictions use: the agent source with the most points, else
     /// the source with the most points.
-    pub fn model_calibration(&self) -> Option<&(String, Calibration)> {
-        let points = |source: &str| {
+    pub fn model_calibration(&self) -> Option<&(KernelSource, Calibration)> {
+        let points = |source: &KernelSource| {
             self.rows
                 .iter()
-                .filter(|r| r.point.source == source)
+                .filter(|r| r.point.source == *source)
                 .count()
         };
         let agent = self
             .calibrations
             .iter()
-            .filter(|(s, _)| s.starts_with("measured: agent"))
+            .filter(|(s, _)| s.agent_device().is_some())
             .max_by_key(|(s, _)| points(s));
         agent.or_else(|| self.calibrations.iter().max_by_key(|(s, _)| points(s)))
     }

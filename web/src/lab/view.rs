@@ -515,7 +515,7 @@ fn TheoryTable(
             .map(|s| {
                 view! {
                     <tr>
-                        <td>{s.source.clone()}</td>
+                        <td>{s.source.to_string()}</td>
                         <td>{s.key.clone()}</td>
                         <td>{s.bound.name()}</td>
                         <td class="num">{s.points}</td>
@@ -559,7 +559,7 @@ fn TheoryTable(
                         .iter()
                         .map(|(k, f)| format!("{k} compute {:.1}% ({})", f.value * 100.0, f.from)),
                 );
-                view! { <li><strong>{source.clone()}</strong>": "{parts.join(" · ")}</li> }
+                view! { <li><strong>{source.to_string()}</strong>": "{parts.join(" · ")}</li> }
             })
             .collect_view();
         let whole_model = move || {

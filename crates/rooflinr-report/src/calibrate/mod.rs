@@ -20,7 +20,7 @@
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::{Bound, Efficiency};
 
-use crate::kernel::{KernelPoint, MeasuredCeilings};
+use crate::kernel::{KernelPoint, KernelSource, MeasuredCeilings};
 
 /// Above this many points the calibrated error is in-sample (leave-one-out is quadratic).
 pub const MAX_LEAVE_ONE_OUT: usize = 400;
@@ -63,7 +63,7 @@ pub fn format_key(p: &KernelPoint) -> String {
         .as_deref()
         .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
         .map(|f| f.name())
-        .unwrap_or_else(|| format!("{} math", p.math))
+        .unwrap_or_else(|| format!("{} math", p.math.name()))
 }
 
 /// The median of the positive finite values (a ratio of times is never 0 or negative).
@@ -204,7 +204,7 @@ impl Calibration {
                         .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
                         == Some(f)
                 })
-                .map_or(f.math(), KernelPoint::math);
+                .map_or(f.math(), |p| p.math);
             let peak = hw.ceiling(math, false).peak.get();
             if peak > 0.0 {
                 set(
@@ -305,21 +305,16 @@ impl Compared {
 
 /// The ceilings that apply to points from `source`: those measured on the device an agent
 /// source names, none for imports.
-fn ceilings_for(source: &str, ceilings: &MeasuredCeilings) -> MeasuredCeilings {
-    match &ceilings.device {
-        Some(device)
-            if source.starts_with("measured: agent")
-                && source.ends_with(&format!(" on {device}")) =>
-        {
-            ceilings.clone()
-        }
+fn ceilings_for(source: &KernelSource, ceilings: &MeasuredCeilings) -> MeasuredCeilings {
+    match (&ceilings.device, source.agent_device()) {
+        (Some(measured), Some(device)) if measured == device => ceilings.clone(),
         _ => MeasuredCeilings::default(),
     }
 }
 
 /// The sources among `points`, in a stable order.
-pub fn sources(points: &[KernelPoint]) -> Vec<String> {
-    let mut s: Vec<String> = points.iter().map(|p| p.source.clone()).collect();
+pub fn sources(points: &[KernelPoint]) -> Vec<KernelSource> {
+    let mut s: Vec<KernelSource> = points.iter().map(|p| p.source.clone()).collect();
     s.sort();
     s.dedup();
     s
@@ -330,7 +325,7 @@ pub fn by_source(
     points: &[KernelPoint],
     hw: &Hardware,
     ceilings: &MeasuredCeilings,
-) -> Vec<(String, Calibration)> {
+) -> Vec<(KernelSource, Calibration)> {
     sources(points)
         .into_iter()
         .map(|source| {
@@ -401,7 +396,7 @@ pub fn compare(
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorSummary {
     /// Where the points come from.
-    pub source: String,
+    pub source: KernelSource,
     /// Calibration key.
     pub key: String,
     /// Regime (the measured point's calibrated bound).
@@ -420,7 +415,7 @@ pub struct ErrorSummary {
 
 /// Summaries per source, format and regime, in a stable order.
 pub fn summarise(rows: &[Compared]) -> Vec<ErrorSummary> {
-    let mut groups: Vec<(String, String, Bound)> = rows
+    let mut groups: Vec<(KernelSource, String, Bound)> = rows
         .iter()
         .map(|r| (r.point.source.clone(), r.key.clone(), r.calibrated_bound))
         .collect();

@@ -1,6 +1,7 @@
 //! Calibration recovers the fractions a synthetic machine was built with, and its errors
 //! are honest (leave-one-out).
 
+use rooflinr_model::format::Math;
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::roofline::{Bound, Efficiency};
 
@@ -21,14 +22,14 @@ fn point(format: &str, m: f64, n: f64, k: f64, bw: f64, compute: f64) -> KernelP
         op: "gemm".into(),
         phase: if m < 64.0 { "decode" } else { "prefill" }.into(),
         format: Some(format.into()),
-        math: "fp16".into(),
+        math: Math::Fp16,
         block_scaled: false,
         flops,
         flops_counted: true,
         bytes,
         time_s: 1.0,
         energy_j: None,
-        source: "synthetic".into(),
+        source: KernelSource::Other("synthetic".into()),
     };
     let eff = Efficiency {
         bandwidth: bw,
@@ -94,7 +95,7 @@ fn a_format_measured_once_is_not_predicted_by_itself() {
     let mut points = grid(0.8, 0.6);
     // One INT8 GEMV on a kernel that reaches only half the bandwidth.
     let mut odd = point("int8", 1.0, 4096.0, 4096.0, 0.4, 0.6);
-    odd.math = "fp16".into();
+    odd.math = Math::Fp16;
     points.push(odd);
     let (rows, _) = compare(&points, &h100(), &MeasuredCeilings::default());
     let last = rows.last().unwrap();
@@ -139,7 +140,7 @@ fn each_source_is_calibrated_on_its_own() {
     let mut points = grid(0.8, 0.6);
     let mut other = grid(0.4, 0.3);
     for p in &mut other {
-        p.source = "imported: kernel CSV".into();
+        p.source = KernelSource::KernelCsv;
     }
     points.extend(other);
     let (rows, _) = compare(&points, &hw, &MeasuredCeilings::default());
@@ -150,7 +151,7 @@ fn each_source_is_calibrated_on_its_own() {
     assert_eq!(fits.len(), 2);
     let imported = &fits
         .iter()
-        .find(|(s, _)| s == "imported: kernel CSV")
+        .find(|(s, _)| *s == KernelSource::KernelCsv)
         .unwrap()
         .1;
     assert!((imported.bandwidth.value - 0.4).abs() < 1e-9);
@@ -167,8 +168,11 @@ fn each_source_is_calibrated_on_its_own() {
         .filter(|p| p.phase == "prefill")
         .cloned()
         .map(|mut p| {
-            if p.source == "synthetic" {
-                p.source = "measured: agent cuda on box".into();
+            if p.source == KernelSource::Other("synthetic".into()) {
+                p.source = KernelSource::Agent {
+                    backend: "cuda".into(),
+                    device: "box".into(),
+                };
             }
             p
         })
@@ -176,13 +180,13 @@ fn each_source_is_calibrated_on_its_own() {
     let fits = by_source(&compute_only, &hw, &ceilings);
     let agent = &fits
         .iter()
-        .find(|(s, _)| s.starts_with("measured"))
+        .find(|(s, _)| s.agent_device().is_some())
         .unwrap()
         .1;
     assert_eq!(agent.bandwidth.from, "bandwidth ceiling");
     let imported = &fits
         .iter()
-        .find(|(s, _)| s.starts_with("imported"))
+        .find(|(s, _)| *s == KernelSource::KernelCsv)
         .unwrap()
         .1;
     assert_eq!(imported.bandwidth.from, "datasheet");

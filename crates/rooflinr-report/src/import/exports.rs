@@ -126,7 +126,7 @@ fn tensor_core_gemm_counts_its_tensor_operations_as_flops() {
     // sm__ops_path_tensor_src_bf16_dst_fp32.sum: BF16 tensor work, counted.
     assert!(k.flops_counted);
     assert_eq!(k.flops, 45_902_462_976.0);
-    assert_eq!(k.math(), Math::Bf16);
+    assert_eq!(k.math, Math::Bf16);
     assert!((k.achieved_flops_per_s() / 1e12 - 113.4).abs() < 0.1);
     assert!(imported.notes[0].contains("tensor-core operation counts"));
     assert!(

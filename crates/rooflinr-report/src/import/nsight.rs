@@ -36,7 +36,7 @@ use rooflinr_model::format::Math;
 use rooflinr_model::hardware::registry;
 
 use super::{ImportError, Imported, Kind, MAX_ROWS, check_kernel, math_from_name};
-use crate::kernel::KernelPoint;
+use crate::kernel::{KernelPoint, KernelSource};
 
 /// Whether a line is an Nsight Compute CSV header.
 pub(super) fn looks_like(line: &str) -> bool {
@@ -626,14 +626,14 @@ fn point(k: &Profiled, read: &Reader) -> Result<(KernelPoint, bool), ImportError
             .to_string(),
         phase: String::new(),
         format: None,
-        math: math.name().into(),
+        math,
         block_scaled: false,
         flops: if work.counted { work.flops() } else { 0.0 },
         flops_counted: work.counted,
         bytes,
         time_s: time,
         energy_j: None,
-        source: "imported: Nsight Compute".into(),
+        source: KernelSource::NsightCompute,
     };
     Ok((point, work.tensor > 0.0))
 }

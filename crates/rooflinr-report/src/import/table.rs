@@ -6,7 +6,7 @@
 use rooflinr_model::format::{Math, product_is_block_scaled};
 
 use super::{ImportError, Imported, Kind, MAX_ROWS, check_kernel, math_from_name, number};
-use crate::kernel::KernelPoint;
+use crate::kernel::{KernelPoint, KernelSource};
 
 /// `Time (µs)` -> `time_us`.
 fn normalise(header: &str) -> String {
@@ -159,14 +159,14 @@ pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
             kernel: name,
             phase: cell(phase).to_ascii_lowercase(),
             format: format_name,
-            math: math.name().into(),
+            math,
             block_scaled,
             flops: value(flops, false)?,
             bytes: value(bytes, false)?,
             time_s: value(time, true)? * scale,
             energy_j,
             flops_counted: true,
-            source: "imported: kernel CSV".into(),
+            source: KernelSource::KernelCsv,
         };
         // Finite and positive cells can still multiply to an unusable time (1e-320 ns).
         check_kernel(&k).map_err(|why| ImportError::BadValue {

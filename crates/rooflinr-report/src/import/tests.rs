@@ -26,9 +26,9 @@ fn the_seed_benchmark_csv_imports_with_units_and_types() {
     assert_eq!((k[0].flops, k[0].bytes), (9.7e9, 26.1e6));
     assert!((k[0].time_s - 2.5e-6).abs() < 1e-18);
     // No format column: the type comes from the name, FP16 where it says nothing.
-    assert_eq!(k[0].math(), Math::Fp4);
-    assert_eq!(k[1].math(), Math::Fp16);
-    assert_eq!(k[2].math(), Math::Fp8);
+    assert_eq!(k[0].math, Math::Fp4);
+    assert_eq!(k[1].math, Math::Fp16);
+    assert_eq!(k[2].math, Math::Fp8);
     assert!(imported.notes[0].contains("3 kernel(s) have no format column"));
 }
 
@@ -39,7 +39,7 @@ fn headers_are_matched_loosely_and_formats_read() {
     assert_eq!(k.kernel, "k1");
     assert_eq!(k.op, "k1");
     assert_eq!(k.phase, "decode");
-    assert_eq!(k.math(), Math::Int8);
+    assert_eq!(k.math, Math::Int8);
     assert_eq!(k.format.as_deref(), Some("int8"));
     assert_eq!(k.energy_j, Some(0.25));
     assert!((k.time_s - 2e-6).abs() < 1e-18);
@@ -104,12 +104,12 @@ fn nsight_compute_raw_page_reads_units_and_counts_fmas_twice() {
     assert!((k[0].time_s - 12.5e-6).abs() < 1e-18);
     assert_eq!(k[0].bytes, 33.6e6);
     assert_eq!(k[0].flops, 2.0 * 16_777_216.0 + 4096.0);
-    assert_eq!(k[0].math(), Math::Fp32);
+    assert_eq!(k[0].math, Math::Fp32);
     // Tensor-core work is not in the SASS counters: listed, said, not invented, not placed.
     assert_eq!(k[1].flops, 0.0);
     assert!(!k[1].flops_counted);
     assert!(k[0].flops_counted);
-    assert_eq!(k[1].math(), Math::Bf16);
+    assert_eq!(k[1].math, Math::Bf16);
     assert!(
         imported
             .notes

@@ -63,7 +63,7 @@ fn operator_measurements_become_points_with_the_product_type() {
     assert_eq!(p.op, "gemv");
     assert_eq!(p.phase, "decode");
     // FP32 activations with INT8 weights run as FP32 on the CPU backend.
-    assert_eq!(p.math(), Math::Fp32);
+    assert_eq!(p.math, Math::Fp32);
     assert_eq!(p.time_s, 3e-3);
     assert_eq!(p.energy_j, Some(0.5));
     assert!((p.intensity() - 2.0 * 4096.0 * 4096.0 / 16.8e6).abs() < 1e-12);
@@ -98,7 +98,7 @@ fn a_point_predicts_like_the_roofline() {
         1e-4,
     );
     let mut p = KernelPoint::from_measurement(&m).unwrap();
-    p.math = "fp16".into();
+    p.math = Math::Fp16;
     let d = p.predict(&hw, &Efficiency::IDEAL);
     assert_eq!(d.bound, Bound::Memory);
     assert!((d.time.get() - p.bytes / hw.memory_bandwidth.value.get()).abs() < 1e-15);
@@ -125,4 +125,28 @@ fn ceilings_keep_the_best_bandwidth_and_each_formats_best_peak() {
         MeasuredCeilings::from_measurements(&ms[5..]),
         MeasuredCeilings::default()
     );
+}
+
+#[test]
+fn a_source_is_stored_as_its_text_and_read_back_as_the_same_source() {
+    let agent = KernelSource::Agent {
+        backend: "cuda".into(),
+        device: "NVIDIA H100 80GB HBM3".into(),
+    };
+    for source in [
+        agent.clone(),
+        KernelSource::NsightCompute,
+        KernelSource::KernelCsv,
+        KernelSource::Other("hand-timed".into()),
+    ] {
+        let json = serde_json::to_string(&source).unwrap();
+        assert_eq!(json, format!("\"{source}\""));
+        assert_eq!(serde_json::from_str::<KernelSource>(&json).unwrap(), source);
+    }
+    // Lab files written before the type read the same: the agent's text names its device.
+    let old: KernelSource =
+        serde_json::from_str("\"measured: agent cuda on NVIDIA H100 80GB HBM3\"").unwrap();
+    assert_eq!(old, agent);
+    assert_eq!(old.agent_device(), Some("NVIDIA H100 80GB HBM3"));
+    assert_eq!(KernelSource::KernelCsv.agent_device(), None);
 }

@@ -85,7 +85,8 @@ pub fn markdown(input: &ReportInput) -> String {
         "- Datasheet figures are dense peaks from the rooflinr registry entry `{}` (each with its source there); predictions are computed, measurements are as recorded by their source.",
         hw.key
     );
-    let mut sources: Vec<&str> = input.kernels.iter().map(|k| k.source.as_str()).collect();
+    let mut sources: Vec<&crate::kernel::KernelSource> =
+        input.kernels.iter().map(|k| &k.source).collect();
     sources.sort_unstable();
     sources.dedup();
     for s in sources {
@@ -164,7 +165,7 @@ fn placement(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
             cell(&k.kernel),
             cell(&k.op),
             cell(k.phase_label()),
-            k.math.to_uppercase(),
+            k.math.name().to_uppercase(),
             k.intensity(),
             capitalised(p.bound),
             attainable,
@@ -226,7 +227,7 @@ fn calibration(
     let (rows, loo) = calibrate::compare(kernels, hw, ceilings);
     out.push_str("## Calibration\n\nAchievable fractions of the datasheet, fitted from these measurements (each source on its own):\n\n");
     for (source, cal) in calibrate::by_source(kernels, hw, ceilings) {
-        let _ = writeln!(out, "**{}**\n", cell(&source));
+        let _ = writeln!(out, "**{}**\n", cell(&source.to_string()));
         let _ = writeln!(
             out,
             "- Bandwidth, all formats: {} ({}, {} point(s))",
@@ -276,7 +277,7 @@ fn calibration(
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            cell(&s.source),
+            cell(&s.source.to_string()),
             cell(&s.key),
             s.bound.name(),
             s.points,

@@ -61,7 +61,7 @@ impl Axes {
 
 /// The compute types to draw roofs for: those the kernels run as, else every listed one.
 fn roofs(hw: &Hardware, kernels: &[KernelPoint]) -> Vec<(Math, f64)> {
-    let mut maths: Vec<Math> = kernels.iter().map(KernelPoint::math).collect();
+    let mut maths: Vec<Math> = kernels.iter().map(|k| k.math).collect();
     maths.sort_by_key(|m| m.name());
     maths.dedup();
     if maths.is_empty() {
