@@ -155,7 +155,7 @@ proptest! {
             prop_assert!(a.time.get().is_finite() && a.time.get() > 0.0);
             prop_assert!(a.params.total.is_finite() && a.params.active <= a.params.total);
             for o in &a.ops {
-                prop_assert!(o.time.get().is_finite(), "{}", o.name);
+                prop_assert!(o.time.get().is_finite(), "{}", o.name());
             }
         }
     }

@@ -604,7 +604,7 @@ impl ChartData {
                 }
             };
             for r in &a.ops {
-                data.push(r.name, op_format(r), phase, &r.result, r.count, selected);
+                data.push(r.name(), op_format(r), phase, &r.result, r.count, selected);
             }
         }
         data

@@ -123,7 +123,7 @@ fn model_rows(view: &ModelView) -> Vec<Vec<String>> {
         .iter()
         .map(|r| {
             vec![
-                r.name.to_string(),
+                r.name().to_string(),
                 format!("{}", r.count),
                 format!("{}", r.flops().get()),
                 format!("{}", r.bytes().get()),
@@ -167,7 +167,7 @@ pub fn model_json(hw: &Hardware, view: &ModelView) -> Value {
         "fits": a.memory.fits,
         "kv_crossover_tokens": a.kv_crossover_tokens,
         "ops": a.ops.iter().map(|r| json!({
-            "name": r.name,
+            "name": r.name(),
             "count": r.count,
             "flops": r.flops().get(),
             "bytes": r.bytes().get(),
@@ -270,7 +270,7 @@ pub fn model_markdown(hw: &Hardware, view: &ModelView, link: &str) -> String {
         .iter()
         .map(|r| {
             vec![
-                r.name.to_string(),
+                r.name().to_string(),
                 format!("{}", r.count),
                 si(r.flops().get(), "FLOP"),
                 si(r.bytes().get(), "B"),

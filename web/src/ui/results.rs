@@ -166,7 +166,7 @@ pub fn ModelResults(
         .iter()
         .map(|r| {
             (
-                r.name.to_string(),
+                r.name().to_string(),
                 r.share,
                 palette.format(&op_format(r).name()),
             )
@@ -241,7 +241,7 @@ pub fn op_rows(a: &rooflinr_model::analysis::ModelAnalysis) -> Vec<OpRow> {
     a.ops
         .iter()
         .map(|r| OpRow {
-            name: r.name,
+            name: r.name(),
             cells: [
                 format!("{}", r.count),
                 si(r.flops().get(), "FLOP"),

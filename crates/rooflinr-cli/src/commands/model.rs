@@ -194,7 +194,7 @@ fn to_json(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis) -> M
             .ops
             .iter()
             .map(|o| OpJson {
-                name: o.name,
+                name: o.name(),
                 count: o.count,
                 flops: o.flops().get(),
                 bytes: o.bytes().get(),
@@ -239,7 +239,7 @@ fn print_tables(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis)
     for o in &a.ops {
         let ceiling = o.result.ceiling;
         t.add_row(vec![
-            o.name.to_string(),
+            o.name().to_string(),
             format!("{}", o.count),
             si(o.flops().get(), "FLOP"),
             si(o.bytes().get(), "B"),

@@ -97,11 +97,205 @@ impl Scenario {
     }
 }
 
+/// Which operator of the model an [`OpReport`] is: the same id in two analyses of one
+/// model is the same operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OpId {
+    /// Token embedding lookup. (`embedding`)
+    Embedding,
+    /// Norm before attention. (`attn_norm`)
+    AttnNorm,
+    /// The two residual adds of a layer. (`residual_add`)
+    ResidualAdd,
+    /// Norm before the MLP. (`mlp_norm`)
+    MlpNorm,
+    /// Dense MLP gate projection. (`gate_proj`)
+    GateProj,
+    /// Dense MLP up projection. (`up_proj`)
+    UpProj,
+    /// Dense MLP SwiGLU. (`silu_mul`)
+    SiluMul,
+    /// Dense MLP down projection. (`down_proj`)
+    DownProj,
+    /// Norm after the last layer. (`final_norm`)
+    FinalNorm,
+    /// Logits of the last position. (`lm_head`)
+    LmHead,
+    /// Fused attention. (`attention`)
+    Attention,
+    /// Unfused attention: Q K^T. (`attn_scores`)
+    AttnScores,
+    /// Unfused attention: softmax. (`attn_softmax`)
+    AttnSoftmax,
+    /// Unfused attention: P V. (`attn_context`)
+    AttnContext,
+    /// Query projection. (`q_proj`)
+    QProj,
+    /// Key projection. (`k_proj`)
+    KProj,
+    /// Value projection. (`v_proj`)
+    VProj,
+    /// Per-head query and key norms. (`qk_norm`)
+    QkNorm,
+    /// Rotary embedding. (`rope`)
+    Rope,
+    /// Attention output projection. (`o_proj`)
+    OProj,
+    /// MLA query down-projection. (`q_a_proj`)
+    QAProj,
+    /// MLA query latent norm. (`q_a_norm`)
+    QANorm,
+    /// MLA query up-projection. (`q_b_proj`)
+    QBProj,
+    /// MLA key-value down-projection. (`kv_a_proj`)
+    KvAProj,
+    /// MLA key-value latent norm. (`kv_a_norm`)
+    KvANorm,
+    /// MLA decode: queries absorbed into the latent space. (`q_absorb`)
+    QAbsorb,
+    /// MLA decode: values out of the latent space. (`v_absorb`)
+    VAbsorb,
+    /// MLA prefill: keys and values rebuilt from the latent. (`kv_b_proj`)
+    KvBProj,
+    /// MoE router logits. (`router`)
+    Router,
+    /// MoE softmax and top-k. (`router_topk`)
+    RouterTopk,
+    /// Routed experts' gate projections. (`experts.gate_proj`)
+    ExpertsGateProj,
+    /// Routed experts' up projections. (`experts.up_proj`)
+    ExpertsUpProj,
+    /// Routed experts' SwiGLU. (`experts.silu_mul`)
+    ExpertsSiluMul,
+    /// Routed experts' down projections. (`experts.down_proj`)
+    ExpertsDownProj,
+    /// Weighted sum of each token's expert outputs. (`moe_combine`)
+    MoeCombine,
+    /// Shared experts' gate projection. (`shared_expert.gate_proj`)
+    SharedExpertGateProj,
+    /// Shared experts' up projection. (`shared_expert.up_proj`)
+    SharedExpertUpProj,
+    /// Shared experts' SwiGLU. (`shared_expert.silu_mul`)
+    SharedExpertSiluMul,
+    /// Shared experts' down projection. (`shared_expert.down_proj`)
+    SharedExpertDownProj,
+}
+
+/// The part of the model an operator belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Block {
+    /// The attention block: projections, rotary embedding, attention itself.
+    Attention,
+    /// The MLP or MoE block: projections, activation, routing, combining.
+    Mlp,
+    /// Per-layer glue: the norms and residual adds.
+    Layer,
+    /// Once per model: embedding, final norm, LM head.
+    Model,
+}
+
+impl OpId {
+    /// The stable name (`q_proj`, `experts.down_proj`, `attention`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            OpId::Embedding => "embedding",
+            OpId::AttnNorm => "attn_norm",
+            OpId::ResidualAdd => "residual_add",
+            OpId::MlpNorm => "mlp_norm",
+            OpId::GateProj => "gate_proj",
+            OpId::UpProj => "up_proj",
+            OpId::SiluMul => "silu_mul",
+            OpId::DownProj => "down_proj",
+            OpId::FinalNorm => "final_norm",
+            OpId::LmHead => "lm_head",
+            OpId::Attention => "attention",
+            OpId::AttnScores => "attn_scores",
+            OpId::AttnSoftmax => "attn_softmax",
+            OpId::AttnContext => "attn_context",
+            OpId::QProj => "q_proj",
+            OpId::KProj => "k_proj",
+            OpId::VProj => "v_proj",
+            OpId::QkNorm => "qk_norm",
+            OpId::Rope => "rope",
+            OpId::OProj => "o_proj",
+            OpId::QAProj => "q_a_proj",
+            OpId::QANorm => "q_a_norm",
+            OpId::QBProj => "q_b_proj",
+            OpId::KvAProj => "kv_a_proj",
+            OpId::KvANorm => "kv_a_norm",
+            OpId::QAbsorb => "q_absorb",
+            OpId::VAbsorb => "v_absorb",
+            OpId::KvBProj => "kv_b_proj",
+            OpId::Router => "router",
+            OpId::RouterTopk => "router_topk",
+            OpId::ExpertsGateProj => "experts.gate_proj",
+            OpId::ExpertsUpProj => "experts.up_proj",
+            OpId::ExpertsSiluMul => "experts.silu_mul",
+            OpId::ExpertsDownProj => "experts.down_proj",
+            OpId::MoeCombine => "moe_combine",
+            OpId::SharedExpertGateProj => "shared_expert.gate_proj",
+            OpId::SharedExpertUpProj => "shared_expert.up_proj",
+            OpId::SharedExpertSiluMul => "shared_expert.silu_mul",
+            OpId::SharedExpertDownProj => "shared_expert.down_proj",
+        }
+    }
+
+    /// The block it belongs to.
+    pub fn block(self) -> Block {
+        match self {
+            OpId::Attention
+            | OpId::AttnScores
+            | OpId::AttnSoftmax
+            | OpId::AttnContext
+            | OpId::QProj
+            | OpId::KProj
+            | OpId::VProj
+            | OpId::QkNorm
+            | OpId::Rope
+            | OpId::OProj
+            | OpId::QAProj
+            | OpId::QANorm
+            | OpId::QBProj
+            | OpId::KvAProj
+            | OpId::KvANorm
+            | OpId::QAbsorb
+            | OpId::VAbsorb
+            | OpId::KvBProj => Block::Attention,
+            OpId::GateProj
+            | OpId::UpProj
+            | OpId::SiluMul
+            | OpId::DownProj
+            | OpId::Router
+            | OpId::RouterTopk
+            | OpId::ExpertsGateProj
+            | OpId::ExpertsUpProj
+            | OpId::ExpertsSiluMul
+            | OpId::ExpertsDownProj
+            | OpId::MoeCombine
+            | OpId::SharedExpertGateProj
+            | OpId::SharedExpertUpProj
+            | OpId::SharedExpertSiluMul
+            | OpId::SharedExpertDownProj => Block::Mlp,
+            OpId::AttnNorm | OpId::ResidualAdd | OpId::MlpNorm => Block::Layer,
+            OpId::Embedding | OpId::FinalNorm | OpId::LmHead => Block::Model,
+        }
+    }
+
+    /// Whether its input is the input of the operator before it (keys and values read
+    /// the queries' input; up the gate's), so that input is quantised once.
+    pub fn shares_input(self) -> bool {
+        matches!(
+            self,
+            OpId::UpProj | OpId::KProj | OpId::VProj | OpId::ExpertsUpProj
+        )
+    }
+}
+
 /// One operator of the forward pass, with how many times it runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpReport {
-    /// Stable name (`q_proj`, `experts.down_proj`, `attention`, ...).
-    pub name: &'static str,
+    /// Which operator it is.
+    pub id: OpId,
     /// Instances per forward pass (usually the number of layers it appears in).
     pub count: f64,
     /// The operator's shape.
@@ -117,6 +311,11 @@ pub struct OpReport {
 }
 
 impl OpReport {
+    /// The stable name (`q_proj`, `experts.down_proj`, `attention`, ...).
+    pub fn name(&self) -> &'static str {
+        self.id.name()
+    }
+
     /// FLOPs of all instances.
     pub fn flops(&self) -> Flops {
         self.result.cost.work.flops * self.count
@@ -223,14 +422,14 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn push(&mut self, name: &'static str, count: f64, op: Op, role: Role) {
+    fn push(&mut self, id: OpId, count: f64, op: Op, role: Role) {
         if count <= 0.0 {
             return;
         }
         let precision = precision_for(role, self.scenario);
         let result = op.predict(&precision, self.hardware, self.efficiency);
         self.ops.push(OpReport {
-            name,
+            id,
             count,
             op,
             precision,
@@ -284,40 +483,55 @@ pub fn analyze(
     };
 
     w.push(
-        "embedding",
+        OpId::Embedding,
         1.0,
         Op::Embedding { tokens, dim: h },
         Role::Embedding,
     );
-    w.push("attn_norm", layers, norm(tokens, h), Role::Plain);
+    w.push(OpId::AttnNorm, layers, norm(tokens, h), Role::Plain);
     match &c.mla {
         Some(mla) => mla_attention(&mut w, c, mla, b, t, s),
         None => standard_attention(&mut w, c, b, t, s),
     }
     w.push(
-        "residual_add",
+        OpId::ResidualAdd,
         2.0 * layers,
         Op::ResidualAdd { tokens, dim: h },
         Role::Plain,
     );
-    w.push("mlp_norm", layers, norm(tokens, h), Role::Plain);
+    w.push(OpId::MlpNorm, layers, norm(tokens, h), Role::Plain);
     let dense_layers = c.moe.as_ref().map_or(layers, |m| m.dense_layers as f64);
     let i = c.intermediate as f64;
-    w.push("gate_proj", dense_layers, gemm(tokens, i, h), Role::Linear);
-    w.push("up_proj", dense_layers, gemm(tokens, i, h), Role::Linear);
     w.push(
-        "silu_mul",
+        OpId::GateProj,
+        dense_layers,
+        gemm(tokens, i, h),
+        Role::Linear,
+    );
+    w.push(OpId::UpProj, dense_layers, gemm(tokens, i, h), Role::Linear);
+    w.push(
+        OpId::SiluMul,
         dense_layers,
         Op::SiluMul { tokens, dim: i },
         Role::Plain,
     );
-    w.push("down_proj", dense_layers, gemm(tokens, h, i), Role::Linear);
+    w.push(
+        OpId::DownProj,
+        dense_layers,
+        gemm(tokens, h, i),
+        Role::Linear,
+    );
     if let Some(moe) = &c.moe {
         moe_block(&mut w, moe, layers - dense_layers, tokens, h);
     }
-    w.push("final_norm", 1.0, norm(tokens, h), Role::Plain);
+    w.push(OpId::FinalNorm, 1.0, norm(tokens, h), Role::Plain);
     // Logits for the last position of each sequence only (see the module comment).
-    w.push("lm_head", 1.0, gemm(b, c.vocab as f64, h), Role::Embedding);
+    w.push(
+        OpId::LmHead,
+        1.0,
+        gemm(b, c.vocab as f64, h),
+        Role::Embedding,
+    );
 
     let mut ops = w.ops;
     let time: Seconds = ops.iter().map(|o| o.time).sum();
@@ -366,11 +580,11 @@ fn norm(tokens: f64, dim: f64) -> Op {
 
 fn attention(w: &mut Builder<'_>, layers: f64, shape: AttentionShape, role: Role) {
     match w.scenario.attention {
-        AttentionKernel::Fused => w.push("attention", layers, Op::FusedAttention(shape), role),
+        AttentionKernel::Fused => w.push(OpId::Attention, layers, Op::FusedAttention(shape), role),
         AttentionKernel::Unfused => {
-            w.push("attn_scores", layers, Op::AttentionScores(shape), role);
-            w.push("attn_softmax", layers, Op::AttentionSoftmax(shape), role);
-            w.push("attn_context", layers, Op::AttentionContext(shape), role);
+            w.push(OpId::AttnScores, layers, Op::AttentionScores(shape), role);
+            w.push(OpId::AttnSoftmax, layers, Op::AttentionSoftmax(shape), role);
+            w.push(OpId::AttnContext, layers, Op::AttentionContext(shape), role);
         }
     }
 }
@@ -380,7 +594,7 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, b: f64, t: f64, s: f
     let (heads, kv_heads, hd) = (c.heads as f64, c.kv_heads as f64, c.head_dim as f64);
     let bias = c.qkv_bias;
     w.push(
-        "q_proj",
+        OpId::QProj,
         layers,
         Op::Gemm {
             m: tokens,
@@ -391,7 +605,7 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, b: f64, t: f64, s: f
         Role::Linear,
     );
     w.push(
-        "k_proj",
+        OpId::KProj,
         layers,
         Op::Gemm {
             m: tokens,
@@ -402,7 +616,7 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, b: f64, t: f64, s: f
         Role::KvWrite,
     );
     w.push(
-        "v_proj",
+        OpId::VProj,
         layers,
         Op::Gemm {
             m: tokens,
@@ -414,14 +628,14 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, b: f64, t: f64, s: f
     );
     if c.qk_norm {
         w.push(
-            "qk_norm",
+            OpId::QkNorm,
             layers,
             norm(tokens * (heads + kv_heads), hd),
             Role::Plain,
         );
     }
     w.push(
-        "rope",
+        OpId::Rope,
         layers,
         Op::Rope {
             tokens,
@@ -442,7 +656,12 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, b: f64, t: f64, s: f
         shared_kv: false,
     };
     attention(w, layers, shape, Role::Attention);
-    w.push("o_proj", layers, gemm(tokens, h, heads * hd), Role::Linear);
+    w.push(
+        OpId::OProj,
+        layers,
+        gemm(tokens, h, heads * hd),
+        Role::Linear,
+    );
 }
 
 fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64, s: f64) {
@@ -456,31 +675,31 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
     match mla.q_lora_rank {
         Some(r) => {
             let r = r as f64;
-            w.push("q_a_proj", layers, gemm(tokens, r, h), Role::Linear);
-            w.push("q_a_norm", layers, norm(tokens, r), Role::Plain);
+            w.push(OpId::QAProj, layers, gemm(tokens, r, h), Role::Linear);
+            w.push(OpId::QANorm, layers, norm(tokens, r), Role::Plain);
             w.push(
-                "q_b_proj",
+                OpId::QBProj,
                 layers,
                 gemm(tokens, heads * (nope + rope), r),
                 Role::Linear,
             );
         }
         None => w.push(
-            "q_proj",
+            OpId::QProj,
             layers,
             gemm(tokens, heads * (nope + rope), h),
             Role::Linear,
         ),
     }
     w.push(
-        "kv_a_proj",
+        OpId::KvAProj,
         layers,
         gemm(tokens, latent + rope, h),
         Role::KvWrite,
     );
-    w.push("kv_a_norm", layers, norm(tokens, latent), Role::Plain);
+    w.push(OpId::KvANorm, layers, norm(tokens, latent), Role::Plain);
     w.push(
-        "rope",
+        OpId::Rope,
         layers,
         Op::Rope {
             tokens,
@@ -499,7 +718,7 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
                 n: latent,
                 k: nope,
             };
-            w.push("q_absorb", layers, absorb_q, Role::Linear);
+            w.push(OpId::QAbsorb, layers, absorb_q, Role::Linear);
             let shape = AttentionShape {
                 batch: b,
                 q_len: t,
@@ -518,11 +737,11 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
                 n: v,
                 k: latent,
             };
-            w.push("v_absorb", layers, absorb_v, Role::Linear);
+            w.push(OpId::VAbsorb, layers, absorb_v, Role::Linear);
         }
         Phase::Prefill => {
             w.push(
-                "kv_b_proj",
+                OpId::KvBProj,
                 layers,
                 gemm(tokens, heads * (nope + v), latent),
                 Role::Linear,
@@ -541,7 +760,12 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
             attention(w, layers, shape, Role::ExpandedAttention);
         }
     }
-    w.push("o_proj", layers, gemm(tokens, h, heads * v), Role::Linear);
+    w.push(
+        OpId::OProj,
+        layers,
+        gemm(tokens, h, heads * v),
+        Role::Linear,
+    );
 }
 
 fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f64) {
@@ -550,9 +774,9 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
         moe.top_k as f64,
         moe.expert_intermediate as f64,
     );
-    w.push("router", moe_layers, gemm(tokens, e, h), Role::Plain);
+    w.push(OpId::Router, moe_layers, gemm(tokens, e, h), Role::Plain);
     w.push(
-        "router_topk",
+        OpId::RouterTopk,
         moe_layers,
         Op::RouterTopK {
             tokens,
@@ -570,14 +794,19 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
         k: kk,
     };
     w.push(
-        "experts.gate_proj",
+        OpId::ExpertsGateProj,
         moe_layers,
         experts(ie, h),
         Role::Linear,
     );
-    w.push("experts.up_proj", moe_layers, experts(ie, h), Role::Linear);
     w.push(
-        "experts.silu_mul",
+        OpId::ExpertsUpProj,
+        moe_layers,
+        experts(ie, h),
+        Role::Linear,
+    );
+    w.push(
+        OpId::ExpertsSiluMul,
         moe_layers,
         Op::SiluMul {
             tokens: tokens * k,
@@ -586,13 +815,13 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
         Role::Plain,
     );
     w.push(
-        "experts.down_proj",
+        OpId::ExpertsDownProj,
         moe_layers,
         experts(h, ie),
         Role::Linear,
     );
     w.push(
-        "moe_combine",
+        OpId::MoeCombine,
         moe_layers,
         Op::MoeCombine {
             tokens,
@@ -604,25 +833,25 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
     if moe.shared_experts > 0 {
         let is = moe.shared_experts as f64 * ie;
         w.push(
-            "shared_expert.gate_proj",
+            OpId::SharedExpertGateProj,
             moe_layers,
             gemm(tokens, is, h),
             Role::Linear,
         );
         w.push(
-            "shared_expert.up_proj",
+            OpId::SharedExpertUpProj,
             moe_layers,
             gemm(tokens, is, h),
             Role::Linear,
         );
         w.push(
-            "shared_expert.silu_mul",
+            OpId::SharedExpertSiluMul,
             moe_layers,
             Op::SiluMul { tokens, dim: is },
             Role::Plain,
         );
         w.push(
-            "shared_expert.down_proj",
+            OpId::SharedExpertDownProj,
             moe_layers,
             gemm(tokens, h, is),
             Role::Linear,

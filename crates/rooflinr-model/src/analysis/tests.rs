@@ -79,7 +79,7 @@ fn deepseek_kv_cache_holds_the_latent_not_full_heads() {
     );
     assert_eq!(a.kv_bytes_per_token.get(), 61.0 * (512.0 + 64.0) * 2.0);
     assert_eq!(a.kv_cache_bytes.get(), 4096.0 * 61.0 * 576.0 * 2.0);
-    let names: Vec<&str> = a.ops.iter().map(|o| o.name).collect();
+    let names: Vec<&str> = a.ops.iter().map(|o| o.name()).collect();
     for name in [
         "q_a_proj",
         "kv_a_proj",
@@ -94,12 +94,12 @@ fn deepseek_kv_cache_holds_the_latent_not_full_heads() {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
     assert!(!names.contains(&"kv_b_proj"));
-    let dense = a.ops.iter().find(|o| o.name == "gate_proj").unwrap();
+    let dense = a.ops.iter().find(|o| o.id == OpId::GateProj).unwrap();
     assert_eq!(dense.count, 3.0);
     let routed = a
         .ops
         .iter()
-        .find(|o| o.name == "experts.gate_proj")
+        .find(|o| o.id == OpId::ExpertsGateProj)
         .unwrap();
     assert_eq!(routed.count, 58.0);
     // Batch 1 touches exactly top_k = 8 experts.
@@ -112,8 +112,8 @@ fn deepseek_kv_cache_holds_the_latent_not_full_heads() {
         "b200",
         &scenario(Phase::Prefill, 1, 1024, Format::Fp8E4m3, Format::Bf16),
     );
-    assert!(p.ops.iter().any(|o| o.name == "kv_b_proj"));
-    assert!(!p.ops.iter().any(|o| o.name == "q_absorb"));
+    assert!(p.ops.iter().any(|o| o.id == OpId::KvBProj));
+    assert!(!p.ops.iter().any(|o| o.id == OpId::QAbsorb));
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn llama_decode_is_memory_bound_and_weight_dominated() {
     let s = scenario(Phase::Decode, 1, 4096, Format::Bf16, Format::Bf16);
     let a = run("llama-3-8b", "h100-sxm", &s);
     for o in &a.ops {
-        assert_eq!(o.bound(), Bound::Memory, "{}", o.name);
+        assert_eq!(o.bound(), Bound::Memory, "{}", o.name());
     }
     // Time is bytes over bandwidth, and the bytes are mostly the 16 GB of weights.
     assert!((a.time.get() - a.work.bytes.get() / 3.35e12).abs() / a.time.get() < 1e-9);
@@ -182,10 +182,10 @@ fn prefill_is_compute_bound_in_the_big_gemms() {
         "h100-sxm",
         &scenario(Phase::Prefill, 1, 4096, Format::Bf16, Format::Bf16),
     );
-    let q = a.ops.iter().find(|o| o.name == "q_proj").unwrap();
+    let q = a.ops.iter().find(|o| o.id == OpId::QProj).unwrap();
     assert_eq!(q.bound(), Bound::Compute);
     assert!((a.tokens_per_s - 4096.0 / a.time.get()).abs() < 1e-6);
-    let lm = a.ops.iter().find(|o| o.name == "lm_head").unwrap();
+    let lm = a.ops.iter().find(|o| o.id == OpId::LmHead).unwrap();
     assert!(matches!(lm.op, Op::Gemm { m, .. } if m == 1.0));
 }
 
@@ -194,7 +194,7 @@ fn unfused_attention_lists_three_kernels() {
     let mut s = scenario(Phase::Prefill, 1, 2048, Format::Bf16, Format::Bf16);
     s.attention = AttentionKernel::Unfused;
     let a = run("qwen2.5-7b", "a100-sxm", &s);
-    let names: Vec<&str> = a.ops.iter().map(|o| o.name).collect();
+    let names: Vec<&str> = a.ops.iter().map(|o| o.name()).collect();
     assert!(
         names.contains(&"attn_scores")
             && names.contains(&"attn_softmax")
@@ -230,4 +230,26 @@ fn quantized_embeddings_shrink_the_weights() {
     let quantized = run("llama-3-8b", "gb10", &s).weight_bytes;
     let table = 128256.0 * 4096.0;
     assert!((plain.get() - quantized.get() - 2.0 * table * (2.0 - 0.5)).abs() < 16.0);
+}
+
+#[test]
+fn each_operator_has_one_id_and_the_id_says_its_block() {
+    // DeepSeek-V3 (MLA, MoE with shared experts and dense layers) in both phases.
+    for phase in [Phase::Prefill, Phase::Decode] {
+        let s = scenario(phase, 4, 512, Format::Fp8E4m3, Format::Bf16);
+        let a = run("deepseek-v3", "b200", &s);
+        let mut ids: Vec<OpId> = a.ops.iter().map(|o| o.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), a.ops.len(), "an id appears twice");
+        for o in &a.ops {
+            assert_eq!(o.name(), o.id.name());
+            let mlp = ["gate_proj", "up_proj", "down_proj", "silu", "router", "moe"]
+                .iter()
+                .any(|w| o.name().contains(w));
+            assert_eq!(o.id.block() == Block::Mlp, mlp, "{}", o.name());
+        }
+        assert!(a.ops.iter().any(|o| o.id.block() == Block::Attention));
+    }
+    assert!(OpId::KProj.shares_input() && !OpId::QProj.shares_input());
 }

@@ -20,12 +20,14 @@
 //!   the MLP or experts in the best 4-bit format; embeddings and LM head stay FP16 in
 //!   every strategy.
 
-use crate::analysis::{self, AttentionKernel, ModelAnalysis, OpReport, Phase, Scenario};
+use crate::analysis::{
+    self, AttentionKernel, Block, ModelAnalysis, OpId, OpReport, Phase, Scenario,
+};
 use crate::config::ModelConfig;
 use crate::error::ModelError;
 use crate::format::{Format, GroupedInt, Math};
 use crate::hardware::Hardware;
-use crate::ops::{Op, Precision};
+use crate::ops::{Op, OpPrediction, Precision};
 use crate::quant::quality::ErrorStats;
 use crate::quant::{Codec, Synthetic};
 use crate::roofline::{Bound, Efficiency, Roof, Work};
@@ -230,19 +232,6 @@ pub struct Request<'a> {
     pub efficiency: Efficiency,
 }
 
-/// Names of linear layers that share their input with the layer before them, so their
-/// activations are quantised once.
-const SHARED_INPUT: [&str; 4] = ["k_proj", "v_proj", "up_proj", "experts.up_proj"];
-
-fn is_attention_op(name: &str) -> bool {
-    !(name.contains("gate_proj")
-        || name.contains("up_proj")
-        || name.contains("down_proj")
-        || name.contains("silu")
-        || name.contains("router")
-        || name.contains("moe"))
-}
-
 /// Ranks the strategies.
 pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendation, ModelError> {
     if !req.min_sqnr_db.is_finite() {
@@ -416,20 +405,58 @@ fn strategies(req: &Request, attention: AttentionChoice) -> (Vec<Named>, Vec<(St
     (out, skipped)
 }
 
+/// The operator that takes the largest share of a strategy's time, as the explanation
+/// names it.
+struct Dominant {
+    /// `GEMV`, `GEMM`, or the model operator's name.
+    name: String,
+    /// Its FLOPs per byte.
+    intensity: f64,
+    /// The ridge point of the roof it meets.
+    ridge: f64,
+    /// Which ceiling binds.
+    bound: Bound,
+    /// The compute type it runs as.
+    math: Math,
+    /// Whether it runs natively (no conversion).
+    native: bool,
+}
+
+impl Dominant {
+    fn of(name: String, r: &OpPrediction) -> Dominant {
+        let p = r.prediction;
+        Dominant {
+            name,
+            intensity: p.intensity.get(),
+            ridge: p.ridge.get(),
+            bound: p.bound,
+            math: r.ceiling.executed_as,
+            native: r.ceiling.native,
+        }
+    }
+}
+
 /// Time, memory and the words explaining them, for one strategy.
 struct Evaluation {
     time: Seconds,
     memory: Bytes,
     weight_bytes: Bytes,
-    /// The largest-share operator: name, intensity, ridge, bound, math it ran as, native.
-    dominant: (String, f64, f64, Bound, Math, bool),
+    /// The largest-share operator.
+    dominant: Dominant,
     quantize_overhead: Seconds,
     bottleneck: String,
 }
 
 impl Evaluation {
     fn reason(&self, baseline: &Evaluation) -> String {
-        let (name, ai, ridge, bound, math, native) = &self.dominant;
+        let Dominant {
+            name,
+            intensity: ai,
+            ridge,
+            bound,
+            math,
+            native,
+        } = &self.dominant;
         let how = match bound {
             Bound::Memory => format!(
                 "{name} is memory-bound (intensity {ai:.1} vs ridge {ridge:.0} FLOP/B): weights {:.2}x smaller",
@@ -467,14 +494,7 @@ fn evaluate(req: &Request, formats: &StrategyFormats) -> Result<Evaluation, Mode
             let overhead = activation_quantisation(req, p.activations, &[(m, k)]);
             let weight_bytes = p.weights.tensor_bytes(n * k);
             let pr = r.prediction;
-            let dominant = (
-                if m == 1.0 { "GEMV" } else { "GEMM" }.to_string(),
-                pr.intensity.get(),
-                pr.ridge.get(),
-                pr.bound,
-                r.ceiling.executed_as,
-                r.ceiling.native,
-            );
+            let dominant = Dominant::of(if m == 1.0 { "GEMV" } else { "GEMM" }.to_string(), &r);
             let bottleneck = bottleneck_words(&dominant, 1.0, req.phase, false);
             Ok(Evaluation {
                 time: pr.time + overhead,
@@ -525,30 +545,31 @@ fn evaluate_model(
             })
         })
         .transpose()?;
-    let pick = |i: usize, o: &OpReport| -> OpReport {
-        if o.name == "attention"
+    // The same operator in another analysis of the model, matched by id.
+    let same = |other: &ModelAnalysis, o: &OpReport| -> OpReport {
+        other.ops.iter().find(|x| x.id == o.id).unwrap_or(o).clone()
+    };
+    let pick = |o: &OpReport| -> OpReport {
+        if o.id == OpId::Attention
             && let Some(a) = &kernel
         {
-            return a.ops[i].clone();
+            return same(a, o);
         }
         match &side {
-            Some(s) if is_attention_op(o.name) => s.ops[i].clone(),
+            // Mixed precision: everything but the MLP block takes the attention side's
+            // formats (the norms, embedding and LM head included).
+            Some(s) if o.id.block() != Block::Mlp => same(s, o),
             _ => o.clone(),
         }
     };
-    let ops: Vec<OpReport> = main
-        .ops
-        .iter()
-        .enumerate()
-        .map(|(i, o)| pick(i, o))
-        .collect();
+    let ops: Vec<OpReport> = main.ops.iter().map(pick).collect();
     let time: Seconds = ops.iter().map(|o| o.time).sum();
     // Activation quantisation: one per linear input, shared inputs once.
     let inputs: Vec<(f64, f64)> = ops
         .iter()
-        .filter(|o| !SHARED_INPUT.contains(&o.name) && o.precision.activations != Format::Fp16)
+        .filter(|o| !o.id.shares_input() && o.precision.activations != Format::Fp16)
         .filter_map(|o| match o.op {
-            Op::Gemm { m, k, .. } if o.name != "lm_head" => Some((m * o.count, k)),
+            Op::Gemm { m, k, .. } if o.id != OpId::LmHead => Some((m * o.count, k)),
             _ => None,
         })
         .collect();
@@ -565,17 +586,7 @@ fn evaluate_model(
     let dominant = ops
         .iter()
         .max_by(|a, b| a.time.get().total_cmp(&b.time.get()))
-        .map(|o| {
-            let pr = o.result.prediction;
-            (
-                o.name.to_string(),
-                pr.intensity.get(),
-                pr.ridge.get(),
-                pr.bound,
-                o.result.ceiling.executed_as,
-                o.result.ceiling.native,
-            )
-        })
+        .map(|o| Dominant::of(o.name().to_string(), &o.result))
         .ok_or_else(|| ModelError::invalid("model", "has no operators"))?;
     let memory_share = ops
         .iter()
@@ -612,16 +623,15 @@ fn mixed_weight_bytes(
         }
         None => 3.0 * h * config.intermediate as f64 * l,
     };
-    let mlp_format = mlp
-        .ops
-        .iter()
-        .find(|o| o.name.contains("down_proj"))
-        .map(|o| o.precision.weights);
-    let attention_format = attention
-        .ops
-        .iter()
-        .find(|o| o.name.contains("down_proj"))
-        .map(|o| o.precision.weights);
+    // The first down projection (dense, routed or shared) holds the MLP's weight format.
+    let down = |o: &&OpReport| {
+        matches!(
+            o.id,
+            OpId::DownProj | OpId::ExpertsDownProj | OpId::SharedExpertDownProj
+        )
+    };
+    let mlp_format = mlp.ops.iter().find(down).map(|o| o.precision.weights);
+    let attention_format = attention.ops.iter().find(down).map(|o| o.precision.weights);
     match (mlp_format, attention_format) {
         (Some(m), Some(a)) => {
             attention.weight_bytes + m.tensor_bytes(mlp_elements) - a.tensor_bytes(mlp_elements)
@@ -652,13 +662,14 @@ fn activation_quantisation(req: &Request, format: Format, inputs: &[(f64, f64)])
         .sum()
 }
 
-fn bottleneck_words(
-    dominant: &(String, f64, f64, Bound, Math, bool),
-    memory_share: f64,
-    phase: Phase,
-    model: bool,
-) -> String {
-    let (name, ai, ridge, bound, _, _) = dominant;
+fn bottleneck_words(dominant: &Dominant, memory_share: f64, phase: Phase, model: bool) -> String {
+    let Dominant {
+        name,
+        intensity: ai,
+        ridge,
+        bound,
+        ..
+    } = dominant;
     let what = if model {
         format!(
             "{}: {:.0}% of the time is memory-bound; the largest operator, {name}, has intensity {ai:.1} against a ridge of {ridge:.0} FLOP/B",
