@@ -179,7 +179,7 @@ fn model_json_matches_the_model() {
     let ops = j["ops"].as_array().unwrap();
     assert_eq!(ops.len(), a.ops.len());
     for (o, want) in ops.iter().zip(&a.ops) {
-        assert_eq!(o["name"], want.name);
+        assert_eq!(o["name"], want.name());
         close(o, "count", want.count);
         close(o, "flops", want.flops().get());
         close(o, "bytes", want.bytes().get());
