@@ -158,7 +158,7 @@ fn to_json(hw: &str, target: &str, rec: &Recommendation) -> RecommendationJson {
                 memory_bytes: c.memory.get(),
                 memory_saved: c.memory_saved,
                 sqnr_db: c.quality_db,
-                quality_limited_by: c.quality_limited_by,
+                quality_limited_by: c.quality_limited_by.name(),
                 within_budget: c.within_budget,
                 pareto: c.pareto,
                 fits: c.fits,

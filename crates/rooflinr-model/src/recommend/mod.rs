@@ -163,10 +163,80 @@ pub struct StrategyFormats {
     pub fp8_attention: bool,
 }
 
+/// A scheme for the linear layers' weights and activations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// Everything in FP16: the baseline.
+    Fp16,
+    /// FP8 E4M3 weights and activations.
+    Fp8W8A8,
+    /// INT8 weights and activations.
+    Int8W8A8,
+    /// INT4 weights in groups of 128 with FP16 scales and zero points (AWQ/GPTQ), FP16
+    /// activations.
+    Int4Awq,
+    /// NVFP4 weights and activations.
+    NvFp4W4A4,
+    /// MXFP4 weights and activations.
+    MxFp4W4A4,
+}
+
+impl Scheme {
+    /// The label candidates are shown with.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scheme::Fp16 => "FP16 baseline",
+            Scheme::Fp8W8A8 => "FP8 W8A8",
+            Scheme::Int8W8A8 => "INT8 W8A8",
+            Scheme::Int4Awq => "INT4 weight-only (AWQ/GPTQ g128)",
+            Scheme::NvFp4W4A4 => "NVFP4 W4A4",
+            Scheme::MxFp4W4A4 => "MXFP4 W4A4",
+        }
+    }
+
+    /// Its formats, with an FP16 KV cache and outputs.
+    fn precision(self) -> Precision {
+        match self {
+            Scheme::Fp16 => uniform(Format::Fp16, Format::Fp16),
+            Scheme::Fp8W8A8 => uniform(Format::Fp8E4m3, Format::Fp8E4m3),
+            Scheme::Int8W8A8 => uniform(Format::Int8, Format::Int8),
+            Scheme::Int4Awq => uniform(Format::Grouped(GroupedInt::AWQ_INT4), Format::Fp16),
+            Scheme::NvFp4W4A4 => uniform(Format::NvFp4, Format::NvFp4),
+            Scheme::MxFp4W4A4 => uniform(Format::MxFp4, Format::MxFp4),
+        }
+    }
+}
+
+/// Which strategy a candidate is, apart from its label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrategyId {
+    /// Every linear layer in one scheme; the KV cache in `kv` when it is quantised.
+    Uniform {
+        /// The linear layers' scheme.
+        scheme: Scheme,
+        /// The KV cache's format, when not the activations' FP16.
+        kv: Option<Format>,
+    },
+    /// Attention in FP8 with an FP8 KV cache, the MLP in `mlp` (the best 4-bit scheme).
+    Mixed {
+        /// The MLP's scheme.
+        mlp: Scheme,
+    },
+}
+
+impl StrategyId {
+    /// A scheme alone, FP16 cache.
+    pub const fn plain(scheme: Scheme) -> StrategyId {
+        StrategyId::Uniform { scheme, kv: None }
+    }
+}
+
 /// One ranked strategy.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
-    /// Short name (`NVFP4 W4A4 + FP8 KV`).
+    /// Which strategy it is.
+    pub id: StrategyId,
+    /// Short label (`NVFP4 W4A4 + FP8 KV`).
     pub name: String,
     /// Its formats.
     pub formats: StrategyFormats,
@@ -180,8 +250,8 @@ pub struct Candidate {
     pub memory_saved: f64,
     /// The worst measured SQNR over the quantised tensors, dB.
     pub quality_db: f64,
-    /// Which tensor that worst SQNR is (`weights`, `activations`, `kv`).
-    pub quality_limited_by: &'static str,
+    /// Which tensor that worst SQNR is.
+    pub quality_limited_by: TensorRole,
     /// Quality at or above the budget.
     pub within_budget: bool,
     /// Not beaten on all of speed, memory and quality by another candidate.
@@ -253,14 +323,15 @@ pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendati
     // Every strategy evaluated once; the first is the FP16 baseline the others compare to.
     let evaluations = strategies
         .iter()
-        .map(|(_, formats)| evaluate(req, formats))
+        .map(|strategy| evaluate(req, &strategy.formats))
         .collect::<Result<Vec<_>, _>>()?;
     let baseline = &evaluations[0];
-    for ((name, formats), e) in strategies.iter().zip(&evaluations) {
-        let (quality_db, limited_by) = quality.strategy(formats);
+    for (strategy, e) in strategies.iter().zip(&evaluations) {
+        let (quality_db, limited_by) = quality.strategy(&strategy.formats);
         candidates.push(Candidate {
-            name: name.clone(),
-            formats: *formats,
+            id: strategy.id,
+            name: strategy.label.clone(),
+            formats: strategy.formats,
             time: e.time,
             speedup: baseline.time / e.time,
             memory: e.memory,
@@ -302,37 +373,31 @@ fn uniform(weights: Format, activations: Format) -> Precision {
     }
 }
 
-/// A strategy's name and formats.
-type Named = (String, StrategyFormats);
+/// A strategy: its id, label and formats.
+struct Strategy {
+    id: StrategyId,
+    label: String,
+    formats: StrategyFormats,
+}
 
 /// The strategies offered on the device, and those skipped with the reason.
-fn strategies(req: &Request, attention: AttentionChoice) -> (Vec<Named>, Vec<(String, String)>) {
+fn strategies(req: &Request, attention: AttentionChoice) -> (Vec<Strategy>, Vec<(String, String)>) {
     let hw = req.hardware;
     let fp4_native = hw.ceiling(Math::Fp4, true).native;
     let fp8_native = hw.ceiling(Math::Fp8, false).native;
-    let awq = Format::Grouped(GroupedInt::AWQ_INT4);
     let mut bases = vec![
-        (
-            "FP16 baseline".to_string(),
-            uniform(Format::Fp16, Format::Fp16),
-        ),
-        (
-            "FP8 W8A8".to_string(),
-            uniform(Format::Fp8E4m3, Format::Fp8E4m3),
-        ),
-        ("INT8 W8A8".to_string(), uniform(Format::Int8, Format::Int8)),
-        (
-            "INT4 weight-only (AWQ/GPTQ g128)".to_string(),
-            uniform(awq, Format::Fp16),
-        ),
+        Scheme::Fp16,
+        Scheme::Fp8W8A8,
+        Scheme::Int8W8A8,
+        Scheme::Int4Awq,
     ];
     let mut skipped = Vec::new();
-    for (name, format) in [("NVFP4 W4A4", Format::NvFp4), ("MXFP4 W4A4", Format::MxFp4)] {
+    for scheme in [Scheme::NvFp4W4A4, Scheme::MxFp4W4A4] {
         if fp4_native {
-            bases.push((name.to_string(), uniform(format, format)));
+            bases.push(scheme);
         } else {
             skipped.push((
-                name.to_string(),
+                scheme.label().to_string(),
                 format!("{} has no block-scaled FP4 tensor cores", hw.name),
             ));
         }
@@ -346,20 +411,27 @@ fn strategies(req: &Request, attention: AttentionChoice) -> (Vec<Named>, Vec<(St
             ),
         ));
     }
-    let plain = |main: Precision| StrategyFormats {
-        main,
-        attention: None,
-        fp8_attention: false,
-    };
-    let mut out: Vec<Named> = bases.iter().map(|(n, p)| (n.clone(), plain(*p))).collect();
+    let mut out: Vec<Strategy> = bases
+        .iter()
+        .map(|&scheme| Strategy {
+            id: StrategyId::plain(scheme),
+            label: scheme.label().to_string(),
+            formats: StrategyFormats {
+                main: scheme.precision(),
+                attention: None,
+                fp8_attention: false,
+            },
+        })
+        .collect();
     let Target::Model(_) = &req.target else {
         return (out, skipped);
     };
     // KV-cache quantisation on top of each weight strategy.
     let fp8_attention = attention.fp8_attention();
-    for (name, p) in &bases {
+    for &scheme in &bases {
         for (kv_name, kv) in [("FP8 KV", Format::Fp8E4m3), ("NVFP4 KV", Format::NvFp4)] {
             let fp8 = fp8_attention && kv == Format::Fp8E4m3;
+            let name = scheme.label();
             let label = if fp8 {
                 format!(
                     "{name} + {kv_name} ({} FP8 attention)",
@@ -368,40 +440,48 @@ fn strategies(req: &Request, attention: AttentionChoice) -> (Vec<Named>, Vec<(St
             } else {
                 format!("{name} + {kv_name}")
             };
-            out.push((
+            out.push(Strategy {
+                id: StrategyId::Uniform {
+                    scheme,
+                    kv: Some(kv),
+                },
                 label,
-                StrategyFormats {
-                    main: Precision { kv, ..*p },
+                formats: StrategyFormats {
+                    main: Precision {
+                        kv,
+                        ..scheme.precision()
+                    },
                     attention: None,
                     fp8_attention: fp8,
                 },
-            ));
+            });
         }
     }
     // Mixed precision: attention in FP8 (with an FP8 KV cache), MLP in the best 4-bit.
-    let four_bit = if fp4_native {
-        uniform(Format::NvFp4, Format::NvFp4)
+    let mlp = if fp4_native {
+        Scheme::NvFp4W4A4
     } else {
-        uniform(awq, Format::Fp16)
+        Scheme::Int4Awq
     };
     let attention_side = Precision {
         kv: Format::Fp8E4m3,
-        ..uniform(Format::Fp8E4m3, Format::Fp8E4m3)
+        ..Scheme::Fp8W8A8.precision()
     };
-    out.push((
-        format!(
+    out.push(Strategy {
+        id: StrategyId::Mixed { mlp },
+        label: format!(
             "Mixed: attention FP8 + FP8 KV, MLP {}",
             if fp4_native { "NVFP4" } else { "INT4 AWQ" }
         ),
-        StrategyFormats {
+        formats: StrategyFormats {
             main: Precision {
                 kv: Format::Fp8E4m3,
-                ..four_bit
+                ..mlp.precision()
             },
             attention: Some(attention_side),
             fp8_attention,
         },
-    ));
+    });
     (out, skipped)
 }
 
@@ -701,10 +781,32 @@ fn mark_pareto(candidates: &mut [Candidate]) {
     }
 }
 
+/// The tensors a strategy stores in a low format, each judged on its own sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TensorRole {
+    /// Linear layers' weights.
+    Weights,
+    /// Linear layers' inputs (scaled per token).
+    Activations,
+    /// The KV cache.
+    Kv,
+}
+
+impl TensorRole {
+    /// `weights`, `activations`, `kv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TensorRole::Weights => "weights",
+            TensorRole::Activations => "activations",
+            TensorRole::Kv => "kv",
+        }
+    }
+}
+
 /// Measured SQNR per (role, format), each measured once.
 struct QualityCache<'a> {
     samples: &'a QualitySamples,
-    measured: Vec<(&'static str, Format, f64)>,
+    measured: Vec<(TensorRole, Format, f64)>,
 }
 
 impl<'a> QualityCache<'a> {
@@ -715,7 +817,7 @@ impl<'a> QualityCache<'a> {
         }
     }
 
-    fn sqnr(&mut self, role: &'static str, format: Format) -> f64 {
+    fn sqnr(&mut self, role: TensorRole, format: Format) -> f64 {
         if let Some((_, _, db)) = self
             .measured
             .iter()
@@ -724,13 +826,13 @@ impl<'a> QualityCache<'a> {
             return *db;
         }
         let (values, cols) = match role {
-            "weights" => &self.samples.weights,
-            "activations" => &self.samples.activations,
-            _ => &self.samples.kv,
+            TensorRole::Weights => &self.samples.weights,
+            TensorRole::Activations => &self.samples.activations,
+            TensorRole::Kv => &self.samples.kv,
         };
         // Activations are scaled per token: INT8 per row, the block formats per block.
         let codec = match (role, format) {
-            ("activations", Format::Int8) => {
+            (TensorRole::Activations, Format::Int8) => {
                 "int8-channel".parse().unwrap_or(Codec::for_format(format))
             }
             _ => Codec::for_format(format),
@@ -744,24 +846,23 @@ impl<'a> QualityCache<'a> {
     }
 
     /// The worst SQNR over the tensors a strategy stores in each format.
-    fn strategy(&mut self, f: &StrategyFormats) -> (f64, &'static str) {
-        let mut roles = vec![
-            ("weights", f.main.weights),
-            ("activations", f.main.activations),
-            ("kv", f.main.kv),
-        ];
+    fn strategy(&mut self, f: &StrategyFormats) -> (f64, TensorRole) {
+        let roles_of = |p: Precision| {
+            [
+                (TensorRole::Weights, p.weights),
+                (TensorRole::Activations, p.activations),
+                (TensorRole::Kv, p.kv),
+            ]
+        };
+        let mut roles = roles_of(f.main).to_vec();
         if let Some(a) = f.attention {
-            roles.extend([
-                ("weights", a.weights),
-                ("activations", a.activations),
-                ("kv", a.kv),
-            ]);
+            roles.extend(roles_of(a));
         }
         roles
             .into_iter()
             .map(|(role, format)| (self.sqnr(role, format), role))
             .min_by(|a, b| a.0.total_cmp(&b.0))
-            .unwrap_or((f64::INFINITY, "weights"))
+            .unwrap_or((f64::INFINITY, TensorRole::Weights))
     }
 }
 

@@ -23,12 +23,21 @@ fn llama(hw: &Hardware) -> Recommendation {
     recommend(&req, &QualitySamples::synthetic()).unwrap()
 }
 
-fn find<'a>(rec: &'a Recommendation, name: &str) -> &'a Candidate {
+fn find(rec: &Recommendation, id: StrategyId) -> &Candidate {
     rec.candidates
         .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("no candidate {name}"))
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no candidate {id:?}"))
 }
+
+const fn with_kv(scheme: Scheme, kv: Format) -> StrategyId {
+    StrategyId::Uniform {
+        scheme,
+        kv: Some(kv),
+    }
+}
+
+use StrategyId as S;
 
 #[test]
 fn seed_example_llama_3_8b_decode_on_gb10_goes_to_four_bits() {
@@ -42,7 +51,17 @@ fn seed_example_llama_3_8b_decode_on_gb10_goes_to_four_bits() {
     );
     assert!(rec.bottleneck.ends_with("so bytes decide"));
     let best = &rec.candidates[rec.best.unwrap()];
-    assert!(best.name.starts_with("NVFP4 W4A4"), "{}", best.name);
+    assert!(
+        matches!(
+            best.id,
+            S::Uniform {
+                scheme: Scheme::NvFp4W4A4,
+                ..
+            }
+        ),
+        "{}",
+        best.name
+    );
     // Memory-bound: speed-up close to the byte ratio, 16 bits over 4.5.
     assert!(
         (3.0..16.0 / 4.5).contains(&best.speedup),
@@ -51,9 +70,9 @@ fn seed_example_llama_3_8b_decode_on_gb10_goes_to_four_bits() {
     );
     assert!(best.reason.contains("memory-bound"), "{}", best.reason);
     // MXFP4 is faster still, but its activations measure below the budget.
-    let mx = find(&rec, "MXFP4 W4A4");
-    assert!(mx.speedup > find(&rec, "NVFP4 W4A4").speedup);
-    assert!(!mx.within_budget && mx.quality_limited_by == "activations");
+    let mx = find(&rec, S::plain(Scheme::MxFp4W4A4));
+    assert!(mx.speedup > find(&rec, S::plain(Scheme::NvFp4W4A4)).speedup);
+    assert!(!mx.within_budget && mx.quality_limited_by == TensorRole::Activations);
     assert!(rec.skipped.is_empty(), "{:?}", rec.skipped);
     assert_eq!(
         rec.attention,
@@ -66,11 +85,19 @@ fn seed_example_llama_3_8b_decode_on_gb10_goes_to_four_bits() {
 fn fp4_strategies_are_skipped_where_there_are_no_fp4_tensor_cores() {
     let h100 = registry::get("h100-sxm").unwrap();
     let rec = llama(&h100);
-    assert!(rec.candidates.iter().all(|c| !c.name.contains("FP4 W4A4")));
+    assert!(rec.candidates.iter().all(|c| !matches!(
+        c.id,
+        S::Uniform {
+            scheme: Scheme::NvFp4W4A4 | Scheme::MxFp4W4A4,
+            ..
+        } | S::Mixed {
+            mlp: Scheme::NvFp4W4A4
+        }
+    )));
     let skipped: Vec<&str> = rec.skipped.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(skipped, ["NVFP4 W4A4", "MXFP4 W4A4"]);
     assert_eq!(rec.attention, AttentionChoice::Fa3);
-    let fa3 = find(&rec, "FP16 baseline + FP8 KV (FA3 FP8 attention)");
+    let fa3 = find(&rec, with_kv(Scheme::Fp16, Format::Fp8E4m3));
     assert!(fa3.formats.fp8_attention);
     // A GB10 cannot run FA3 at all.
     let gb10 = registry::get("gb10").unwrap();
@@ -89,8 +116,11 @@ fn fp8_attention_is_faster_than_dequantising_in_fa2_at_long_context() {
     let fa3 = recommend(&req, &QualitySamples::synthetic()).unwrap();
     req.attention = Some(AttentionChoice::Fa2);
     let fa2 = recommend(&req, &QualitySamples::synthetic()).unwrap();
-    let t3 = find(&fa3, "FP8 W8A8 + FP8 KV (FA3 FP8 attention)").time;
-    let t2 = find(&fa2, "FP8 W8A8 + FP8 KV").time;
+    let id = with_kv(Scheme::Fp8W8A8, Format::Fp8E4m3);
+    let (c3, c2) = (find(&fa3, id), find(&fa2, id));
+    assert_eq!(c3.name, "FP8 W8A8 + FP8 KV (FA3 FP8 attention)");
+    assert_eq!(c2.name, "FP8 W8A8 + FP8 KV");
+    let (t3, t2) = (c3.time, c2.time);
     assert!(t3 < t2, "{t3} vs {t2}");
 }
 
@@ -112,7 +142,10 @@ fn compute_bound_gemms_gain_by_tensor_core_rate() {
         "{}",
         rec.bottleneck
     );
-    let (fp8, nvfp4) = (find(&rec, "FP8 W8A8"), find(&rec, "NVFP4 W4A4"));
+    let (fp8, nvfp4) = (
+        find(&rec, S::plain(Scheme::Fp8W8A8)),
+        find(&rec, S::plain(Scheme::NvFp4W4A4)),
+    );
     // B200: 4.5 PFLOP/s FP8 and 9 FP4 against 2.25 FP16 (dense): 2x and 4x, less the
     // time spent quantising 8192 x 8192 activations per token.
     assert!(fp8.speedup > 1.7 && fp8.speedup < 2.0, "{}", fp8.speedup);
@@ -122,7 +155,7 @@ fn compute_bound_gemms_gain_by_tensor_core_rate() {
         nvfp4.speedup
     );
     // Weight-only INT4 dequantises to FP16 math: no faster when compute-bound.
-    let awq = find(&rec, "INT4 weight-only (AWQ/GPTQ g128)");
+    let awq = find(&rec, S::plain(Scheme::Int4Awq));
     assert!((awq.speedup - 1.0).abs() < 0.01, "{}", awq.speedup);
 }
 
@@ -150,7 +183,7 @@ fn activation_quantisation_costs_time_and_weight_only_does_not() {
             .prediction
             .time
     };
-    let fp8 = find(&rec, "FP8 W8A8");
+    let fp8 = find(&rec, S::plain(Scheme::Fp8W8A8));
     assert!(fp8.time > plain(Format::Fp8E4m3, Format::Fp8E4m3));
     assert!(
         fp8.reason
@@ -158,7 +191,7 @@ fn activation_quantisation_costs_time_and_weight_only_does_not() {
     );
     let awq_format = Format::Grouped(GroupedInt::AWQ_INT4);
     assert_eq!(
-        find(&rec, "INT4 weight-only (AWQ/GPTQ g128)").time,
+        find(&rec, S::plain(Scheme::Int4Awq)).time,
         plain(awq_format, Format::Fp16)
     );
 }
@@ -183,7 +216,7 @@ fn quality_is_the_worst_measured_tensor() {
     let w = sqnr(Codec::for_format(Format::Int8), &samples.weights);
     let a = sqnr("int8-channel".parse().unwrap(), &samples.activations);
     let kv = sqnr(Codec::for_format(Format::Fp16), &samples.kv);
-    let int8 = find(&rec, "INT8 W8A8");
+    let int8 = find(&rec, S::plain(Scheme::Int8W8A8));
     assert_eq!(int8.quality_db, w.min(a).min(kv));
 }
 
@@ -204,7 +237,7 @@ fn the_frontier_is_exactly_the_undominated_candidates() {
         assert_eq!(a.pareto, !dominated, "{}", a.name);
     }
     assert!(
-        find(&rec, "FP16 baseline").pareto,
+        find(&rec, S::plain(Scheme::Fp16)).pareto,
         "the best quality is on the frontier"
     );
     // Sorted fastest first.
@@ -219,12 +252,14 @@ fn the_frontier_is_exactly_the_undominated_candidates() {
 fn mixed_precision_memory_lies_between_its_two_formats() {
     let gb10 = registry::get("gb10").unwrap();
     let rec = llama(&gb10);
-    let mixed = find(&rec, "Mixed: attention FP8 + FP8 KV, MLP NVFP4");
-    let fp8 = find(
+    let mixed = find(
         &rec,
-        "FP8 W8A8 + FP8 KV (FA2 FP8 attention)".trim_end_matches(" (FA2 FP8 attention)"),
+        S::Mixed {
+            mlp: Scheme::NvFp4W4A4,
+        },
     );
-    let nvfp4 = find(&rec, "NVFP4 W4A4 + FP8 KV");
+    let fp8 = find(&rec, with_kv(Scheme::Fp8W8A8, Format::Fp8E4m3));
+    let nvfp4 = find(&rec, with_kv(Scheme::NvFp4W4A4, Format::Fp8E4m3));
     assert!(nvfp4.memory < mixed.memory && mixed.memory < fp8.memory);
     assert!(nvfp4.time < mixed.time && mixed.time < fp8.time);
 }
