@@ -12,7 +12,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rooflinr_model::format::Format;
-use rooflinr_protocol::{JobId, JobKind, JobRequest, JobState, Measurement, ServerMessage};
+use rooflinr_protocol::{
+    ErrorCode, JobId, JobKind, JobRequest, JobState, Measurement, ServerMessage,
+};
 use rooflinr_report::kernel::MeasuredCeilings;
 use tokio::sync::broadcast;
 
@@ -22,6 +24,108 @@ use crate::stats::StopRule;
 
 /// Most points in one job.
 pub const MAX_POINTS: usize = 1024;
+
+/// Why a job was refused, or a job named that does not exist.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// No backend can measure here.
+    #[error("no measurement backend is available")]
+    NoBackend,
+    /// The backend named exists but cannot measure on this machine.
+    #[error("backend `{kind}` is not available on this agent: {reason}")]
+    BackendUnavailable {
+        /// The backend asked for.
+        kind: String,
+        /// Why it cannot measure.
+        reason: String,
+    },
+    /// The backend named is not one this agent has.
+    #[error("backend `{kind}` is not available on this agent; available: {available}")]
+    UnknownBackend {
+        /// The backend asked for.
+        kind: String,
+        /// The backends that can measure, comma-separated.
+        available: String,
+    },
+    /// Nothing to measure.
+    #[error("a measurement needs at least one shape and one format")]
+    Empty,
+    /// Over [`MAX_POINTS`].
+    #[error("{shapes} shapes x {formats} formats is over the limit of {MAX_POINTS} points per job")]
+    TooManyPoints {
+        /// Shapes asked for.
+        shapes: usize,
+        /// Formats asked for.
+        formats: usize,
+    },
+    /// A shape outside the measured limits.
+    #[error("shapes[{index}]: {error}")]
+    Shape {
+        /// Its place in the request.
+        index: usize,
+        /// What is wrong with it.
+        error: rooflinr_protocol::ShapeError,
+    },
+    /// A format name the catalogue does not know.
+    #[error(transparent)]
+    Format(#[from] rooflinr_model::ModelError),
+    /// A format this backend does not measure.
+    #[error("the {backend} backend does not measure `{name}`; it measures {measures}")]
+    Unsupported {
+        /// The backend.
+        backend: &'static str,
+        /// The format as asked.
+        name: String,
+        /// What it measures, comma-separated.
+        measures: String,
+    },
+    /// A point's buffers would not fit in memory.
+    #[error(transparent)]
+    DoesNotFit(#[from] MeasureError),
+    /// No job has this id.
+    #[error("no job `{0}`")]
+    UnknownJob(JobId),
+}
+
+impl JobError {
+    /// The protocol's code for this refusal.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            JobError::UnknownJob(_) => ErrorCode::UnknownJob,
+            _ => ErrorCode::Invalid,
+        }
+    }
+}
+
+/// A job's state and results so far (the agent's own record; [`JobStatus::message`] is its
+/// wire form).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobStatus {
+    /// Queued, running or finished how.
+    pub state: JobState,
+    /// Place in the queue, while queued.
+    pub position: Option<usize>,
+    /// Points in the job.
+    pub total: usize,
+    /// Points measured so far.
+    pub results: Vec<Measurement>,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+impl JobStatus {
+    /// The status message for `job`.
+    pub fn message(self, job: JobId) -> ServerMessage {
+        ServerMessage::Status {
+            job,
+            state: self.state,
+            position: self.position,
+            total: self.total,
+            results: self.results,
+            error: self.error,
+        }
+    }
+}
 
 struct Record {
     backend: Arc<dyn Backend>,
@@ -107,7 +211,7 @@ impl Jobs {
 
     /// Validates a request and queues it; returns its id and place in the queue (the caller
     /// tells the submitter; later changes of place are broadcast).
-    pub fn submit(&self, request: JobRequest) -> Result<(JobId, usize), String> {
+    pub fn submit(&self, request: JobRequest) -> Result<(JobId, usize), JobError> {
         let backend = self.pick_backend(request.backend.as_deref())?;
         let items = plan(&request, backend.as_ref())?;
         let rule = StopRule::from_budget(request.budget.as_ref(), self.default_rule);
@@ -135,7 +239,7 @@ impl Jobs {
         Ok((id, position))
     }
 
-    fn pick_backend(&self, wanted: Option<&str>) -> Result<Arc<dyn Backend>, String> {
+    fn pick_backend(&self, wanted: Option<&str>) -> Result<Arc<dyn Backend>, JobError> {
         let available = || {
             self.backends
                 .iter()
@@ -150,27 +254,27 @@ impl Jobs {
                 .iter()
                 .find(|b| b.info().available)
                 .cloned()
-                .ok_or_else(|| "no measurement backend is available".to_string()),
+                .ok_or(JobError::NoBackend),
             Some(kind) => match self.backends.iter().find(|b| b.kind() == kind) {
                 Some(b) if b.info().available => Ok(Arc::clone(b)),
-                Some(b) => Err(format!(
-                    "backend `{kind}` is not available on this agent: {}",
-                    b.info().reason.unwrap_or_else(|| "no reason given".into())
-                )),
-                None => Err(format!(
-                    "backend `{kind}` is not available on this agent; available: {}",
-                    available()
-                )),
+                Some(b) => Err(JobError::BackendUnavailable {
+                    kind: kind.to_string(),
+                    reason: b.info().reason.unwrap_or_else(|| "no reason given".into()),
+                }),
+                None => Err(JobError::UnknownBackend {
+                    kind: kind.to_string(),
+                    available: available(),
+                }),
             },
         }
     }
 
     /// Cancels a queued or running job; the points already measured are kept.
-    pub fn cancel(&self, job: &JobId) -> Result<(), String> {
+    pub fn cancel(&self, job: &JobId) -> Result<(), JobError> {
         let finished = {
             let mut inner = self.lock();
             let Some(record) = inner.jobs.get_mut(job) else {
-                return Err(format!("no job `{job}`"));
+                return Err(JobError::UnknownJob(job.clone()));
             };
             record.cancel.store(true, Ordering::Relaxed);
             if record.state == JobState::Queued {
@@ -189,7 +293,7 @@ impl Jobs {
     }
 
     /// A job's state and results so far.
-    pub fn status(&self, job: &JobId) -> Option<ServerMessage> {
+    pub fn status(&self, job: &JobId) -> Option<JobStatus> {
         let inner = self.lock();
         let record = inner.jobs.get(job)?;
         let position = inner
@@ -197,8 +301,7 @@ impl Jobs {
             .iter()
             .position(|j| j == job)
             .map(|p| p + usize::from(inner.running.is_some()));
-        Some(ServerMessage::Status {
-            job: job.clone(),
+        Some(JobStatus {
             state: record.state,
             position,
             total: record.items.len(),
@@ -209,14 +312,12 @@ impl Jobs {
 
     /// Waits until a job has finished (polling between events, so a lagged receiver
     /// cannot miss the end).
-    pub async fn wait(&self, job: &JobId) -> Option<ServerMessage> {
+    pub async fn wait(&self, job: &JobId) -> Option<JobStatus> {
         let mut events = self.subscribe();
         loop {
-            match self.status(job)? {
-                ServerMessage::Status { state, .. } if state.is_finished() => {
-                    return self.status(job);
-                }
-                _ => {}
+            let status = self.status(job)?;
+            if status.state.is_finished() {
+                return Some(status);
             }
             let _ = tokio::time::timeout(Duration::from_millis(250), events.recv()).await;
         }
@@ -354,7 +455,7 @@ impl Jobs {
 
 /// Turns a request into the points to measure, refusing anything unusable before a
 /// byte is allocated.
-pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, String> {
+pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, JobError> {
     let supported = backend.formats();
     let names = || {
         supported
@@ -370,27 +471,27 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
         }
         JobKind::Operators { shapes, formats } => {
             if shapes.is_empty() || formats.is_empty() {
-                return Err("a measurement needs at least one shape and one format".into());
+                return Err(JobError::Empty);
             }
             if shapes.len().saturating_mul(formats.len()) > MAX_POINTS {
-                return Err(format!(
-                    "{} shapes x {} formats is over the limit of {MAX_POINTS} points per job",
-                    shapes.len(),
-                    formats.len()
-                ));
+                return Err(JobError::TooManyPoints {
+                    shapes: shapes.len(),
+                    formats: formats.len(),
+                });
             }
-            for (i, s) in shapes.iter().enumerate() {
-                s.check().map_err(|e| format!("shapes[{i}]: {e}"))?;
+            for (index, s) in shapes.iter().enumerate() {
+                s.check()
+                    .map_err(|error| JobError::Shape { index, error })?;
             }
             let mut parsed = Vec::new();
             for name in formats {
-                let format = name.parse::<Format>().map_err(|e| e.to_string())?;
+                let format = name.parse::<Format>()?;
                 if !supported.contains(&format) {
-                    return Err(format!(
-                        "the {} backend does not measure `{name}`; it measures {}",
-                        backend.kind(),
-                        names()
-                    ));
+                    return Err(JobError::Unsupported {
+                        backend: backend.kind(),
+                        name: name.clone(),
+                        measures: names(),
+                    });
                 }
                 parsed.push(format);
             }
@@ -405,7 +506,7 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, St
         }
     };
     for work in &items {
-        check_fits(backend, work).map_err(|e| e.to_string())?;
+        check_fits(backend, work)?;
     }
     Ok(items)
 }

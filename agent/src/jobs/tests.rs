@@ -28,7 +28,7 @@ fn operators(shapes: &[(u64, u64, u64)], formats: &[&str]) -> JobRequest {
 
 #[track_caller]
 fn check_refused(request: JobRequest, fragment: &str) {
-    let err = plan(&request, &cpu()).expect_err("refused");
+    let err = plan(&request, &cpu()).expect_err("refused").to_string();
     assert!(
         err.contains(fragment),
         "`{err}` should contain `{fragment}`"

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{Query, State};
+use axum::extract::{FromRequest, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -24,8 +24,7 @@ use rooflinr_protocol::api::{
     RecommendRequest, RecommendResponse, SweepRequest, SweepResponse, TelemetryStatus,
 };
 use rooflinr_protocol::{
-    JobId, JobKind, JobRequest, Measurement, OperatorShape, PROTOCOL_VERSION, ServerMessage,
-    decode, encode,
+    JobId, JobKind, JobRequest, Measurement, OperatorShape, PROTOCOL_VERSION, decode, encode,
 };
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
@@ -57,8 +56,21 @@ fn bad_request(message: impl Into<String>) -> Failure {
     Failure(StatusCode::BAD_REQUEST, message.into())
 }
 
-fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, Failure> {
-    decode(bytes).map_err(|e| bad_request(e.to_string()))
+/// A request body decoded by the protocol crate's one decoder (its size limit, its
+/// errors), refused with a JSON error naming the problem.
+pub struct ProtocolJson<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for ProtocolJson<T> {
+    type Rejection = Failure;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Failure> {
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|e| Failure(e.status(), e.body_text()))?;
+        decode(&bytes)
+            .map(ProtocolJson)
+            .map_err(|e| bad_request(e.to_string()))
+    }
 }
 
 /// `?hardware_key=` (GB10 when absent, as in the seed).
@@ -148,33 +160,25 @@ async fn measure(
 ) -> Result<(JobId, Vec<Measurement>), Failure> {
     let request = JobRequest {
         kind: JobKind::Operators {
-            shapes: shapes
-                .iter()
-                .map(|s| OperatorShape {
-                    m: s.m,
-                    n: s.n,
-                    k: s.k,
-                })
-                .collect(),
+            shapes: shapes.iter().map(|&s| OperatorShape::from(s)).collect(),
             formats,
         },
         backend: None,
         budget: None,
     };
-    let (job, _) = state.jobs.submit(request).map_err(bad_request)?;
-    match state.jobs.wait(&job).await {
-        Some(ServerMessage::Status {
-            results,
-            error: None,
-            ..
-        }) => Ok((job, results)),
-        Some(ServerMessage::Status { error: Some(e), .. }) => {
-            Err(Failure(StatusCode::INTERNAL_SERVER_ERROR, e))
-        }
-        _ => Err(Failure(
+    let (job, _) = state
+        .jobs
+        .submit(request)
+        .map_err(|e| bad_request(e.to_string()))?;
+    let status = state.jobs.wait(&job).await.ok_or_else(|| {
+        Failure(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the job disappeared".into(),
-        )),
+        )
+    })?;
+    match status.error {
+        None => Ok((job, status.results)),
+        Some(e) => Err(Failure(StatusCode::INTERNAL_SERVER_ERROR, e)),
     }
 }
 
@@ -182,29 +186,25 @@ async fn measure(
 pub async fn analyze(
     State(state): State<Arc<AppState>>,
     Query(query): Query<HardwareQuery>,
-    bytes: Bytes,
-) -> Response {
-    let run = async {
-        let req: AnalyzeRequest = body(&bytes)?;
-        let hw = hardware(&query)?;
-        let shape = ApiShape {
-            m: req.m,
-            n: req.n,
-            k: req.k,
-        };
-        check_shape(shape)?;
-        let format = req
-            .precision
-            .parse::<Format>()
-            .map_err(|e| bad_request(e.to_string()))?;
-        let mut out = predict(&hw, shape, format);
-        if req.measure {
-            let (_, mut results) = measure(&state, vec![shape], vec![req.precision]).await?;
-            out.measurement = results.pop();
-        }
-        Ok::<_, Failure>(Json(out).into_response())
+    ProtocolJson(req): ProtocolJson<AnalyzeRequest>,
+) -> Result<Json<AnalyzeResponse>, Failure> {
+    let hw = hardware(&query)?;
+    let shape = ApiShape {
+        m: req.m,
+        n: req.n,
+        k: req.k,
     };
-    run.await.unwrap_or_else(IntoResponse::into_response)
+    check_shape(shape)?;
+    let format = req
+        .precision
+        .parse::<Format>()
+        .map_err(|e| bad_request(e.to_string()))?;
+    let mut out = predict(&hw, shape, format);
+    if req.measure {
+        let (_, mut results) = measure(&state, vec![shape], vec![req.precision]).await?;
+        out.measurement = results.pop();
+    }
+    Ok(Json(out))
 }
 
 /// Seed 002's decode and prefill shapes.
@@ -227,107 +227,98 @@ const DEFAULT_PRECISIONS: [&str; 5] = ["FP16", "FP8_E4M3", "INT8", "NVFP4", "INT
 pub async fn sweep(
     State(state): State<Arc<AppState>>,
     Query(query): Query<HardwareQuery>,
-    bytes: Bytes,
-) -> Response {
-    let run = async {
-        let req: SweepRequest = body(&bytes)?;
-        let hw = hardware(&query)?;
-        let shapes = req.shapes.unwrap_or_else(|| DEFAULT_SHAPES.to_vec());
-        let precisions = req
-            .precisions
-            .unwrap_or_else(|| DEFAULT_PRECISIONS.iter().map(|s| s.to_string()).collect());
-        if shapes.len().saturating_mul(precisions.len()) > MAX_POINTS {
-            return Err(bad_request(format!(
-                "{} shapes x {} precisions is over the limit of {MAX_POINTS} points",
-                shapes.len(),
-                precisions.len()
-            )));
+    ProtocolJson(req): ProtocolJson<SweepRequest>,
+) -> Result<Json<SweepResponse>, Failure> {
+    let hw = hardware(&query)?;
+    let shapes = req.shapes.unwrap_or_else(|| DEFAULT_SHAPES.to_vec());
+    let precisions = req
+        .precisions
+        .unwrap_or_else(|| DEFAULT_PRECISIONS.iter().map(|s| s.to_string()).collect());
+    if shapes.len().saturating_mul(precisions.len()) > MAX_POINTS {
+        return Err(bad_request(format!(
+            "{} shapes x {} precisions is over the limit of {MAX_POINTS} points",
+            shapes.len(),
+            precisions.len()
+        )));
+    }
+    let mut formats = Vec::new();
+    for p in &precisions {
+        formats.push(
+            p.parse::<Format>()
+                .map_err(|e| bad_request(e.to_string()))?,
+        );
+    }
+    let mut points = Vec::new();
+    for &shape in &shapes {
+        check_shape(shape)?;
+        points.extend(formats.iter().map(|&f| predict(&hw, shape, f)));
+    }
+    let mut job = None;
+    if req.measure {
+        let (id, results) = measure(&state, shapes, precisions).await?;
+        for (point, m) in points.iter_mut().zip(results) {
+            point.measurement = Some(m);
         }
-        let mut formats = Vec::new();
-        for p in &precisions {
-            formats.push(
-                p.parse::<Format>()
-                    .map_err(|e| bad_request(e.to_string()))?,
-            );
-        }
-        let mut points = Vec::new();
-        for &shape in &shapes {
-            check_shape(shape)?;
-            points.extend(formats.iter().map(|&f| predict(&hw, shape, f)));
-        }
-        let mut job = None;
-        if req.measure {
-            let (id, results) = measure(&state, shapes, precisions).await?;
-            for (point, m) in points.iter_mut().zip(results) {
-                point.measurement = Some(m);
-            }
-            job = Some(id);
-        }
-        Ok(Json(SweepResponse {
-            hardware_key: hw.key.clone(),
-            points,
-            job,
-        })
-        .into_response())
-    };
-    run.await.unwrap_or_else(IntoResponse::into_response)
+        job = Some(id);
+    }
+    Ok(Json(SweepResponse {
+        hardware_key: hw.key.clone(),
+        points,
+        job,
+    }))
 }
 
 /// `POST /api/recommend?hardware_key=`.
-pub async fn recommend(Query(query): Query<HardwareQuery>, bytes: Bytes) -> Response {
-    let run = || {
-        let req: RecommendRequest = body(&bytes)?;
-        let hw = hardware(&query)?;
-        check_shape(ApiShape {
+pub async fn recommend(
+    Query(query): Query<HardwareQuery>,
+    ProtocolJson(req): ProtocolJson<RecommendRequest>,
+) -> Result<Json<RecommendResponse>, Failure> {
+    let hw = hardware(&query)?;
+    check_shape(ApiShape {
+        m: req.m,
+        n: req.n,
+        k: req.k,
+    })?;
+    let request = Request {
+        target: Target::Gemm {
             m: req.m,
             n: req.n,
             k: req.k,
-        })?;
-        let request = Request {
-            target: Target::Gemm {
-                m: req.m,
-                n: req.n,
-                k: req.k,
-            },
-            hardware: &hw,
-            phase: if req.m == 1 {
-                Phase::Decode
-            } else {
-                Phase::Prefill
-            },
-            batch: 1,
-            seq: 1,
-            min_sqnr_db: req.min_sqnr_db.unwrap_or(18.0),
-            attention: None,
-            efficiency: Efficiency::IDEAL,
-        };
-        let rec = recommend::recommend(&request, &QualitySamples::synthetic())
-            .map_err(|e| bad_request(e.to_string()))?;
-        Ok::<_, Failure>(
-            Json(RecommendResponse {
-                hardware_key: hw.key.clone(),
-                bottleneck: rec.bottleneck.clone(),
-                recommended: rec.best.map(|i| rec.candidates[i].name.clone()),
-                candidates: rec
-                    .candidates
-                    .iter()
-                    .map(|c| RecommendCandidate {
-                        strategy: c.name.clone(),
-                        weights: c.formats.main.weights.name(),
-                        activations: c.formats.main.activations.name(),
-                        time_us: c.time.as_micros(),
-                        speedup: c.speedup,
-                        memory_saved: c.memory_saved,
-                        sqnr_db: c.quality_db,
-                        within_budget: c.within_budget,
-                        reason: c.reason.clone(),
-                    })
-                    .collect(),
-            })
-            .into_response(),
-        )
+        },
+        hardware: &hw,
+        phase: if req.m == 1 {
+            Phase::Decode
+        } else {
+            Phase::Prefill
+        },
+        batch: 1,
+        seq: 1,
+        min_sqnr_db: req.min_sqnr_db.unwrap_or(18.0),
+        attention: None,
+        efficiency: Efficiency::IDEAL,
     };
-    run().unwrap_or_else(IntoResponse::into_response)
+    let rec = recommend::recommend(&request, &QualitySamples::synthetic())
+        .map_err(|e| bad_request(e.to_string()))?;
+    Ok(Json(RecommendResponse {
+        hardware_key: hw.key.clone(),
+        bottleneck: rec.bottleneck.clone(),
+        recommended: rec.best.map(|i| rec.candidates[i].name.clone()),
+        candidates: rec
+            .candidates
+            .iter()
+            .map(|c| RecommendCandidate {
+                strategy: c.name.clone(),
+                weights: c.formats.main.weights.name(),
+                activations: c.formats.main.activations.name(),
+                time_us: c.time.as_micros(),
+                speedup: c.speedup,
+                memory_saved: c.memory_saved,
+                sqnr_db: c.quality_db,
+                within_budget: c.within_budget,
+                reason: c.reason.clone(),
+            })
+            .collect(),
+    }))
 }
 
 /// `GET /api/nvml/status`.

@@ -20,6 +20,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
 use super::AppState;
+use crate::jobs::JobError;
 
 /// Upgrades `GET /ws`.
 pub async fn upgrade(State(state): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
@@ -162,15 +163,18 @@ async fn connection(socket: WebSocket, state: Arc<AppState>) {
                     Ok((job, position)) => {
                         Outgoing::Message(ServerMessage::Queued { job, position })
                     }
-                    Err(e) => refusal(ErrorCode::Invalid, e),
+                    Err(e) => refusal(e.code(), e.to_string()),
                 },
                 Ok(ClientMessage::Cancel { job }) => match recv_state.jobs.cancel(&job) {
                     Ok(()) => continue,
-                    Err(e) => refusal(ErrorCode::UnknownJob, e),
+                    Err(e) => refusal(e.code(), e.to_string()),
                 },
                 Ok(ClientMessage::Status { job }) => match recv_state.jobs.status(&job) {
-                    Some(status) => Outgoing::Message(status),
-                    None => refusal(ErrorCode::UnknownJob, format!("no job `{job}`")),
+                    Some(status) => Outgoing::Message(status.message(job)),
+                    None => {
+                        let e = JobError::UnknownJob(job);
+                        refusal(e.code(), e.to_string())
+                    }
                 },
             };
             if out_tx.send(reply).await.is_err() {

@@ -294,7 +294,8 @@ fn agent_jsonl(text: &str) -> Result<Imported, ImportError> {
         if line.is_empty() {
             continue;
         }
-        match serde_json::from_slice::<ServerMessage>(line.as_bytes()) {
+        // The protocol's one decoder, with its size limit.
+        match rooflinr_protocol::decode::<ServerMessage>(line.as_bytes()) {
             Ok(ServerMessage::Result { measurement, .. }) => measurements.push(*measurement),
             Ok(_) => {}
             // A results file cut short by a crash ends in a partial line: say so, keep the rest.
