@@ -1,4 +1,4 @@
-//! The terminal subcommands: `ceilings`, `bench` and `compare` (seed 003's theory-versus-
+//! The terminal subcommands: `ceilings`, `bench` and `compare` (the prototype's theory-versus-
 //! reality table), run on the backends directly, one point at a time, with progress on
 //! standard error.
 
@@ -168,7 +168,7 @@ pub struct Compared {
     pub bound: Bound,
 }
 
-/// Seed 003's table: every shape in every format, predicted from the measured ceilings
+/// The prototype's table: every shape in every format, predicted from the measured ceilings
 /// (bandwidth and each format's peak) and measured.
 pub fn compare(
     backend: &dyn Backend,

@@ -153,7 +153,7 @@ enum Command {
     /// Theory against reality: predicted (from the measured ceilings), measured, error,
     /// bound.
     Compare {
-        /// M,N,K shapes (repeatable; seed 003's 1,4096,4096 and 2048,4096,4096 when absent).
+        /// M,N,K shapes (repeatable; the prototype's 1,4096,4096 and 2048,4096,4096 when absent).
         #[arg(long, value_name = "M,N,K", value_parser = shape)]
         shape: Vec<OperatorShape>,
         /// Formats (all the backend measures when absent).

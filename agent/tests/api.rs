@@ -1,4 +1,4 @@
-//! The seed's HTTP API, called as its curl examples call it (with the token), checked
+//! The prototype's HTTP API, called as its curl examples call it (with the token), checked
 //! against the model crate's own numbers.
 
 mod common;
@@ -116,7 +116,11 @@ async fn sweep_recommend_hardware_and_telemetry_endpoints_answer() {
     let (status, body) = post(&agent, "/api/sweep?hardware_key=b200", json!({})).await;
     assert_eq!(status, 200, "{body}");
     let points = body["points"].as_array().expect("points");
-    assert_eq!(points.len(), 10, "seed 002's two shapes x five formats");
+    assert_eq!(
+        points.len(),
+        10,
+        "the prototype's two shapes x five formats"
+    );
     assert_eq!(points[0]["bottleneck"], "memory");
     assert_eq!(points[5]["bottleneck"], "compute");
 

@@ -1,4 +1,4 @@
-//! Idempotent installation of the toolchain (shared/TOOLCHAIN.md): each step checks what is
+//! Idempotent installation of the toolchain: each step checks what is
 //! installed, installs only what is missing or at the wrong version, and says what it did.
 
 use std::path::PathBuf;
@@ -269,7 +269,8 @@ fn wasm_bindgen() -> Result<()> {
         |v| v.ends_with(&want),
         "about 3 minutes",
         || {
-            // No --locked: its lockfile names a crate version this registry lacks (TOOLCHAIN.md).
+            // No --locked: the published lockfile of wasm-bindgen-cli names a crate version
+            // the registry mirror lacks, so the build resolves its own.
             step(
                 "cargo",
                 &["install", "wasm-bindgen-cli", "--version", &want],

@@ -1,4 +1,4 @@
-//! The HTTP API: the seed prototype's endpoints with their request shapes, plus health,
+//! The HTTP API: the prototype's endpoints with their request shapes, plus health,
 //! hardware, telemetry and the OpenAPI document. Bodies are decoded by the protocol
 //! crate's one decoder, so every malformed body gets the same JSON error.
 
@@ -73,7 +73,7 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Protocol
     }
 }
 
-/// `?hardware_key=` (GB10 when absent, as in the seed).
+/// `?hardware_key=` (GB10 when absent, as in the prototype).
 #[derive(Deserialize)]
 pub struct HardwareQuery {
     hardware_key: Option<String>,
@@ -120,7 +120,7 @@ fn check_shape(s: ApiShape) -> Result<(), Failure> {
         .map_err(|e| bad_request(e.to_string()))
 }
 
-/// The seed's convention: A and W in the format, the output in FP16.
+/// The prototype's convention: A and W in the format, the output in FP16.
 fn predict(hw: &Hardware, shape: ApiShape, format: Format) -> AnalyzeResponse {
     let precision = Precision {
         activations: format,
@@ -207,7 +207,7 @@ pub async fn analyze(
     Ok(Json(out))
 }
 
-/// Seed 002's decode and prefill shapes.
+/// The prototype's decode and prefill shapes.
 const DEFAULT_SHAPES: [ApiShape; 2] = [
     ApiShape {
         m: 1,
@@ -220,7 +220,7 @@ const DEFAULT_SHAPES: [ApiShape; 2] = [
         k: 4096,
     },
 ];
-/// Seed 002's formats.
+/// The prototype's formats.
 const DEFAULT_PRECISIONS: [&str; 5] = ["FP16", "FP8_E4M3", "INT8", "NVFP4", "INT4"];
 
 /// `POST /api/sweep?hardware_key=`.

@@ -1,6 +1,6 @@
 //! The HTTP and WebSocket server: one `Arc<AppState>` handed to an axum router. Every
 //! request passes the guard in [`security`] (Host, Origin, token); `/ws` is the paired
-//! calculator's channel, `/api/*` the seed's HTTP API, and everything else the built
+//! calculator's channel, `/api/*` the prototype's HTTP API, and everything else the built
 //! calculator when `--web` names it.
 
 pub mod api;

@@ -63,7 +63,7 @@ pub fn load_hardware(key: &str, file: Option<&std::path::Path>) -> Result<Hardwa
     }
 }
 
-/// Operand formats. `--precision` sets all four at once (the seeds' single precision).
+/// Operand formats. `--precision` sets all four at once (the prototype's single precision).
 #[derive(Args, Clone, Debug)]
 pub struct PrecisionArgs {
     /// Format of activations (GEMM A operands, queries, elementwise tensors).

@@ -1,4 +1,4 @@
-//! The `rooflinr` binary end to end: seed 001's golden tables, stable JSON field names
+//! The `rooflinr` binary end to end: the prototype's golden tables, stable JSON field names
 //! (checked against the model crate's own answer), and errors that name the problem.
 
 use std::path::PathBuf;
@@ -49,8 +49,8 @@ fn seed_hardware() -> String {
 
 #[test]
 fn seed_001_decode_and_prefill_tables() {
-    // Seed 001's two tables: decode (GEMV) and prefill (2048-row GEMM) on its placeholder
-    // hardware, every operand in the swept format as the seed assumed.
+    // The prototype's two tables: decode (GEMV) and prefill (2048-row GEMM) on its placeholder
+    // hardware, every operand in the swept format as the prototype assumed.
     let hw = seed_hardware();
     let table = [
         ("1", expect_file!["golden/seed001-decode.txt"]),

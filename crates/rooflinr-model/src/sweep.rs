@@ -23,7 +23,7 @@ pub struct GemmPoint {
 /// Formats of a sweep's operands other than the swept weight format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SweepPrecision {
-    /// Activations, weights and output all in the swept format (the seeds' convention).
+    /// Activations, weights and output all in the swept format (the prototype's convention).
     Uniform,
     /// Weights swept; activations and output fixed.
     WeightsOnly {

@@ -1,4 +1,4 @@
-//! Bodies of the HTTP API. The seed prototype's endpoints keep their request shapes
+//! Bodies of the HTTP API. The prototype's endpoints keep their request shapes
 //! (`{"M":1,"N":4096,"K":4096,"precision":"FP16"}`), so existing scripts work once they
 //! add the token.
 
@@ -87,10 +87,10 @@ pub struct AnalyzeResponse {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SweepRequest {
-    /// Shapes; seed 002's decode and prefill shapes when absent.
+    /// Shapes; the prototype's decode and prefill shapes when absent.
     #[serde(default)]
     pub shapes: Option<Vec<ApiShape>>,
-    /// Formats; seed 002's five when absent.
+    /// Formats; the prototype's five when absent.
     #[serde(default)]
     pub precisions: Option<Vec<String>>,
     /// Also measure every point on this machine.

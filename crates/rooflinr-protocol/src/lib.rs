@@ -2,7 +2,7 @@
 //!
 //! Everything that crosses a socket is defined here and nowhere else: the WebSocket
 //! messages ([`ClientMessage`], [`ServerMessage`]), the measurement and telemetry records
-//! they carry, and the bodies of the seed's HTTP API ([`api`]). Messages are JSON objects
+//! they carry, and the bodies of the prototype's HTTP API ([`api`]). Messages are JSON objects
 //! tagged by `"type"`; [`encode`] and [`decode`] are the only place they are turned into
 //! text and back, and [`decode`] refuses anything over [`MAX_MESSAGE_BYTES`].
 //!

@@ -3,11 +3,11 @@
 //!
 //! - [`kernel`]: one measured kernel ([`KernelPoint`]), from the agent's measurements or
 //!   from an import, and the ceilings an agent measured.
-//! - [`import`]: kernel tables from CSV (seed 004's benchmark scripts), Nsight Compute CSV
+//! - [`import`]: kernel tables from CSV (the prototype's benchmark scripts), Nsight Compute CSV
 //!   exports, rooflinr's own JSON export and the agent's JSONL results.
 //! - [`calibrate`]: achievable fractions of bandwidth and of each format's peak, fitted
 //!   from measurements, and the prediction error before and after.
-//! - [`report`]: the Markdown report (seed 004's shape) and its SVG chart.
+//! - [`report`]: the Markdown report (the prototype's shape) and its SVG chart.
 //!
 //! Pure and synchronous; it builds for `wasm32-unknown-unknown`.
 

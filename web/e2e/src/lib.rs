@@ -110,7 +110,8 @@ pub async fn start_driver() -> Result<Driver> {
     bail!("chromedriver did not start listening on port {port} within 10 s")
 }
 
-/// Opens a headless Chromium session with the flags this machine needs (see TOOLCHAIN.md).
+/// Opens a headless Chromium session with the flags a container needs (no sandbox, no
+/// GPU, no /dev/shm).
 pub async fn open_browser(driver: &Driver, width: u32, height: u32) -> Result<Client> {
     let mut caps = serde_json::Map::new();
     caps.insert(

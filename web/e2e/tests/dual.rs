@@ -219,7 +219,7 @@ async fn the_calculator_pairs_measures_calibrates_and_reports() -> Result<()> {
     );
     screenshot(&client, "dual-roofline.png").await?;
 
-    // The report: Markdown in seed 004's shape, one placement row per point.
+    // The report: Markdown in the prototype's shape, one placement row per point.
     client
         .find(Locator::Css("#lab-report"))
         .await?

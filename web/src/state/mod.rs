@@ -33,7 +33,7 @@ pub enum OpKind {
 pub enum Vary {
     /// Only the weights (the KV cache for attention); the other operands stay as chosen.
     Weights,
-    /// Every operand in the same format (seed 001's tables).
+    /// Every operand in the same format (the prototype's tables).
     All,
 }
 

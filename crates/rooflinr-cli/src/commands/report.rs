@@ -1,4 +1,4 @@
-//! `rooflinr report --input FILE`: a Markdown report in the shape of seed 004, with the
+//! `rooflinr report --input FILE`: a Markdown report in the shape of the prototype's report, with the
 //! roofline chart as SVG and PNG, from a kernel CSV, an Nsight Compute CSV export, the
 //! calculator's JSON export or the agent's JSONL results.
 

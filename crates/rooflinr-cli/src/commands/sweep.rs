@@ -28,7 +28,7 @@ pub struct Args {
         default_value = "fp16,fp8-e4m3,int8,nvfp4,int4"
     )]
     formats: Vec<Format>,
-    /// Activations and outputs in each swept format too (the seeds' convention).
+    /// Activations and outputs in each swept format too (the prototype's convention).
     #[arg(long, conflicts_with_all = ["activations", "output"])]
     uniform: bool,
     /// Activation format when not --uniform.

@@ -1,13 +1,13 @@
 //! Whole-model analysis: the operator list of one forward pass (prefill or one decode
 //! step), each operator's roofline time, and the model's memory footprint.
 //!
-//! Conventions, each a choice where the seeds are silent or wrong:
+//! Conventions, each a choice where the prototype (docs/prototype.md) is silent or wrong:
 //! - Operators run one after another; their roofline times add (no overlap).
 //! - Embeddings and the LM head stay in the activation format unless
 //!   [`Scenario::quantize_embeddings`] is set, as AWQ, GPTQ and ModelOpt checkpoints ship
 //!   them. Norms, biases and MoE routers are never quantised.
 //! - Prefill computes logits for the last token of each sequence only, as a server does
-//!   (seed 002 charges the LM head for every prompt token).
+//!   (the prototype charges the LM head for every prompt token).
 //! - MoE routing is uniform: a batch of T tokens choosing k of E experts touches
 //!   E(1 - (1 - k/E)^T) distinct experts, whose weights are read once.
 //! - DeepSeek's MLA runs in its absorbed form in decode (attention over the 576-wide latent
@@ -862,7 +862,8 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
 /// KV-cache bytes one token adds across all layers.
 pub fn kv_bytes_per_token(c: &ModelConfig, kv: Format) -> Bytes {
     let per_layer = match &c.mla {
-        // One compressed latent plus the shared rotary key (REFERENCE.md).
+        // One compressed latent plus the shared rotary key per token and layer (DeepSeek-V2
+        // paper, arXiv 2405.04434, section 2.1: kv_lora_rank + qk_rope_head_dim values).
         Some(mla) => (mla.kv_lora_rank + mla.qk_rope_dim) as f64,
         None => 2.0 * (c.kv_heads * c.head_dim) as f64,
     };

@@ -46,7 +46,7 @@ fn check_params(preset: &str, total_b: f64, active_b: f64, tolerance: f64) {
 
 #[test]
 fn parameter_counts_match_the_published_ones() {
-    // Model cards (REFERENCE.md): within 0.5 % of the published rounding.
+    // The models' Hugging Face model cards: within 0.5 % of the published rounding.
     check_params("llama-3-8b", 8.03, 8.03, 0.005);
     check_params("llama-3-70b", 70.6, 70.6, 0.005);
     check_params("llama-2-70b", 69.0, 69.0, 0.005);

@@ -1,16 +1,16 @@
 //! Number formats: exact storage cost per element, including block scales, and the
 //! tensor-core operation type each format computes as.
 //!
-//! Where the seeds disagree with the specifications, the specifications win:
+//! Where the prototype rooflinr replaces (docs/prototype.md) disagrees with the specifications, the specifications win:
 //! - NVFP4 is 4-bit E2M1 values, one E4M3 scale per 16 values and one FP32 scale per
-//!   tensor: 4.5 bits per element plus 32 bits amortised over the whole tensor. The seeds'
-//!   0.5625 bytes is right for the block part; their 0.566 ("4.531 bits") amortised the
+//!   tensor: 4.5 bits per element plus 32 bits amortised over the whole tensor. The prototype's
+//!   0.5625 bytes is right for the block part; its 0.566 ("4.531 bits") amortised the
 //!   tensor scale over 1024 elements, which no implementation does.
 //! - TF32 is a tensor-core math mode, not a storage format: its operands live in memory
-//!   as FP32 (32 bits). Seed 002's "2.375 bytes" counts its significant bits instead.
+//!   as FP32 (32 bits). The prototype's "2.375 bytes" counts its significant bits instead.
 //! - NF4 as bitsandbytes stores it keeps an FP32 absmax per block of 64 (4.5 bits), or,
 //!   with double quantisation, an 8-bit absmax per 64 plus an FP32 per 256 blocks
-//!   (4.127 bits) and the FP32 mean the absmaxes are centred on. Seed 001's "16-bit absmax, 4.25 bits" matches neither.
+//!   (4.127 bits) and the FP32 mean the absmaxes are centred on. The prototype's "16-bit absmax, 4.25 bits" matches neither.
 //! - Quantised formats (FP8, INT8, INT4, INT2) carry the FP32 per-tensor scale every
 //!   inference recipe needs (e.g. `torch._scaled_mm`), amortised over the tensor.
 //! - Block scales pad: a tensor of n elements with blocks of b stores ceil(n / b) scales.

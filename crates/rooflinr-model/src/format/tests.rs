@@ -53,7 +53,7 @@ fn nvfp4_tensor_scale_is_amortised_over_the_tensor() {
     let n = 4096.0 * 4096.0;
     let bytes = Format::NvFp4.tensor_bytes(n).get();
     assert_eq!(bytes, n / 2.0 + n / 16.0 + 4.0);
-    // The seeds' 0.566 bytes per element would be 9,496,346 bytes here.
+    // The prototype's 0.566 bytes per element would be 9,496,346 bytes here.
     assert!(bytes < 0.566 * n);
 }
 

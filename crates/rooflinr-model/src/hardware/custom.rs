@@ -1,4 +1,4 @@
-//! Custom hardware from a TOML or JSON description (the seed's `create_custom_asic`).
+//! Custom hardware from a TOML or JSON description (the prototype's `create_custom_asic`).
 //!
 //! ```toml
 //! name = "MyASIC"

@@ -28,7 +28,10 @@ fn check_entry(
 
 #[test]
 fn registry_matches_the_reference_datasheet_figures() {
-    // shared/REFERENCE.md, dense figures.
+    // Dense datasheet figures: NVIDIA H100 and H200 product pages (3.35 and 4.8 TB/s,
+    // 989.5 TFLOP/s BF16, 1979 FP8 and INT8), the A100 datasheet (2039 GB/s, 312 BF16,
+    // 624 INT8), HGX B200 (8 TB/s, 2250 / 4500 / 9000 for BF16 / FP8 / FP4), and the
+    // registry's own sourced GB10 entry (273 GB/s; FP4 1 PFLOP/s sparse, 500 dense).
     check_entry("h100-sxm", 3350.0, 989.5, Some(1979.0), 1979.0, None);
     check_entry("h200", 4800.0, 989.5, Some(1979.0), 1979.0, None);
     check_entry("a100-sxm", 2039.0, 312.0, None, 624.0, None);

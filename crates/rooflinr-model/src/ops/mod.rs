@@ -2,7 +2,7 @@
 //! weights, KV cache and outputs.
 //!
 //! Bytes are compulsory DRAM traffic: each input read once, each output written once.
-//! Seed 002's per-operator formulas are the reference; where this module departs from
+//! The prototype's per-operator formulas are the reference; where this module departs from
 //! them the comment at the operator says why. FLOP counts follow the usual convention:
 //! one multiply-add is two FLOPs, and a transcendental (exp, rsqrt) counts as one.
 
@@ -29,7 +29,7 @@ pub struct Precision {
 }
 
 impl Precision {
-    /// Everything in one format (the seeds' single "precision").
+    /// Everything in one format (the prototype's single "precision").
     pub fn uniform(format: Format) -> Self {
         Precision {
             activations: format,
@@ -220,8 +220,8 @@ impl Op {
         let act = |n: f64| p.activations.tensor_bytes(n);
         match *self {
             Op::Gemm { m, n, k, bias } => {
-                // Seed 002 writes the output in the activation format and seed 001 in
-                // FP16; here it is the caller's `output` format.
+                // The prototype writes the output in the activation format in one document and
+                // in FP16 in another; here it is the caller's `output` format.
                 let mut flops = 2.0 * m * n * k;
                 let mut bytes =
                     act(m * k) + p.weights.tensor_bytes(k * n) + p.output.tensor_bytes(m * n);
@@ -253,7 +253,7 @@ impl Op {
             }
             Op::AttentionScores(a) => {
                 // The unfused kernel computes the whole t x s matrix; the mask is applied
-                // afterwards, so no pairs are skipped. K is read once per KV head (seed 002).
+                // afterwards, so no pairs are skipped. K is read once per KV head (the prototype, docs/prototype.md).
                 let scores = a.batch * a.heads * a.q_len * a.kv_len;
                 let bytes = act(a.batch * a.heads * a.q_len * a.qk_dim)
                     + p.kv
@@ -262,7 +262,7 @@ impl Op {
                 attention_cost(2.0 * scores * a.qk_dim, bytes, p)
             }
             Op::AttentionSoftmax(a) => {
-                // max, subtract, exp, sum, divide: 5 per score (seed 002); read and write S.
+                // max, subtract, exp, sum, divide: 5 per score (the prototype, docs/prototype.md); read and write S.
                 let scores = a.batch * a.heads * a.q_len * a.kv_len;
                 vector(5.0 * scores, act(scores) * 2.0)
             }
@@ -276,7 +276,7 @@ impl Op {
             Op::FusedAttention(a) => {
                 // Compulsory traffic: Q, K and V read once, O written once; re-reads of K/V
                 // across query tiles are served by L2. A causal kernel skips masked tiles,
-                // so only visible pairs cost FLOPs (seed 002 counts all S^2 pairs in
+                // so only visible pairs cost FLOPs (the prototype counts all S^2 pairs in
                 // prefill, twice what a causal FlashAttention kernel does).
                 let pairs = a.batch * a.heads * a.visible_pairs();
                 let flops = pairs * (2.0 * a.qk_dim + 2.0 * a.v_dim + 5.0);
@@ -293,7 +293,7 @@ impl Op {
             }
             Op::Norm { tokens, dim, kind } => {
                 // RMSNorm per element: square, accumulate, scale by 1/rms, scale by gamma
-                // = 4 (the per-row rsqrt is negligible). Seed 002 says 5, and seed 004 lists
+                // = 4 (the per-row rsqrt is negligible). The prototype says 5 in one place and lists
                 // a subtraction RMSNorm does not have. LayerNorm adds the mean (2) and beta (1).
                 let elements = tokens * dim;
                 let (per_element, params) = match kind {
@@ -312,7 +312,7 @@ impl Op {
                 rotary_dim,
             } => {
                 // Each channel pair: 4 multiplies and 2 adds = 3 FLOPs per element, applied
-                // to queries and keys (seed 002 counts queries only, at 6 per element), with
+                // to queries and keys (the prototype counts queries only, at 6 per element), with
                 // the cos/sin table (FP32) read per token.
                 let elements = tokens * heads * rotary_dim;
                 let table = Format::Fp32.tensor_bytes(tokens * rotary_dim);
@@ -320,7 +320,7 @@ impl Op {
             }
             Op::SiluMul { tokens, dim } => {
                 // silu(g) * u = g / (1 + exp(-g)) * u: exp, add, divide, multiply = 4 per
-                // element (seed 002 says 3); read gate and up, write one.
+                // element (the prototype says 3); read gate and up, write one.
                 let elements = tokens * dim;
                 vector(4.0 * elements, act(elements) * 3.0)
             }

@@ -1,4 +1,4 @@
-//! Tests for operator FLOP and byte counts, including seed 001's golden tables.
+//! Tests for operator FLOP and byte counts, including the prototype's golden tables.
 
 use super::*;
 use crate::format::GroupedInt;
@@ -18,7 +18,7 @@ fn gemm(m: f64, n: f64, k: f64) -> Op {
     }
 }
 
-/// One row of a seed 001 table, as printed there.
+/// One row of one of the prototype's tables, as printed there.
 struct SeedRow {
     format: &'static str,
     time_us: &'static str,
@@ -71,7 +71,7 @@ fn check_table(op: Op, ai_decimals: usize, rows: &[SeedRow]) {
 
 #[test]
 fn seed_001_decode_table() {
-    // Seed 001, "Decode (GEMV 4096x4096)", every row but NVFP4, which follows below.
+    // The prototype's "Decode (GEMV 4096x4096)", every row but NVFP4, which follows below.
     check_table(
         gemm(1.0, 4096.0, 4096.0),
         2,
@@ -80,7 +80,7 @@ fn seed_001_decode_table() {
             row("fp8-e4m3", "16.8", "2.00", "2.0", Bound::Memory),
             row("int8", "16.8", "2.00", "2.0", Bound::Memory),
             row("int4", "8.4", "4.00", "4.0", Bound::Memory),
-            // The seed prints 9.5 us, AI 3.53, 3.5x from its 0.566 bytes per element.
+            // The prototype prints 9.5 us, AI 3.53, 3.5x from its 0.566 bytes per element.
             row("nvfp4", "9.4", "3.55", "3.6", Bound::Memory),
         ],
     );
@@ -96,7 +96,7 @@ fn seed_001_prefill_table() {
             row("fp8-e4m3", "171.8", "2048", "2.0", Bound::Compute),
             row("int8", "171.8", "2048", "2.0", Bound::Compute),
             row("int4", "85.9", "4096", "4.0", Bound::Compute),
-            // The seed prints AI 3616 from its 0.566 bytes per element.
+            // The prototype prints AI 3616 from its 0.566 bytes per element.
             row("nvfp4", "85.9", "3641", "4.0", Bound::Compute),
         ],
     );
@@ -104,7 +104,7 @@ fn seed_001_prefill_table() {
 
 #[test]
 fn seed_nvfp4_row_is_exactly_its_wrong_byte_count() {
-    // The seed's NVFP4 figures follow from 0.566 B per element for all three tensors;
+    // The prototype's NVFP4 figures follow from 0.566 B per element for all three tensors;
     // ours differ only by using 0.5625 (4.5 bits) plus one FP32 scale per tensor.
     let (m, n, k) = (1.0, 4096.0, 4096.0);
     let seed_bytes = (m * k + k * n + m * n) * 0.566;

@@ -17,7 +17,7 @@
 //! - NVFP4: FP32 tensor scale g = absmax / (448 x 6); each block of 16 takes the UE4M3
 //!   scale nearest to block absmax / (6 g). With [`Codec::NvFp4`]'s `four_over_six`, each
 //!   block also tries absmax / (4 g) and keeps whichever gives the lower squared error
-//!   (the seeds' "4/6" choice).
+//!   (the prototype's "4/6" choice).
 //! - NF4 (bitsandbytes): FP32 absmax per 64, nearest of the 16 NF4 levels. Double
 //!   quantisation (QLoRA): absmaxes centred on their mean, in FP8 E4M3 with an FP32 scale
 //!   per 256 blocks.

@@ -1,4 +1,4 @@
-//! The recommender on the seed's example, on compute-bound shapes, and its invariants.
+//! The recommender on the prototype's example, on compute-bound shapes, and its invariants.
 
 use super::*;
 use crate::hardware::registry;

@@ -1,4 +1,4 @@
-//! Kernel tables from outside: CSV in the shape seed 004's benchmark scripts write,
+//! Kernel tables from outside: CSV in the shape the prototype's benchmark scripts write,
 //! Nsight Compute CSV exports (the raw page, one row per kernel, or the details page, one
 //! row per metric), rooflinr's own JSON export ([`LabFile`]) and the agent's JSONL results.
 //!
@@ -94,7 +94,7 @@ pub enum ImportError {
 /// Which kind of file was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A kernel table (seed 004's benchmark CSV).
+    /// A kernel table (the prototype's benchmark CSV).
     KernelCsv,
     /// An Nsight Compute CSV export.
     NsightCompute,

@@ -1,4 +1,4 @@
-//! A kernel table: one row per kernel with its FLOPs, bytes and time, as seed 004's
+//! A kernel table: one row per kernel with its FLOPs, bytes and time, as the prototype's
 //! benchmark scripts write (`kernel,op,flops,bytes,time_us,phase`). Header names are
 //! matched loosely (case, spaces, `FLOPs`, `time (µs)`); the time column must carry its
 //! unit in its name.

@@ -1,4 +1,4 @@
-//! The Markdown report, in the shape of seed 004 (hardware limits, the roofline model,
+//! The Markdown report, in the shape of the prototype's report (hardware limits, the roofline model,
 //! kernel placement with intensity, bound and attainable rate, bottlenecks by phase,
 //! scaling notes), with calibration when the kernels were measured, and its SVG chart.
 //! Every figure in it is computed from the kernels and the device passed in.

@@ -1,4 +1,4 @@
-//! The report says what the kernels and the device say, in seed 004's shape.
+//! The report says what the kernels and the device say, in the prototype's shape.
 
 use rooflinr_model::hardware::registry;
 
@@ -48,8 +48,8 @@ fn markdown_has_seed_004s_sections_and_computed_figures() {
         "| Ridge Point (FP16) | {:.1} FLOP/byte | datasheet |",
         fp16 / bw
     )));
-    // The FP4 GEMM of seed 004's worked example: intensity 9.7e9 / 26.1e6 = 372, below
-    // B200's FP4 ridge (9000 / 8 = 1125), so memory-bound (the seed calls it compute-bound).
+    // The FP4 GEMM of the prototype's worked example: intensity 9.7e9 / 26.1e6 = 372, below
+    // B200's FP4 ridge (9000 / 8 = 1125), so memory-bound (the prototype calls it compute-bound).
     let fp4 = kernels[0].predict(&hw, &Efficiency::IDEAL);
     assert!(fp4.ridge.get() > 1000.0);
     assert_eq!(fp4.bound, Bound::Memory);
