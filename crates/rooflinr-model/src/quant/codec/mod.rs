@@ -4,7 +4,9 @@
 //! A tensor is row-major, `rows x cols`; blocks and groups run along a row (the reduction
 //! dimension of a `[out, in]` weight) and never span two rows, so a row whose length is
 //! not a multiple of the block ends in a short block. The packed layout, which the
-//! agent's GPU kernels read, is in [`Quantized`].
+//! agent's GPU kernels read, is in [`Quantized`]. Each family's encoder and decoder live
+//! together: `plain` (FP32, casts, per-tensor scaled FP8), `mx`, `nvfp4`, `nf4`,
+//! `int`.
 //!
 //! Scale choices, by format:
 //! - FP8 and INT (per tensor, channel or group), symmetric: scale = absmax / largest code;
@@ -28,30 +30,18 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::bits::{self, BitWriter};
-use super::scalar::{Overflow, Scalar};
+use super::bits;
+use super::scalar::Scalar;
 use crate::error::ModelError;
 use crate::format::{Format, GroupedInt, ScaleType, ZeroPoint};
 
-/// The 16 NF4 levels of bitsandbytes (normal-distribution quantiles scaled to [-1, 1]).
-pub const NF4_LEVELS: [f32; 16] = [
-    -1.0,
-    -0.696_192_8,
-    -0.525_073_05,
-    -0.394_917_5,
-    -0.284_441_38,
-    -0.184_773_43,
-    -0.091_050_036,
-    0.0,
-    0.079_580_3,
-    0.160_930_2,
-    0.246_112_3,
-    0.337_915_24,
-    0.440_709_83,
-    0.562_617,
-    0.722_956_84,
-    1.0,
-];
+mod int;
+mod mx;
+mod nf4;
+mod nvfp4;
+mod plain;
+
+pub use nf4::NF4_LEVELS;
 
 /// How many values share one scale in an integer codec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,13 +140,6 @@ impl Quantized {
         self.elements.len() + self.scales.len() + self.zeros.len() + self.tensor.len()
     }
 }
-
-const MX_BLOCK: usize = 32;
-const NVFP4_BLOCK: usize = 16;
-const NF4_BLOCK: usize = 64;
-const NF4_DQ_BLOCKS: usize = 256;
-/// E4M3's largest value times E2M1's: NVFP4's tensor scale maps the absmax there.
-const NVFP4_RANGE: f32 = 448.0 * 6.0;
 
 impl Codec {
     /// The codec that stores a catalogue format.
@@ -302,78 +285,15 @@ impl Codec {
             zeros: Vec::new(),
             tensor: Vec::new(),
         };
-        let mut out = BitWriter::with_capacity(bits::packed_len(values.len(), self.element_bits()));
-        match self {
-            Codec::Fp32 => values.iter().for_each(|v| out.push(v.to_bits(), 32)),
-            Codec::Cast(s) => values
-                .iter()
-                .for_each(|v| out.push(u32::from(s.encode(*v, Overflow::Cast)), s.bits())),
-            Codec::ScaledFloat(s) => {
-                let scale = absmax(values) / s.max();
-                let scale = if scale > 0.0 { scale } else { 1.0 };
-                q.tensor.extend(scale.to_le_bytes());
-                for v in values {
-                    out.push(u32::from(s.encode(v / scale, Overflow::Saturate)), s.bits());
-                }
+        q.elements = match self {
+            Codec::Fp32 | Codec::Cast(_) | Codec::ScaledFloat(_) => {
+                plain::quantize(self, values, &mut q)
             }
-            Codec::Mx(MxElement::Float(Scalar::Fp4E2m1)) => {
-                let mut codes = vec![0u8; values.len()];
-                let mut at = 0;
-                for block in blocks(values, cols, MX_BLOCK) {
-                    let exponent =
-                        mx_shared_exponent(absmax(block), MxElement::Float(Scalar::Fp4E2m1));
-                    q.scales.push((exponent + 127) as u8);
-                    let inv = pow2_f32(-exponent);
-                    for (c, v) in codes[at..at + block.len()].iter_mut().zip(block) {
-                        *c = fp4_encode(v * inv);
-                    }
-                    at += block.len();
-                }
-                q.elements = pack_nibbles(&codes);
-                return Ok(q);
-            }
-            Codec::Mx(element) => {
-                for block in blocks(values, cols, MX_BLOCK) {
-                    let exponent = mx_shared_exponent(absmax(block), element);
-                    q.scales.push((exponent + 127) as u8);
-                    mx_encode(block, exponent, element, &mut out);
-                }
-            }
-            Codec::NvFp4 { four_over_six } => {
-                let g = absmax(values) / NVFP4_RANGE;
-                let g = if g > 0.0 { g } else { 1.0 };
-                q.tensor.extend(g.to_le_bytes());
-                let table = BlockScales::new(g);
-                let mut codes = vec![0u8; values.len()];
-                let mut at = 0;
-                for block in blocks(values, cols, NVFP4_BLOCK) {
-                    let block_codes = &mut codes[at..at + block.len()];
-                    q.scales
-                        .push(nvfp4_block(block, g, &table, four_over_six, block_codes));
-                    at += block.len();
-                }
-                q.elements = pack_nibbles(&codes);
-                return Ok(q);
-            }
-            Codec::Nf4 { double_quant } => {
-                let mut absmaxes = Vec::new();
-                for block in blocks(values, cols, NF4_BLOCK) {
-                    let m = absmax(block);
-                    absmaxes.push(m);
-                    let inv = if m > 0.0 { 1.0 / m } else { 0.0 };
-                    block.iter().for_each(|v| out.push(nf4_index(v * inv), 4));
-                }
-                if double_quant {
-                    nf4_double_quantize(&absmaxes, &mut q);
-                } else {
-                    absmaxes
-                        .iter()
-                        .for_each(|m| q.scales.extend(m.to_le_bytes()));
-                }
-            }
-            Codec::Int(c) => int_quantize(c, values, cols, &mut q, &mut out),
-        }
-        q.elements = out.finish();
+            Codec::Mx(element) => mx::quantize(element, values, cols, &mut q),
+            Codec::NvFp4 { four_over_six } => nvfp4::quantize(four_over_six, values, cols, &mut q),
+            Codec::Nf4 { double_quant } => nf4::quantize(double_quant, values, cols, &mut q),
+            Codec::Int(c) => int::quantize(c, values, cols, &mut q),
+        };
         Ok(q)
     }
 
@@ -386,50 +306,23 @@ impl Codec {
 impl Quantized {
     /// The values the bytes encode, read from the bytes alone.
     pub fn dequantize(&self) -> Vec<f32> {
-        let codec = self.codec;
-        let width = codec.element_bits();
-        let code = |i: usize| bits::read(&self.elements, i, width).unwrap_or(0);
-        let n = self.rows * self.cols;
-        let tensor_f32 = |i: usize| f32_at(&self.tensor, i).unwrap_or(1.0);
-        match codec {
-            Codec::Fp32 => (0..n).map(|i| f32::from_bits(code(i))).collect(),
-            Codec::Cast(s) => (0..n).map(|i| s.decode(code(i) as u16)).collect(),
-            Codec::ScaledFloat(s) => {
-                let scale = tensor_f32(0);
-                (0..n).map(|i| s.decode(code(i) as u16) * scale).collect()
-            }
-            Codec::Mx(element) => self.per_block(MX_BLOCK, |block, i| {
-                let scale = Scalar::E8m0.decode(byte_at(&self.scales, block));
-                let c = code(i);
-                scale
-                    * match element {
-                        MxElement::Float(s) => s.decode(c as u16),
-                        MxElement::Int8 => f32::from(c as u8 as i8) / 64.0,
-                    }
-            }),
-            Codec::NvFp4 { .. } => {
-                let g = tensor_f32(0);
-                self.per_block(NVFP4_BLOCK, |block, i| {
-                    let scale = Scalar::Ue4m3.decode(byte_at(&self.scales, block)) * g;
-                    Scalar::Fp4E2m1.decode(code(i) as u16) * scale
-                })
-            }
-            Codec::Nf4 { double_quant } => {
-                let absmax = |block: usize| {
-                    if double_quant {
-                        let mean = tensor_f32(0);
-                        let scale = tensor_f32(1 + block / NF4_DQ_BLOCKS);
-                        Scalar::Fp8E4m3.decode(byte_at(&self.scales, block)) * scale + mean
-                    } else {
-                        f32_at(&self.scales, block).unwrap_or(0.0)
-                    }
-                };
-                self.per_block(NF4_BLOCK, |block, i| {
-                    NF4_LEVELS[code(i) as usize] * absmax(block)
-                })
-            }
-            Codec::Int(c) => self.int_dequantize(c),
+        match self.codec {
+            Codec::Fp32 | Codec::Cast(_) | Codec::ScaledFloat(_) => plain::dequantize(self),
+            Codec::Mx(element) => mx::dequantize(self, element),
+            Codec::NvFp4 { .. } => nvfp4::dequantize(self),
+            Codec::Nf4 { double_quant } => nf4::dequantize(self, double_quant),
+            Codec::Int(c) => int::dequantize(self, c),
         }
+    }
+
+    /// Element `i`'s code.
+    fn code(&self, i: usize) -> u32 {
+        bits::read(&self.elements, i, self.codec.element_bits()).unwrap_or(0)
+    }
+
+    /// The `i`-th per-tensor FP32 number (1 when absent).
+    fn tensor_f32(&self, i: usize) -> f32 {
+        f32_at(&self.tensor, i).unwrap_or(1.0)
     }
 
     /// Maps every element through `value(block index, element index)`.
@@ -442,30 +335,6 @@ impl Quantized {
             })
             .collect()
     }
-
-    fn int_dequantize(&self, c: IntCodec) -> Vec<f32> {
-        let width = u32::from(c.bits);
-        let scale = |g: usize| read_scale(&self.scales, g, c.scale);
-        let zero = |g: usize| match c.zero {
-            ZeroPoint::None => 0.0,
-            ZeroPoint::Packed => bits::read(&self.zeros, g, width).unwrap_or(0) as f32,
-            ZeroPoint::Float(t) => read_scale(&self.zeros, g, t),
-        };
-        let value = |g: usize, i: usize| {
-            let raw = bits::read(&self.elements, i, width).unwrap_or(0);
-            let q = if c.zero == ZeroPoint::None {
-                sign_extend(raw, width) as f32
-            } else {
-                raw as f32
-            };
-            (q - zero(g)) * scale(g)
-        };
-        match c.granularity {
-            Granularity::Tensor => (0..self.rows * self.cols).map(|i| value(0, i)).collect(),
-            Granularity::Channel => self.per_block(self.cols, value),
-            Granularity::Group(g) => self.per_block(g as usize, value),
-        }
-    }
 }
 
 fn byte_at(bytes: &[u8], index: usize) -> u16 {
@@ -475,11 +344,6 @@ fn byte_at(bytes: &[u8], index: usize) -> u16 {
 fn f32_at(bytes: &[u8], index: usize) -> Option<f32> {
     let b = bytes.get(4 * index..4 * index + 4)?;
     Some(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-fn sign_extend(raw: u32, width: u32) -> i32 {
-    let shift = 32 - width;
-    ((raw << shift) as i32) >> shift
 }
 
 /// The largest magnitude (0 for an empty slice) of finite values: for non-negative
@@ -510,22 +374,6 @@ fn floor_log2(x: f32) -> i32 {
     }
 }
 
-/// The exponent of the largest normal of an MX element type.
-fn mx_emax(element: MxElement) -> i32 {
-    match element {
-        MxElement::Float(s) => floor_log2(s.max()),
-        MxElement::Int8 => 0,
-    }
-}
-
-/// OCP MX v1.0 shared exponent, within E8M0's range.
-fn mx_shared_exponent(absmax: f32, element: MxElement) -> i32 {
-    if absmax == 0.0 {
-        return -127;
-    }
-    (floor_log2(absmax) - mx_emax(element)).clamp(-127, 127)
-}
-
 /// 2^k as an f32 (normal or subnormal) for k in [-127, 127]: multiplying by it rounds
 /// exactly as dividing by 2^-k would.
 fn pow2_f32(k: i32) -> f32 {
@@ -538,19 +386,6 @@ fn pack_nibbles(codes: &[u8]) -> Vec<u8> {
         .chunks(2)
         .map(|pair| pair[0] | pair.get(1).map_or(0, |hi| hi << 4))
         .collect()
-}
-
-fn mx_encode(block: &[f32], exponent: i32, element: MxElement, out: &mut BitWriter) {
-    let inv = pow2_f32(-exponent);
-    match element {
-        MxElement::Float(s) => block
-            .iter()
-            .for_each(|v| out.push(u32::from(s.encode(v * inv, Overflow::Saturate)), s.bits())),
-        MxElement::Int8 => block.iter().for_each(|v| {
-            let q = (v * inv * 64.0).round_ties_even().clamp(-127.0, 127.0);
-            out.push(q as i32 as u32, 8);
-        }),
-    }
 }
 
 /// E2M1 with saturation: the number of rounding thresholds `|x|` passes (a tie goes to the
@@ -567,196 +402,6 @@ pub(crate) fn fp4_encode(x: f32) -> u8 {
         + u8::from(a >= 3.5)
         + u8::from(a > 5.0);
     magnitude | (u8::from(x.is_sign_negative()) << 3)
-}
-
-/// Encodes one NVFP4 block into `codes`; returns its UE4M3 scale code.
-/// Every UE4M3 block scale times the tensor scale, and its inverse (0 for a zero scale).
-struct BlockScales {
-    scale: [f32; 128],
-    inv: [f32; 128],
-}
-
-impl BlockScales {
-    fn new(g: f32) -> Self {
-        let scale: [f32; 128] = std::array::from_fn(|c| Scalar::Ue4m3.decode(c as u16) * g);
-        let inv = scale.map(|s| if s > 0.0 { 1.0 / s } else { 0.0 });
-        BlockScales { scale, inv }
-    }
-}
-
-fn nvfp4_block(
-    block: &[f32],
-    g: f32,
-    table: &BlockScales,
-    four_over_six: bool,
-    codes: &mut [u8],
-) -> u8 {
-    let m = absmax(block);
-    let candidate = |top: f32, codes: &mut [u8]| -> (u8, f32) {
-        let scale_code = Scalar::Ue4m3.encode(m / (top * g), Overflow::Saturate) as u8;
-        let (scale, inv) = (
-            table.scale[usize::from(scale_code)],
-            table.inv[usize::from(scale_code)],
-        );
-        for (c, v) in codes.iter_mut().zip(block) {
-            *c = fp4_encode(v * inv);
-        }
-        let error = if four_over_six {
-            let decoded = |c: &u8| Scalar::Fp4E2m1.decode(u16::from(*c)) * scale;
-            codes
-                .iter()
-                .zip(block)
-                .map(|(c, v)| (decoded(c) - v).powi(2))
-                .sum()
-        } else {
-            0.0
-        };
-        (scale_code, error)
-    };
-    let (six, six_error) = candidate(6.0, codes);
-    if !four_over_six {
-        return six;
-    }
-    let mut four_codes = [0u8; NVFP4_BLOCK];
-    let four_codes = &mut four_codes[..block.len()];
-    let (four, four_error) = candidate(4.0, four_codes);
-    if four_error < six_error {
-        codes.copy_from_slice(four_codes);
-        four
-    } else {
-        six
-    }
-}
-
-/// The nearest NF4 level to `x` in [-1, 1].
-fn nf4_index(x: f32) -> u32 {
-    NF4_LEVELS
-        .windows(2)
-        .map(|pair| u32::from(x > (pair[0] + pair[1]) / 2.0))
-        .sum()
-}
-
-fn nf4_double_quantize(absmaxes: &[f32], q: &mut Quantized) {
-    let mean = absmaxes.iter().map(|m| f64::from(*m)).sum::<f64>() / absmaxes.len().max(1) as f64;
-    let mean = mean as f32;
-    q.tensor.extend(mean.to_le_bytes());
-    let top = Scalar::Fp8E4m3.max();
-    for chunk in absmaxes.chunks(NF4_DQ_BLOCKS) {
-        let spread = chunk.iter().fold(0.0f32, |s, m| s.max((m - mean).abs()));
-        let scale = if spread > 0.0 { spread / top } else { 1.0 };
-        q.tensor.extend(scale.to_le_bytes());
-        for m in chunk {
-            q.scales
-                .push(Scalar::Fp8E4m3.encode((m - mean) / scale, Overflow::Saturate) as u8);
-        }
-    }
-}
-
-fn group_len(granularity: Granularity, len: usize, cols: usize) -> usize {
-    match granularity {
-        Granularity::Tensor => len.max(1),
-        Granularity::Channel => cols,
-        Granularity::Group(g) => g as usize,
-    }
-}
-
-fn int_quantize(c: IntCodec, values: &[f32], cols: usize, q: &mut Quantized, out: &mut BitWriter) {
-    let group = group_len(c.granularity, values.len(), cols);
-    // Per-tensor groups span rows; the others stop at a row's end.
-    let groups: Box<dyn Iterator<Item = &[f32]>> = match c.granularity {
-        Granularity::Tensor => Box::new(values.chunks(group)),
-        _ => Box::new(blocks(values, cols, group)),
-    };
-    let mut zeros = BitWriter::with_capacity(0);
-    let levels = (1u32 << c.bits) - 1;
-    for g in groups {
-        let (lo, hi) = g
-            .iter()
-            .fold((0.0f32, 0.0f32), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
-        if c.zero == ZeroPoint::None {
-            let qmax = (levels / 2) as f32;
-            let scale = store_scale(lo.abs().max(hi) / qmax, c.scale, &mut q.scales);
-            let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
-            for v in g {
-                let code = (v * inv).round_ties_even().clamp(-qmax, qmax);
-                out.push(code as i32 as u32, u32::from(c.bits));
-            }
-            continue;
-        }
-        let scale = store_scale((hi - lo) / levels as f32, c.scale, &mut q.scales);
-        let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
-        let zero = match c.zero {
-            ZeroPoint::Float(t) => store_scale(-lo * inv, t, &mut q.zeros),
-            _ => {
-                let z = (-lo * inv).round_ties_even().clamp(0.0, levels as f32);
-                zeros.push(z as u32, u32::from(c.bits));
-                z
-            }
-        };
-        for v in g {
-            let code = (v * inv + zero).round_ties_even().clamp(0.0, levels as f32);
-            out.push(code as u32, u32::from(c.bits));
-        }
-    }
-    if c.zero == ZeroPoint::Packed {
-        q.zeros = zeros.finish();
-    }
-}
-
-/// Rounds a scale (or float zero point) to its storage type, appends its bytes and
-/// returns the stored value. E8M0 rounds up, so that no value clips.
-fn store_scale(value: f32, ty: ScaleType, bytes: &mut Vec<u8>) -> f32 {
-    match ty {
-        ScaleType::Fp32 => {
-            bytes.extend(value.to_le_bytes());
-            value
-        }
-        ScaleType::E8m0 => {
-            let exponent = if value > 0.0 {
-                let e = floor_log2(value);
-                if (e as f32).exp2() < value { e + 1 } else { e }
-            } else {
-                -127
-            };
-            let code = (exponent.clamp(-127, 127) + 127) as u16;
-            bytes.push(code as u8);
-            Scalar::E8m0.decode(code)
-        }
-        _ => {
-            let scalar = scale_scalar(ty);
-            let code = scalar.encode(value, Overflow::Saturate);
-            if scalar.bits() == 16 {
-                bytes.extend(code.to_le_bytes());
-            } else {
-                bytes.push(code as u8);
-            }
-            scalar.decode(code)
-        }
-    }
-}
-
-/// The `index`-th stored scale of type `ty` (NaN if the buffer is too short).
-fn read_scale(bytes: &[u8], index: usize, ty: ScaleType) -> f32 {
-    let width = ty.bits() as usize / 8;
-    let Some(b) = bytes.get(index * width..(index + 1) * width) else {
-        return f32::NAN;
-    };
-    match ty {
-        ScaleType::Fp32 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-        _ if width == 2 => scale_scalar(ty).decode(u16::from_le_bytes([b[0], b[1]])),
-        _ => scale_scalar(ty).decode(u16::from(b[0])),
-    }
-}
-
-fn scale_scalar(ty: ScaleType) -> Scalar {
-    match ty {
-        ScaleType::Fp16 => Scalar::Fp16,
-        ScaleType::Bf16 => Scalar::Bf16,
-        ScaleType::E4m3 => Scalar::Fp8E4m3,
-        ScaleType::Ue4m3 => Scalar::Ue4m3,
-        ScaleType::E8m0 => Scalar::E8m0,
-        ScaleType::Fp32 => unreachable!("FP32 scales are stored directly"),
-    }
 }
 
 impl fmt::Display for Codec {
