@@ -1,8 +1,12 @@
 //! The recommender on the prototype's example, on compute-bound shapes, and its invariants.
 
+use super::strategy::uniform;
 use super::*;
+use crate::format::{Format, GroupedInt};
 use crate::hardware::registry;
+use crate::ops::Op;
 use crate::presets;
+use crate::quant::{Codec, ErrorStats};
 
 fn request<'a>(target: Target, hw: &'a Hardware, phase: Phase) -> Request<'a> {
     Request {
