@@ -252,5 +252,79 @@ pub fn calibrate_model(view: &ModelView, lab: &LabView, hw: &Hardware) -> Option
     })
 }
 
+/// Width of a telemetry sparkline, CSS pixels.
+pub const SPARK_W: f64 = 180.0;
+/// Height of a telemetry sparkline, CSS pixels.
+pub const SPARK_H: f64 = 40.0;
+
+/// The polyline of the last values, scaled to the box (at most one point per pixel).
+pub fn sparkline(values: &[f64]) -> String {
+    if values.is_empty() {
+        return String::new();
+    }
+    let step = values.len().div_ceil(SPARK_W as usize).max(1);
+    let picked: Vec<f64> = values.iter().step_by(step).copied().collect();
+    let lo = picked.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = picked.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let span = (hi - lo).max(hi.abs() * 0.02).max(1e-9);
+    let n = picked.len().max(2) - 1;
+    picked
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let x = i as f64 / n as f64 * SPARK_W;
+            let y = SPARK_H - 3.0 - (v - lo) / span * (SPARK_H - 6.0);
+            format!("{x:.1},{y:.1}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One phase of the lab's kernels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseRow {
+    /// `decode`, `prefill`, or `unspecified`.
+    pub phase: String,
+    /// Kernels in it.
+    pub kernels: usize,
+    /// Their measured time, seconds.
+    pub time_s: f64,
+    /// The share of that time in kernels the calibrated roofline calls memory-bound.
+    pub memory_share: f64,
+}
+
+/// Per phase: kernels, their measured time, and the share of it in kernels the calibrated
+/// roofline calls memory-bound.
+pub fn phase_rows(v: &LabView) -> Vec<PhaseRow> {
+    let mut phases: Vec<String> = v
+        .rows
+        .iter()
+        .map(|r| r.point.phase_label().to_string())
+        .collect();
+    phases.sort();
+    phases.dedup();
+    phases
+        .into_iter()
+        .map(|phase| {
+            let members: Vec<_> = v
+                .rows
+                .iter()
+                .filter(|r| r.point.phase_label() == phase)
+                .collect();
+            let time: f64 = members.iter().map(|r| r.point.time_s).sum();
+            let memory: f64 = members
+                .iter()
+                .filter(|r| r.calibrated_bound == rooflinr_model::roofline::Bound::Memory)
+                .map(|r| r.point.time_s)
+                .sum();
+            PhaseRow {
+                phase,
+                kernels: members.len(),
+                time_s: time,
+                memory_share: if time > 0.0 { memory / time } else { 0.0 },
+            }
+        })
+        .collect()
+}
 #[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;

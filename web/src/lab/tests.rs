@@ -206,6 +206,48 @@ fn measurements_against_a_datasheet() {
 }
 
 #[test]
+fn phases_sum_their_kernels_and_say_how_much_is_memory_bound() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let v = analyse(&lab_data(), &hw);
+    let rows = phase_rows(&v);
+    // The agent's GEMV is decode and its GEMM prefill; the import's RMSNorm says decode.
+    let names: Vec<&str> = rows.iter().map(|r| r.phase.as_str()).collect();
+    assert_eq!(names, ["decode", "prefill"]);
+    assert_eq!(rows[0].kernels, 2);
+    assert_eq!(rows.iter().map(|r| r.kernels).sum::<usize>(), v.rows.len());
+    let total: f64 = rows.iter().map(|r| r.time_s).sum();
+    let measured: f64 = v.rows.iter().map(|r| r.point.time_s).sum();
+    assert!((total - measured).abs() < 1e-15);
+    assert!(rows.iter().all(|r| (0.0..=1.0).contains(&r.memory_share)));
+}
+
+#[test]
+fn sparklines_fill_their_box_and_keep_at_most_one_point_a_pixel() {
+    assert_eq!(sparkline(&[]), "");
+    let points = |line: String| -> Vec<(f64, f64)> {
+        line.split(' ')
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    };
+    // A rising series runs from the bottom-left to the top-right, inside the box.
+    let rising = points(sparkline(&[1.0, 2.0, 3.0]));
+    assert_eq!(rising.first().unwrap().0, 0.0);
+    assert_eq!(rising.last().unwrap().0, SPARK_W);
+    assert!(rising.windows(2).all(|w| w[1].1 < w[0].1));
+    assert!(rising.iter().all(|(_, y)| (0.0..=SPARK_H).contains(y)));
+    // A long history is thinned to the box's width; a flat one stays inside it.
+    assert!(points(sparkline(&vec![5.0; 1000])).len() <= SPARK_W as usize);
+    assert!(
+        points(sparkline(&[7.0; 10]))
+            .iter()
+            .all(|(_, y)| (0.0..=SPARK_H).contains(y))
+    );
+}
+
+#[test]
 fn the_export_round_trips_through_the_importer() {
     let data = lab_data();
     let file = data.to_file("h100-sxm");

@@ -1,0 +1,131 @@
+//! The data bar: import, export, report, clear.
+
+use leptos::prelude::*;
+use rooflinr_model::hardware::Hardware;
+use rooflinr_report::import;
+use rooflinr_report::report::{self, ReportInput, svg};
+
+use crate::browser;
+use crate::compute::Problem;
+use crate::lab::LabView;
+use crate::lab::link::Lab;
+use crate::state::State;
+/// Import, export, report, clear.
+#[component]
+pub(super) fn DataBar(
+    /// The device.
+    hardware: Memo<Result<Hardware, Problem>>,
+    /// The lab's data against it.
+    view: Memo<Option<LabView>>,
+) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let state = expect_context::<RwSignal<State>>();
+    let preview = RwSignal::new(None::<String>);
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(file) = browser::chosen_file(&ev) else {
+            return;
+        };
+        let name = file.name();
+        wasm_bindgen_futures::spawn_local(async move {
+            let message = match browser::read_text(file).await {
+                Err(e) => e,
+                Ok(text) => match import::import(&text) {
+                    Err(e) => format!("{name} was not imported: {e}"),
+                    Ok(imported) => {
+                        let kind = imported.kind.name();
+                        let notes = imported.notes.join("; ");
+                        // A file that names a listed device puts its datasheet beside it,
+                        // as `rooflinr report` does.
+                        if let Some(key) = imported.hardware.clone() {
+                            state.update(|s| s.hardware = key);
+                        }
+                        let mut added = 0;
+                        lab.data.update(|d| added = d.merge(imported));
+                        format!(
+                            "Imported {added} record(s) from {name} ({kind}).{}",
+                            if notes.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" {notes}.")
+                            }
+                        )
+                    }
+                },
+            };
+            lab.notice.set(Some(message));
+        });
+    };
+    let stem = move || {
+        format!(
+            "rooflinr-lab-{}",
+            state.with_untracked(|s| s.hardware.clone())
+        )
+    };
+    let export = move |_| {
+        let file = lab
+            .data
+            .with_untracked(|d| d.to_file(&state.with_untracked(|s| s.hardware.clone())));
+        if let Ok(json) = serde_json::to_string_pretty(&file) {
+            browser::download(&format!("{}.json", stem()), "application/json", &json);
+        }
+    };
+    let make_report = move || -> Option<(String, String)> {
+        let hw = hardware.get_untracked().ok()?;
+        let data = lab.data.get_untracked();
+        let kernels = data.points();
+        let v = view.get_untracked()?;
+        let title = format!("{} kernels", kernels.len());
+        let chart_name = format!("{}.svg", stem());
+        let generated = format!(
+            "{} by the rooflinr calculator (measured: agent and imports)",
+            js_sys::Date::new_0().to_iso_string()
+        );
+        let md = report::markdown(&ReportInput {
+            title: &title,
+            hardware: &hw,
+            kernels: &kernels,
+            ceilings: &v.ceilings,
+            generated: &generated,
+            chart_file: Some(&chart_name),
+            notes: &[],
+        });
+        let chart = svg::chart(
+            &hw,
+            &kernels,
+            &v.ceilings,
+            &format!("{title} on {}", hw.name),
+        );
+        Some((md, chart))
+    };
+    let has_data = move || lab.data.with(|d| !d.is_empty());
+    view! {
+        <div class="exports lab-data" role="toolbar" aria-label="measurements">
+            <label class="button">
+                "Import CSV / Nsight / JSON"
+                <input id="lab-import" type="file" accept=".csv,.json,.jsonl,.txt" class="visually-hidden" on:change=on_file />
+            </label>
+            <button disabled=move || !has_data() on:click=export>"Export JSON"</button>
+            <button id="lab-report" disabled=move || !has_data() on:click=move |_| {
+                if let Some((md, chart)) = make_report() {
+                    browser::download(&format!("{}.md", stem()), "text/markdown", &md);
+                    browser::download(&format!("{}.svg", stem()), "image/svg+xml", &chart);
+                    browser::download_png(&chart, &format!("{}.png", stem()), (svg::WIDTH * 2.0) as u32, (svg::HEIGHT * 2.0) as u32);
+                    preview.set(Some(md));
+                }
+            }>"Report (Markdown, SVG, PNG)"</button>
+            <button class="link" disabled=move || !has_data() on:click=move |_| {
+                let sure = web_sys::window().and_then(|w| w.confirm_with_message("Remove every measurement and import from this browser?").ok()).unwrap_or(false);
+                if sure {
+                    lab.data.set(Default::default());
+                    preview.set(None);
+                }
+            }>"Clear"</button>
+        </div>
+        {move || preview.get().map(|md| view! {
+            <details class="report-preview" open>
+                <summary>"Report preview (downloaded as Markdown with its chart)"</summary>
+                <pre id="report-preview">{md}</pre>
+            </details>
+        })}
+    }
+}

@@ -1,0 +1,57 @@
+//! The lab's components, one file per card: pairing, live telemetry, measuring (ceilings
+//! and sweeps with progress and cancel), theory against reality with calibration and
+//! energy, and the data bar (import, export, report). What they compute lives in the lab
+//! model (`super`), tested natively.
+
+use leptos::prelude::*;
+use rooflinr_model::hardware::Hardware;
+
+use super::LabView;
+use super::link::{Lab, LinkState};
+use crate::compute::{ModelView, Problem};
+mod data;
+mod measure;
+mod pair;
+mod telemetry;
+mod theory;
+
+use data::DataBar;
+use measure::MeasureCard;
+use pair::PairCard;
+use telemetry::TelemetryStrip;
+use theory::TheoryTable;
+
+/// The whole lab section.
+#[component]
+pub fn LabPanel(
+    /// The device predictions are made for.
+    hardware: Memo<Result<Hardware, Problem>>,
+    /// The lab's data against that device.
+    view: Memo<Option<LabView>>,
+    /// The model analysis, when the calculator shows one.
+    model: Signal<Option<ModelView>>,
+) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let connected = move || matches!(lab.link.get(), LinkState::Connected { .. });
+    view! {
+        <section class="lab" id="lab" aria-labelledby="lab-title">
+            <div class="lab-head">
+                <h2 id="lab-title">"Measure on real hardware"</h2>
+                <p class="hint">"Pair with rooflinr-agent on the machine to measure: its points join the chart beside the predictions."</p>
+            </div>
+            <PairCard />
+            <Show when=connected>
+                <TelemetryStrip />
+                <MeasureCard />
+            </Show>
+            {move || lab.notice.get().map(|n| view! {
+                <div class="notice" role="status" id="lab-notice">
+                    <span>{n}</span>
+                    <button class="link" on:click=move |_| lab.notice.set(None)>"dismiss"</button>
+                </div>
+            })}
+            <TheoryTable hardware=hardware view=view model=model />
+            <DataBar hardware=hardware view=view />
+        </section>
+    }
+}
