@@ -207,21 +207,37 @@ pub fn origin() -> String {
         .unwrap_or_default()
 }
 
-/// Remembers the agent paired with, for the next visit.
-pub fn save_pairing(p: &crate::lab::Pairing) {
+/// Remembers the agent paired with, for the next visit (as its pairing fragment).
+pub fn save_pairing(fragment: &str) {
     if let Some(s) = storage() {
-        let value = form_urlencoded::Serializer::new(String::new())
-            .append_pair("agent", &p.agent)
-            .append_pair("token", &p.token)
-            .finish();
-        let _ = s.set_item(PAIRING_KEY, &value);
+        let _ = s.set_item(PAIRING_KEY, fragment);
     }
 }
 
-/// The agent paired with last time.
-pub fn saved_pairing() -> Option<crate::lab::Pairing> {
-    let saved = storage()?.get_item(PAIRING_KEY).ok().flatten()?;
-    crate::lab::pairing_from_fragment(&saved)
+/// The pairing fragment remembered from last time.
+pub fn saved_pairing() -> Option<String> {
+    storage()?.get_item(PAIRING_KEY).ok().flatten()
+}
+
+/// Puts `text` on the clipboard; false where the browser has no clipboard.
+pub fn copy_to_clipboard(text: &str) -> bool {
+    let Some(w) = window() else {
+        return false;
+    };
+    let _ = w.navigator().clipboard().write_text(text);
+    true
+}
+
+/// Asks the user to confirm `question`; false when they decline or cannot be asked.
+pub fn confirm(question: &str) -> bool {
+    window()
+        .and_then(|w| w.confirm_with_message(question).ok())
+        .unwrap_or(false)
+}
+
+/// The current time as ISO 8601 (`2026-11-23T10:53:32.000Z`).
+pub fn now_iso() -> String {
+    js_sys::Date::new_0().to_iso_string().into()
 }
 
 /// Forgets the agent.

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::geometry::{self, Frame, Viewport};
 use super::palette::Palette;
-use crate::compute::{ChartData, ChartPoint};
+use crate::chart::data::{ChartData, ChartPoint};
 use crate::state::State;
 
 /// The `id` of the chart's `<svg>`, used by the SVG and PNG exports.

@@ -4,6 +4,7 @@ use rooflinr_model::format::Format;
 use rooflinr_model::roofline::Bound;
 
 use super::*;
+use crate::chart::data::ChartData;
 use crate::state::{Mode, State};
 
 fn op_state(edit: impl FnOnce(&mut State)) -> State {

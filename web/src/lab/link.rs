@@ -145,7 +145,7 @@ impl Lab {
 
     /// Pairs with `pairing` (dropping any previous connection).
     pub fn pair(self, pairing: Pairing) {
-        browser::save_pairing(&pairing);
+        browser::save_pairing(&pairing.to_fragment());
         self.pairing.set_value(Some(pairing));
         self.attempt.set_value(0);
         self.connect();

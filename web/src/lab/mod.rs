@@ -27,6 +27,16 @@ pub struct Pairing {
     pub token: String,
 }
 
+impl Pairing {
+    /// `agent=URL&token=T`, as a pairing link's fragment holds it (without the `#`).
+    pub fn to_fragment(&self) -> String {
+        form_urlencoded::Serializer::new(String::new())
+            .append_pair("agent", &self.agent)
+            .append_pair("token", &self.token)
+            .finish()
+    }
+}
+
 /// Reads `#agent=URL&token=T` (the fragment of a pairing link, with or without `#`).
 pub fn pairing_from_fragment(fragment: &str) -> Option<Pairing> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);

@@ -7,7 +7,7 @@ use rooflinr_protocol::{Measurement, MeasurementKind, OperatorShape, Stats};
 use rooflinr_report::import::import;
 
 use super::*;
-use crate::compute::ChartData;
+use crate::chart::data::ChartData;
 use crate::state::{Mode, State};
 
 #[test]
@@ -24,6 +24,12 @@ fn pairing_links_are_read_from_the_fragment() {
     assert_eq!(encoded.agent, "http://[::1]:9000");
     assert_eq!(pairing_from_fragment("#token=only"), None);
     assert_eq!(pairing_from_fragment(""), None);
+    // What the browser remembers reads back as the same pairing, odd characters and all.
+    let odd = Pairing {
+        agent: "http://[::1]:9000/a b".into(),
+        token: "t&k=v#x".into(),
+    };
+    assert_eq!(pairing_from_fragment(&odd.to_fragment()), Some(odd));
 }
 
 #[test]

@@ -9,9 +9,10 @@ use leptos::prelude::*;
 use rooflinr_model::hardware::Hardware;
 
 use crate::browser;
+use crate::chart::data::ChartData;
 use crate::chart::palette::{DARK, LIGHT};
 use crate::chart::view::{CHART_ID, RooflineChart};
-use crate::compute::{self, ChartData, ModelView, OperatorView, Problem};
+use crate::compute::{self, ModelView, OperatorView, Problem};
 use crate::export;
 use crate::lab::link::{Lab, LinkState};
 use crate::lab::view::LabPanel;
@@ -88,7 +89,7 @@ pub fn App() -> impl IntoView {
     if let Some(p) = lab::pairing_from_fragment(&browser::fragment()) {
         browser::clear_fragment();
         lab.pair(p);
-    } else if let Some(p) = browser::saved_pairing() {
+    } else if let Some(p) = browser::saved_pairing().and_then(|f| lab::pairing_from_fragment(&f)) {
         lab.pair(p);
     }
     // Pairing with a GPU the registry lists puts its datasheet beside the measurements.
@@ -408,8 +409,7 @@ fn ExportBar(
         }
     };
     let copy = move |_| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.navigator().clipboard().write_text(&link());
+        if browser::copy_to_clipboard(&link()) {
             copied.set(true);
             set_timeout(
                 move || copied.set(false),

@@ -78,7 +78,7 @@ pub(super) fn DataBar(
         let chart_name = format!("{}.svg", stem());
         let generated = format!(
             "{} by the rooflinr calculator (measured: agent and imports)",
-            js_sys::Date::new_0().to_iso_string()
+            browser::now_iso()
         );
         let md = report::markdown(&ReportInput {
             title: &title,
@@ -114,7 +114,7 @@ pub(super) fn DataBar(
                 }
             }>"Report (Markdown, SVG, PNG)"</button>
             <button class="link" disabled=move || !has_data() on:click=move |_| {
-                let sure = web_sys::window().and_then(|w| w.confirm_with_message("Remove every measurement and import from this browser?").ok()).unwrap_or(false);
+                let sure = browser::confirm("Remove every measurement and import from this browser?");
                 if sure {
                     lab.data.set(Default::default());
                     preview.set(None);
