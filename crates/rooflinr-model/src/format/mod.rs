@@ -134,7 +134,7 @@ pub enum ScaleType {
 
 impl ScaleType {
     /// Storage bits of one scale.
-    pub fn bits(self) -> u32 {
+    pub const fn bits(self) -> u32 {
         match self {
             ScaleType::Fp32 => 32,
             ScaleType::Fp16 | ScaleType::Bf16 => 16,
@@ -309,96 +309,64 @@ impl Format {
         Format::Grouped(GroupedInt::AWQ_INT4),
     ];
 
+    /// The named format's facts; `None` for grouped integers, which are parameterised.
+    fn spec(self) -> Option<&'static Spec> {
+        Some(match self {
+            Format::Fp64 => &spec::FP64,
+            Format::Fp32 => &spec::FP32,
+            Format::Tf32 => &spec::TF32,
+            Format::Bf16 => &spec::BF16,
+            Format::Fp16 => &spec::FP16,
+            Format::Fp8E4m3 => &spec::FP8_E4M3,
+            Format::Fp8E5m2 => &spec::FP8_E5M2,
+            Format::Int8 => &spec::INT8,
+            Format::Int4 => &spec::INT4,
+            Format::Int2 => &spec::INT2,
+            Format::MxFp8E4m3 => &spec::MXFP8_E4M3,
+            Format::MxFp8E5m2 => &spec::MXFP8_E5M2,
+            Format::MxFp6E3m2 => &spec::MXFP6_E3M2,
+            Format::MxFp6E2m3 => &spec::MXFP6_E2M3,
+            Format::MxFp4 => &spec::MXFP4,
+            Format::MxInt8 => &spec::MXINT8,
+            Format::NvFp4 => &spec::NVFP4,
+            Format::Nf4 => &spec::NF4,
+            Format::Nf4Dq => &spec::NF4_DQ,
+            Format::Grouped(_) => return None,
+        })
+    }
+
     /// Bits of one element's value (before any scale).
     pub fn element_bits(self) -> u32 {
-        match self {
-            Format::Fp64 => 64,
-            Format::Fp32 | Format::Tf32 => 32,
-            Format::Bf16 | Format::Fp16 => 16,
-            Format::Fp8E4m3
-            | Format::Fp8E5m2
-            | Format::Int8
-            | Format::MxFp8E4m3
-            | Format::MxFp8E5m2
-            | Format::MxInt8 => 8,
-            Format::MxFp6E3m2 | Format::MxFp6E2m3 => 6,
-            Format::Int4 | Format::MxFp4 | Format::NvFp4 | Format::Nf4 | Format::Nf4Dq => 4,
-            Format::Int2 => 2,
-            Format::Grouped(g) => u32::from(g.bits),
+        match (self, self.spec()) {
+            (Format::Grouped(g), _) => u32::from(g.bits),
+            (_, Some(s)) => s.element_bits,
+            (_, None) => unreachable!("every named format has a spec"),
         }
     }
 
     /// How one element is encoded.
     pub fn encoding(self) -> Encoding {
-        let float = |exponent, mantissa| Encoding::Float { exponent, mantissa };
-        match self {
-            Format::Fp64 => float(11, 52),
-            Format::Fp32 => float(8, 23),
-            Format::Tf32 => float(8, 10),
-            Format::Bf16 => float(8, 7),
-            Format::Fp16 => float(5, 10),
-            Format::Fp8E4m3 | Format::MxFp8E4m3 => float(4, 3),
-            Format::Fp8E5m2 | Format::MxFp8E5m2 => float(5, 2),
-            Format::MxFp6E3m2 => float(3, 2),
-            Format::MxFp6E2m3 => float(2, 3),
-            Format::MxFp4 | Format::NvFp4 => float(2, 1),
-            Format::Int8 | Format::Int4 | Format::Int2 | Format::MxInt8 | Format::Grouped(_) => {
-                Encoding::Int
-            }
-            Format::Nf4 | Format::Nf4Dq => Encoding::Table,
-        }
+        self.spec().map_or(Encoding::Int, |s| s.encoding)
     }
 
     /// Scale-sharing levels, innermost first (at most two; no allocation).
     pub fn blocks(self) -> impl Iterator<Item = Block> {
-        self.block_levels().into_iter().flatten()
-    }
-
-    /// The block table itself: the one place block sizes and scale bits are written.
-    fn block_levels(self) -> [Option<Block>; 2] {
-        let block = |size, bits| Some(Block { size, bits });
-        match self {
-            Format::MxFp8E4m3
-            | Format::MxFp8E5m2
-            | Format::MxFp6E3m2
-            | Format::MxFp6E2m3
-            | Format::MxFp4
-            | Format::MxInt8 => [block(32, ScaleType::E8m0.bits()), None],
-            Format::NvFp4 => [block(16, ScaleType::Ue4m3.bits()), None],
-            Format::Nf4 => [block(64, 32), None],
-            Format::Nf4Dq => [block(64, 8), block(64 * 256, 32)],
-            Format::Grouped(g) => [block(g.group, g.per_group_bits()), None],
-            _ => [None, None],
-        }
+        let levels = match (self, self.spec()) {
+            (Format::Grouped(g), _) => [Some(Block::new(g.group, g.per_group_bits())), None],
+            (_, Some(s)) => s.blocks,
+            (_, None) => [None, None],
+        };
+        levels.into_iter().flatten()
     }
 
     /// Bits of per-tensor metadata (an FP32 scale), amortised over the tensor's elements.
     pub fn tensor_scale_bits(self) -> u32 {
-        match self {
-            Format::Fp8E4m3
-            | Format::Fp8E5m2
-            | Format::Int8
-            | Format::Int4
-            | Format::Int2
-            | Format::NvFp4
-            // Double quantisation centres the block absmaxes on their mean, kept as FP32.
-            | Format::Nf4Dq => 32,
-            _ => 0,
-        }
+        self.spec().map_or(0, |s| s.tensor_scale_bits)
     }
 
     /// Whether the format's scales are per block, so native math needs block-scaled MMA.
     pub fn is_block_scaled(self) -> bool {
-        matches!(
-            self,
-            Format::MxFp8E4m3
-                | Format::MxFp8E5m2
-                | Format::MxFp6E3m2
-                | Format::MxFp6E2m3
-                | Format::MxFp4
-                | Format::MxInt8
-                | Format::NvFp4
-        )
+        self.spec().is_some_and(|s| s.block_scaled)
     }
 
     /// The bits one element costs in the limit of a large tensor: element bits plus block
@@ -428,40 +396,16 @@ impl Format {
     }
 
     /// The operation type this format computes as where the chip runs it natively;
-    /// formats no tensor core runs (NF4, grouped integers, INT2) dequantise to FP16.
+    /// formats no tensor core runs (NF4, grouped integers, INT2, MXINT8) dequantise to
+    /// FP16.
     pub fn math(self) -> Math {
-        match self {
-            Format::Fp64 => Math::Fp64,
-            Format::Fp32 => Math::Fp32,
-            Format::Tf32 => Math::Tf32,
-            Format::Bf16 => Math::Bf16,
-            Format::Fp16 => Math::Fp16,
-            Format::Fp8E4m3 | Format::Fp8E5m2 | Format::MxFp8E4m3 | Format::MxFp8E5m2 => Math::Fp8,
-            Format::MxFp6E3m2 | Format::MxFp6E2m3 => Math::Fp6,
-            Format::MxFp4 | Format::NvFp4 => Math::Fp4,
-            Format::Int8 => Math::Int8,
-            Format::Int4 => Math::Int4,
-            // No tensor core takes MXINT8 (Blackwell's block-scaled kinds are FP only),
-            // NF4, grouped integers or INT2: they are dequantised in the kernel.
-            Format::MxInt8 | Format::Nf4 | Format::Nf4Dq | Format::Grouped(_) | Format::Int2 => {
-                Math::Fp16
-            }
-        }
-    }
-
-    /// Whether the format reaches its math only through a dequantisation step in every
-    /// kernel (no chip multiplies it directly).
-    pub fn is_dequantised(self) -> bool {
-        matches!(
-            self,
-            Format::MxInt8 | Format::Nf4 | Format::Nf4Dq | Format::Grouped(_) | Format::Int2
-        )
+        self.spec().map_or(Math::Fp16, |s| s.math)
     }
 
     /// The canonical lower-case, hyphenated name (`fp8-e4m3`, `int4-g128-fp16-zp`).
     pub fn name(self) -> String {
-        match self {
-            Format::Grouped(g) => {
+        match (self, self.spec()) {
+            (Format::Grouped(g), _) => {
                 let mut s = format!("int{}-g{}", g.bits, g.group);
                 s.push('-');
                 s.push_str(g.scale.name());
@@ -475,58 +419,15 @@ impl Format {
                 }
                 s
             }
-            other => other.fixed_name().to_string(),
-        }
-    }
-
-    fn fixed_name(self) -> &'static str {
-        match self {
-            Format::Fp64 => "fp64",
-            Format::Fp32 => "fp32",
-            Format::Tf32 => "tf32",
-            Format::Bf16 => "bf16",
-            Format::Fp16 => "fp16",
-            Format::Fp8E4m3 => "fp8-e4m3",
-            Format::Fp8E5m2 => "fp8-e5m2",
-            Format::Int8 => "int8",
-            Format::Int4 => "int4",
-            Format::Int2 => "int2",
-            Format::MxFp8E4m3 => "mxfp8-e4m3",
-            Format::MxFp8E5m2 => "mxfp8-e5m2",
-            Format::MxFp6E3m2 => "mxfp6-e3m2",
-            Format::MxFp6E2m3 => "mxfp6-e2m3",
-            Format::MxFp4 => "mxfp4",
-            Format::MxInt8 => "mxint8",
-            Format::NvFp4 => "nvfp4",
-            Format::Nf4 => "nf4",
-            Format::Nf4Dq => "nf4-dq",
-            Format::Grouped(_) => "grouped",
+            (_, Some(s)) => s.name.to_string(),
+            (_, None) => unreachable!("every named format has a spec"),
         }
     }
 
     /// One line saying what the format is and where its layout comes from.
     pub fn description(self) -> String {
-        match self {
-            Format::Fp64 => "IEEE 754 binary64".into(),
-            Format::Fp32 => "IEEE 754 binary32".into(),
-            Format::Tf32 => "TF32 tensor-core mode; operands stored as FP32".into(),
-            Format::Bf16 => "bfloat16 (E8M7)".into(),
-            Format::Fp16 => "IEEE 754 binary16 (E5M10)".into(),
-            Format::Fp8E4m3 => "OCP FP8 E4M3fn, FP32 per-tensor scale".into(),
-            Format::Fp8E5m2 => "OCP FP8 E5M2, FP32 per-tensor scale".into(),
-            Format::Int8 => "INT8, FP32 per-tensor scale".into(),
-            Format::Int4 => "INT4, FP32 per-tensor scale".into(),
-            Format::Int2 => "INT2, FP32 per-tensor scale".into(),
-            Format::MxFp8E4m3 => "OCP MX v1.0: E4M3 x32 + E8M0 scale".into(),
-            Format::MxFp8E5m2 => "OCP MX v1.0: E5M2 x32 + E8M0 scale".into(),
-            Format::MxFp6E3m2 => "OCP MX v1.0: E3M2 x32 + E8M0 scale".into(),
-            Format::MxFp6E2m3 => "OCP MX v1.0: E2M3 x32 + E8M0 scale".into(),
-            Format::MxFp4 => "OCP MX v1.0: E2M1 x32 + E8M0 scale".into(),
-            Format::MxInt8 => "OCP MX v1.0: INT8 x32 + E8M0 scale".into(),
-            Format::NvFp4 => "NVIDIA NVFP4: E2M1 x16 + UE4M3 scale, FP32 per tensor".into(),
-            Format::Nf4 => "bitsandbytes NF4: x64 + FP32 absmax".into(),
-            Format::Nf4Dq => "bitsandbytes NF4, double-quantised absmax".into(),
-            Format::Grouped(g) => {
+        match (self, self.spec()) {
+            (Format::Grouped(g), _) => {
                 let zero = match g.zero {
                     ZeroPoint::None => "symmetric".to_string(),
                     ZeroPoint::Packed => format!("{}-bit zero point", g.bits),
@@ -539,8 +440,229 @@ impl Format {
                     g.scale.name().to_uppercase()
                 )
             }
+            (_, Some(s)) => s.description.to_string(),
+            (_, None) => unreachable!("every named format has a spec"),
         }
     }
+}
+
+impl Block {
+    const fn new(size: u32, bits: u32) -> Block {
+        Block { size, bits }
+    }
+}
+
+/// A named format's facts, one row each: the one place its element, scales, math and
+/// description are written.
+struct Spec {
+    /// Canonical name.
+    name: &'static str,
+    /// Bits of one element's value.
+    element_bits: u32,
+    /// How an element is encoded.
+    encoding: Encoding,
+    /// Scale-sharing levels, innermost first.
+    blocks: [Option<Block>; 2],
+    /// Bits of per-tensor metadata (an FP32 scale).
+    tensor_scale_bits: u32,
+    /// Scales per block: native math needs block-scaled MMA.
+    block_scaled: bool,
+    /// The operation type it computes as where a chip runs it natively.
+    math: Math,
+    /// What it is and where its layout comes from.
+    description: &'static str,
+}
+
+/// The rows. Sources: IEEE 754 (FP64, FP32, FP16); NVIDIA's A100 whitepaper (TF32, a
+/// math mode on FP32 storage); the OCP 8-bit Floating Point specification (FP8) and OCP
+/// Microscaling Formats v1.0 (MX: 32 elements per E8M0 scale); NVIDIA's NVFP4 (16 E2M1
+/// per UE4M3 scale, FP32 per tensor); bitsandbytes (NF4: FP32 absmax per 64; double
+/// quantisation, an 8-bit absmax per 64 and FP32 per 256 of those plus their FP32 mean).
+/// Per-tensor quantised formats carry the FP32 scale every inference recipe needs. No
+/// tensor core takes MXINT8 (Blackwell's block-scaled kinds are FP only), NF4 or INT2:
+/// they are dequantised in the kernel and compute as FP16.
+mod spec {
+    use super::{Block, Encoding, Math, ScaleType, Spec};
+
+    const fn float(exponent: u8, mantissa: u8) -> Encoding {
+        Encoding::Float { exponent, mantissa }
+    }
+    const NONE: [Option<Block>; 2] = [None, None];
+    const MX: [Option<Block>; 2] = [Some(Block::new(32, ScaleType::E8m0.bits())), None];
+    const FP32_SCALE: u32 = 32;
+
+    const fn plain(
+        name: &'static str,
+        bits: u32,
+        encoding: Encoding,
+        math: Math,
+        description: &'static str,
+    ) -> Spec {
+        Spec {
+            name,
+            element_bits: bits,
+            encoding,
+            blocks: NONE,
+            tensor_scale_bits: 0,
+            block_scaled: false,
+            math,
+            description,
+        }
+    }
+    const fn per_tensor(
+        name: &'static str,
+        bits: u32,
+        encoding: Encoding,
+        math: Math,
+        description: &'static str,
+    ) -> Spec {
+        Spec {
+            tensor_scale_bits: FP32_SCALE,
+            ..plain(name, bits, encoding, math, description)
+        }
+    }
+    const fn mx(
+        name: &'static str,
+        bits: u32,
+        encoding: Encoding,
+        math: Math,
+        description: &'static str,
+    ) -> Spec {
+        Spec {
+            blocks: MX,
+            block_scaled: true,
+            ..plain(name, bits, encoding, math, description)
+        }
+    }
+
+    pub(super) const FP64: Spec = plain("fp64", 64, float(11, 52), Math::Fp64, "IEEE 754 binary64");
+    pub(super) const FP32: Spec = plain("fp32", 32, float(8, 23), Math::Fp32, "IEEE 754 binary32");
+    pub(super) const TF32: Spec = plain(
+        "tf32",
+        32,
+        float(8, 10),
+        Math::Tf32,
+        "TF32 tensor-core mode; operands stored as FP32",
+    );
+    pub(super) const BF16: Spec = plain("bf16", 16, float(8, 7), Math::Bf16, "bfloat16 (E8M7)");
+    pub(super) const FP16: Spec = plain(
+        "fp16",
+        16,
+        float(5, 10),
+        Math::Fp16,
+        "IEEE 754 binary16 (E5M10)",
+    );
+    pub(super) const FP8_E4M3: Spec = per_tensor(
+        "fp8-e4m3",
+        8,
+        float(4, 3),
+        Math::Fp8,
+        "OCP FP8 E4M3fn, FP32 per-tensor scale",
+    );
+    pub(super) const FP8_E5M2: Spec = per_tensor(
+        "fp8-e5m2",
+        8,
+        float(5, 2),
+        Math::Fp8,
+        "OCP FP8 E5M2, FP32 per-tensor scale",
+    );
+    pub(super) const INT8: Spec = per_tensor(
+        "int8",
+        8,
+        Encoding::Int,
+        Math::Int8,
+        "INT8, FP32 per-tensor scale",
+    );
+    pub(super) const INT4: Spec = per_tensor(
+        "int4",
+        4,
+        Encoding::Int,
+        Math::Int4,
+        "INT4, FP32 per-tensor scale",
+    );
+    pub(super) const INT2: Spec = per_tensor(
+        "int2",
+        2,
+        Encoding::Int,
+        Math::Fp16,
+        "INT2, FP32 per-tensor scale",
+    );
+    pub(super) const MXFP8_E4M3: Spec = mx(
+        "mxfp8-e4m3",
+        8,
+        float(4, 3),
+        Math::Fp8,
+        "OCP MX v1.0: E4M3 x32 + E8M0 scale",
+    );
+    pub(super) const MXFP8_E5M2: Spec = mx(
+        "mxfp8-e5m2",
+        8,
+        float(5, 2),
+        Math::Fp8,
+        "OCP MX v1.0: E5M2 x32 + E8M0 scale",
+    );
+    pub(super) const MXFP6_E3M2: Spec = mx(
+        "mxfp6-e3m2",
+        6,
+        float(3, 2),
+        Math::Fp6,
+        "OCP MX v1.0: E3M2 x32 + E8M0 scale",
+    );
+    pub(super) const MXFP6_E2M3: Spec = mx(
+        "mxfp6-e2m3",
+        6,
+        float(2, 3),
+        Math::Fp6,
+        "OCP MX v1.0: E2M3 x32 + E8M0 scale",
+    );
+    pub(super) const MXFP4: Spec = mx(
+        "mxfp4",
+        4,
+        float(2, 1),
+        Math::Fp4,
+        "OCP MX v1.0: E2M1 x32 + E8M0 scale",
+    );
+    pub(super) const MXINT8: Spec = mx(
+        "mxint8",
+        8,
+        Encoding::Int,
+        Math::Fp16,
+        "OCP MX v1.0: INT8 x32 + E8M0 scale",
+    );
+    pub(super) const NVFP4: Spec = Spec {
+        blocks: [Some(Block::new(16, ScaleType::Ue4m3.bits())), None],
+        tensor_scale_bits: FP32_SCALE,
+        block_scaled: true,
+        ..plain(
+            "nvfp4",
+            4,
+            float(2, 1),
+            Math::Fp4,
+            "NVIDIA NVFP4: E2M1 x16 + UE4M3 scale, FP32 per tensor",
+        )
+    };
+    pub(super) const NF4: Spec = Spec {
+        blocks: [Some(Block::new(64, 32)), None],
+        ..plain(
+            "nf4",
+            4,
+            Encoding::Table,
+            Math::Fp16,
+            "bitsandbytes NF4: x64 + FP32 absmax",
+        )
+    };
+    pub(super) const NF4_DQ: Spec = Spec {
+        blocks: [Some(Block::new(64, 8)), Some(Block::new(64 * 256, 32))],
+        // Double quantisation centres the block absmaxes on their mean, kept as FP32.
+        tensor_scale_bits: FP32_SCALE,
+        ..plain(
+            "nf4-dq",
+            4,
+            Encoding::Table,
+            Math::Fp16,
+            "bitsandbytes NF4, double-quantised absmax",
+        )
+    };
 }
 
 impl fmt::Display for Format {
@@ -570,7 +692,7 @@ impl FromStr for Format {
             .iter()
             .copied()
             .filter(|f| !matches!(f, Format::Grouped(_)))
-            .find(|f| f.fixed_name() == name)
+            .find(|f| f.spec().is_some_and(|s| s.name == name))
         {
             return Ok(f);
         }
