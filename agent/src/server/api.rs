@@ -81,7 +81,7 @@ pub struct HardwareQuery {
 
 fn hardware(query: &HardwareQuery) -> Result<Hardware, Failure> {
     registry::get(query.hardware_key.as_deref().unwrap_or("gb10"))
-        .map_err(|e| bad_request(format!("{e}; known keys: {}", registry::KEYS.join(", "))))
+        .map_err(|e| bad_request(format!("{e}; known keys: {}", registry::keys().join(", "))))
 }
 
 /// `GET /api/health`.

@@ -325,7 +325,7 @@ fn formats_and_hardware_listings() {
         .unwrap();
     assert_eq!(nvfp4["bits_per_element"], 4.5);
     let hardware = json(&["hardware", "--json"]);
-    assert_eq!(hardware.as_array().unwrap().len(), registry::KEYS.len());
+    assert_eq!(hardware.as_array().unwrap().len(), registry::keys().len());
     let h100 = json(&["hardware", "h100-sxm", "--json"]);
     assert_eq!(h100["memory_bandwidth_gb_s"]["value"], 3350.0);
     assert_eq!(h100["memory_bandwidth_gb_s"]["basis"], "datasheet");

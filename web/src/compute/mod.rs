@@ -80,21 +80,12 @@ pub fn hardware(state: &State) -> Result<Hardware, Problem> {
                 Problem::new(field, format!("`{}` is not a positive number", text.trim()))
             })
     };
-    let mut spec = serde_json::Map::new();
-    spec.insert("name".into(), c.name.trim().into());
-    spec.insert(
-        "memory_bandwidth_gb_s".into(),
-        number("bandwidth", &c.bandwidth_gb_s)?.into(),
-    );
-    if !c.capacity_gb.trim().is_empty() {
-        spec.insert(
-            "memory_capacity_gb".into(),
-            number("capacity", &c.capacity_gb)?.into(),
-        );
-    }
-    spec.insert("block_scaled_mma".into(), c.block_scaled.into());
-    spec.insert("source".into(), "entered in the calculator".into());
-    let mut peaks = serde_json::Map::new();
+    let memory_capacity_gb = if c.capacity_gb.trim().is_empty() {
+        None
+    } else {
+        Some(number("capacity", &c.capacity_gb)?)
+    };
+    let mut peak_tflops = std::collections::BTreeMap::new();
     for pair in c.peaks.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (math, rate) = pair.split_once(':').ok_or_else(|| {
             Problem::new(
@@ -102,14 +93,22 @@ pub fn hardware(state: &State) -> Result<Hardware, Problem> {
                 format!("`{pair}` should be type:TFLOP/s, e.g. fp16:200"),
             )
         })?;
-        peaks.insert(
+        peak_tflops.insert(
             math.trim().to_ascii_lowercase(),
-            number(&format!("peak {}", math.trim()), rate)?.into(),
+            number(&format!("peak {}", math.trim()), rate)?,
         );
     }
-    spec.insert("peak_tflops".into(), peaks.into());
-    let json = serde_json::Value::Object(spec).to_string();
-    custom::from_json(&json).map_err(|e| Problem::model("custom device", e))
+    custom::CustomSpec {
+        name: c.name.trim().to_string(),
+        memory_bandwidth_gb_s: number("bandwidth", &c.bandwidth_gb_s)?,
+        memory_capacity_gb,
+        block_scaled_mma: c.block_scaled,
+        source: Some("entered in the calculator".into()),
+        peak_tflops,
+        ..custom::CustomSpec::default()
+    }
+    .build()
+    .map_err(|e| Problem::model("custom device", e))
 }
 
 /// The formats chosen for each operand.

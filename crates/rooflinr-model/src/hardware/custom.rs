@@ -25,26 +25,41 @@ use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
 
 use super::{Basis, Figure, Hardware, Peak, Source};
 
-/// The file format of a custom device.
-#[derive(Debug, Deserialize)]
+/// A custom device as its file (or a form) describes it; [`CustomSpec::build`] checks it
+/// and makes the [`Hardware`].
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CustomSpec {
-    name: String,
-    key: Option<String>,
-    memory_bandwidth_gb_s: f64,
-    memory_capacity_gb: Option<f64>,
-    memory_type: Option<String>,
+pub struct CustomSpec {
+    /// Display name (required, not blank).
+    pub name: String,
+    /// Registry-style key; a slug of the name when absent.
+    pub key: Option<String>,
+    /// Memory bandwidth, GB/s.
+    pub memory_bandwidth_gb_s: f64,
+    /// Memory capacity, GB; unlimited when absent.
+    pub memory_capacity_gb: Option<f64>,
+    /// Memory technology (`HBM3e`).
+    pub memory_type: Option<String>,
+    /// CPU and GPU share the memory.
     #[serde(default)]
-    unified_memory: bool,
+    pub unified_memory: bool,
+    /// Runs MX and NVFP4 natively.
     #[serde(default)]
-    block_scaled_mma: bool,
-    sm_count: Option<u32>,
-    l2_cache_mb: Option<f64>,
-    boost_clock_mhz: Option<f64>,
-    power_watts: Option<f64>,
-    architecture: Option<String>,
-    source: Option<String>,
-    peak_tflops: BTreeMap<String, f64>,
+    pub block_scaled_mma: bool,
+    /// Streaming multiprocessors.
+    pub sm_count: Option<u32>,
+    /// L2 cache, MB.
+    pub l2_cache_mb: Option<f64>,
+    /// Boost clock, MHz.
+    pub boost_clock_mhz: Option<f64>,
+    /// Board power, W.
+    pub power_watts: Option<f64>,
+    /// Architecture name.
+    pub architecture: Option<String>,
+    /// Where the figures come from, shown beside each.
+    pub source: Option<String>,
+    /// Dense peak by operation type name (`fp16`, `int8`), TFLOP/s.
+    pub peak_tflops: BTreeMap<String, f64>,
 }
 
 /// Parses a custom device from TOML text.
@@ -53,7 +68,7 @@ pub fn from_toml(text: &str) -> Result<Hardware, ModelError> {
         what: "hardware TOML",
         message: e.message().to_string(),
     })?;
-    build(spec)
+    spec.build()
 }
 
 /// Parses a custom device from JSON text.
@@ -62,7 +77,7 @@ pub fn from_json(text: &str) -> Result<Hardware, ModelError> {
         what: "hardware JSON",
         message: e.to_string(),
     })?;
-    build(spec)
+    spec.build()
 }
 
 /// Parses TOML or JSON, deciding by the first non-blank character (`{` means JSON).
@@ -82,6 +97,14 @@ fn positive(field: &str, value: f64) -> Result<f64, ModelError> {
             field,
             format!("must be a positive number, got {value}"),
         ))
+    }
+}
+
+impl CustomSpec {
+    /// Checks the figures (every number positive, every peak's type known) and makes the
+    /// device, each figure sourced to `source` as the user's.
+    pub fn build(self) -> Result<Hardware, ModelError> {
+        build(self)
     }
 }
 

@@ -24,19 +24,6 @@ const GB10_HOT_CHIPS: &str = "GB10 Hot Chips 2025 presentation";
 const BLACKWELL_FP32: &str = "148 SMs x 128 FP32 lanes x 2 FLOP x ~2.1 GHz; unverified";
 const ORIN: &str = "NVIDIA Jetson AGX Orin 64GB module datasheet";
 
-/// Keys of the built-in devices, in display order.
-pub const KEYS: [&str; 9] = [
-    "gb10",
-    "gb200",
-    "b200",
-    "h200",
-    "h100-sxm",
-    "h100-pcie",
-    "a100-sxm",
-    "l40s",
-    "jetson-agx-orin",
-];
-
 fn ds(value: f64, text: &'static str) -> Figure<f64> {
     Figure::new(value, Source::datasheet(text))
 }
@@ -93,10 +80,11 @@ impl Entry {
     }
 }
 
-fn entry(key: &str) -> Option<Entry> {
+/// Every built-in device, in display order: the one list, each key written once.
+fn entries() -> Vec<Entry> {
     let d = Source::derived;
-    let e = match key {
-        "gb10" => Entry {
+    vec![
+        Entry {
             key: "gb10",
             name: "NVIDIA GB10 (DGX Spark)",
             architecture: "Blackwell (sm_121)",
@@ -165,7 +153,7 @@ fn entry(key: &str) -> Option<Entry> {
                 ),
             ],
         },
-        "gb200" => Entry {
+        Entry {
             key: "gb200",
             name: "NVIDIA GB200 (one B200 GPU of the superchip)",
             architecture: "Blackwell (sm_100)",
@@ -196,7 +184,7 @@ fn entry(key: &str) -> Option<Entry> {
                 (Math::Fp4, ds(10000.0, GB200)),
             ],
         },
-        "b200" => Entry {
+        Entry {
             key: "b200",
             name: "NVIDIA B200 (HGX B200)",
             architecture: "Blackwell (sm_100)",
@@ -224,7 +212,7 @@ fn entry(key: &str) -> Option<Entry> {
                 (Math::Fp4, ds(9000.0, B200)),
             ],
         },
-        "h200" => Entry {
+        Entry {
             key: "h200",
             name: "NVIDIA H200 SXM",
             architecture: "Hopper (sm_90)",
@@ -250,7 +238,7 @@ fn entry(key: &str) -> Option<Entry> {
                 (Math::Int8, ds(1979.0, H200)),
             ],
         },
-        "h100-sxm" => Entry {
+        Entry {
             key: "h100-sxm",
             name: "NVIDIA H100 SXM5 80GB",
             architecture: "Hopper (sm_90)",
@@ -276,7 +264,7 @@ fn entry(key: &str) -> Option<Entry> {
                 (Math::Int8, ds(1979.0, H100_SXM)),
             ],
         },
-        "h100-pcie" => Entry {
+        Entry {
             key: "h100-pcie",
             name: "NVIDIA H100 PCIe 80GB",
             architecture: "Hopper (sm_90)",
@@ -302,7 +290,7 @@ fn entry(key: &str) -> Option<Entry> {
                 (Math::Int8, ds(1513.0, H100_PCIE)),
             ],
         },
-        "a100-sxm" => Entry {
+        Entry {
             key: "a100-sxm",
             name: "NVIDIA A100 SXM4 80GB",
             architecture: "Ampere (sm_80)",
@@ -328,7 +316,7 @@ fn entry(key: &str) -> Option<Entry> {
                 (Math::Int4, ds(1248.0, AMPERE_WP)),
             ],
         },
-        "l40s" => Entry {
+        Entry {
             key: "l40s",
             name: "NVIDIA L40S",
             architecture: "Ada Lovelace (sm_89)",
@@ -357,7 +345,7 @@ fn entry(key: &str) -> Option<Entry> {
                 (Math::Int4, ds(733.0, L40S)),
             ],
         },
-        "jetson-agx-orin" => Entry {
+        Entry {
             key: "jetson-agx-orin",
             name: "NVIDIA Jetson AGX Orin 64GB",
             architecture: "Ampere (sm_87)",
@@ -396,9 +384,16 @@ fn entry(key: &str) -> Option<Entry> {
                 ),
             ],
         },
-        _ => return None,
-    };
-    Some(e)
+    ]
+}
+
+/// Keys of the built-in devices, in display order.
+pub fn keys() -> Vec<&'static str> {
+    entries().iter().map(|e| e.key).collect()
+}
+
+fn entry(key: &str) -> Option<Entry> {
+    entries().into_iter().find(|e| e.key == key)
 }
 
 /// Looks a device up by key (case-insensitive; `h100` and `a100` name the SXM parts).
@@ -451,8 +446,5 @@ pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Opt
 
 /// Every built-in device, in display order.
 pub fn all() -> Vec<Hardware> {
-    KEYS.iter()
-        .filter_map(|k| entry(k))
-        .map(Entry::build)
-        .collect()
+    entries().into_iter().map(Entry::build).collect()
 }
