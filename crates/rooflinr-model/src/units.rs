@@ -7,6 +7,32 @@
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, Mul, Sub};
 
+/// Decimal SI prefixes from exa to pico, largest first.
+const SI_PREFIXES: [(f64, &str); 11] = [
+    (1e18, "E"),
+    (1e15, "P"),
+    (1e12, "T"),
+    (1e9, "G"),
+    (1e6, "M"),
+    (1e3, "k"),
+    (1.0, ""),
+    (1e-3, "m"),
+    (1e-6, "µ"),
+    (1e-9, "n"),
+    (1e-12, "p"),
+];
+
+/// The SI prefix a magnitude reads with, as (scale, prefix): the largest whose scale it
+/// reaches, allowing `rounding` (the fraction below the scale that rounds up to it);
+/// pico for anything smaller.
+pub fn si_prefix(magnitude: f64, rounding: f64) -> (f64, &'static str) {
+    SI_PREFIXES
+        .iter()
+        .copied()
+        .find(|(scale, _)| magnitude >= *scale * (1.0 - rounding))
+        .unwrap_or((1e-12, "p"))
+}
+
 /// Formats `value` with a decimal SI prefix and `unit`, e.g. `33.55 MB`.
 ///
 /// Three significant figures, or more when the integer part needs them.
@@ -17,23 +43,8 @@ pub fn si(value: f64, unit: &str) -> String {
     if value == 0.0 {
         return format!("0 {unit}");
     }
-    const PREFIXES: [(f64, &str); 9] = [
-        (1e18, "E"),
-        (1e15, "P"),
-        (1e12, "T"),
-        (1e9, "G"),
-        (1e6, "M"),
-        (1e3, "k"),
-        (1.0, ""),
-        (1e-3, "m"),
-        (1e-6, "µ"),
-    ];
-    let magnitude = value.abs();
-    let (scale, prefix) = PREFIXES
-        .iter()
-        .copied()
-        .find(|(scale, _)| magnitude >= *scale * 0.999_5)
-        .unwrap_or((1e-9, "n"));
+    // 0.9995 of a scale prints as 1.00 of it.
+    let (scale, prefix) = si_prefix(value.abs(), 5e-4);
     let scaled = value / scale;
     let decimals = match scaled.abs() {
         x if x >= 99.95 => 0,
@@ -260,7 +271,9 @@ mod tests {
         check(1.0, "FLOP/B", "1.00 FLOP/B");
         check(999.9e9, "B/s", "1.00 TB/s");
         check(-2.5e-3, "s", "-2.50 ms");
-        check(3e-10, "s", "0.30 ns");
+        // One prefix table for the whole product (the chart's ticks too), down to pico.
+        check(3e-10, "s", "300 ps");
+        check(4.2e-9, "s", "4.20 ns");
     }
 
     #[test]

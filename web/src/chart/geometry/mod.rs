@@ -222,29 +222,12 @@ pub fn log_ticks(log_range: (f64, f64), unit: &str) -> Vec<Tick> {
 /// A short SI label for a tick: `1 TFLOP/s`, `200 GB/s`, `10 µs`; unitless values below 1
 /// stay decimal (`0.5`).
 pub fn si_compact(value: f64, unit: &str) -> String {
-    const PREFIXES: [(f64, &str); 11] = [
-        (1e18, "E"),
-        (1e15, "P"),
-        (1e12, "T"),
-        (1e9, "G"),
-        (1e6, "M"),
-        (1e3, "k"),
-        (1.0, ""),
-        (1e-3, "m"),
-        (1e-6, "µ"),
-        (1e-9, "n"),
-        (1e-12, "p"),
-    ];
     let abs = value.abs();
     if unit.is_empty() && abs < 1.0 {
         // Unitless fractions read better as decimals (0.5 FLOP/B, not 500 m).
         return format!("{}", (value * 1e6).round() / 1e6);
     }
-    let (scale, prefix) = PREFIXES
-        .iter()
-        .copied()
-        .find(|(s, _)| abs >= *s * 0.999_999)
-        .unwrap_or((1e-12, "p"));
+    let (scale, prefix) = rooflinr_model::units::si_prefix(abs, 1e-6);
     let scaled = value / scale;
     let number = if (scaled - scaled.round()).abs() < 1e-6 {
         format!("{}", scaled.round())
