@@ -514,7 +514,7 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 2.131e-6,
-            bandwidth: 0.645541,
+            bandwidth: 0.670692,
             compute: 0.714384,
             per_wave_s: 0.000e-6,
         },
@@ -527,9 +527,9 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 14.166e-6,
-            bandwidth: 0.672491,
-            compute: 0.600017,
+            fixed_s: 14.167e-6,
+            bandwidth: 0.698723,
+            compute: 0.600016,
             per_wave_s: 0.000e-6,
         },
         held_out_median: 0.074,
@@ -542,7 +542,7 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 7.508e-6,
-            bandwidth: 0.461255,
+            bandwidth: 0.479225,
             compute: 0.471508,
             per_wave_s: 0.000e-6,
         },
@@ -558,7 +558,7 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 11.430e-6,
-            bandwidth: 0.244266,
+            bandwidth: 0.253782,
             compute: 0.372861,
             per_wave_s: 3.741e-6,
         },
@@ -574,7 +574,7 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 11.680e-6,
-            bandwidth: 0.236674,
+            bandwidth: 0.245895,
             compute: 0.425070,
             per_wave_s: 3.381e-6,
         },
@@ -589,10 +589,10 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.086e-6,
-            bandwidth: 0.457599,
-            compute: 0.297541,
-            per_wave_s: 6.000e-6,
+            fixed_s: 9.090e-6,
+            bandwidth: 0.473283,
+            compute: 0.297479,
+            per_wave_s: 5.997e-6,
         },
         held_out_median: 0.142,
         held_out_p90: 0.488,
@@ -606,7 +606,7 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 9.145e-6,
-            bandwidth: 0.908065,
+            bandwidth: 0.943444,
             compute: 1.000000,
             per_wave_s: 1.793e-6,
         },
@@ -622,12 +622,134 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 9.545e-6,
-            bandwidth: 0.875596,
+            bandwidth: 0.909710,
             compute: 1.000000,
             per_wave_s: 1.429e-6,
         },
         held_out_median: 0.079,
         held_out_p90: 0.386,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 2.071e-6,
+            bandwidth: 0.675292,
+            compute: 0.689001,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.102,
+        held_out_p90: 0.377,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Gemm {
+            format: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 12.928e-6,
+            bandwidth: 0.673149,
+            compute: 0.580401,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.093,
+        held_out_p90: 0.241,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Gemm {
+            format: Format::NvFp4,
+        },
+        terms: KernelTerms {
+            fixed_s: 8.486e-6,
+            bandwidth: 0.308163,
+            compute: 0.407273,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.141,
+        held_out_p90: 0.488,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 14.901e-6,
+            bandwidth: 0.155153,
+            compute: 0.407592,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.157,
+        held_out_p90: 0.445,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 14.863e-6,
+            bandwidth: 0.144139,
+            compute: 0.563954,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.157,
+        held_out_p90: 0.454,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Fp8E4m3,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 14.870e-6,
+            bandwidth: 0.088525,
+            compute: 0.275822,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.168,
+        held_out_p90: 0.514,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 10.863e-6,
+            bandwidth: 0.852698,
+            compute: 1.000000,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.090,
+        held_out_p90: 0.729,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 10.878e-6,
+            bandwidth: 0.815061,
+            compute: 1.000000,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.097,
+        held_out_p90: 0.712,
     },
     Profile {
         hardware: "gb200",
@@ -750,6 +872,128 @@ pub const PROFILES: &[Profile] = &[
         },
         held_out_median: 0.092,
         held_out_p90: 0.389,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Gemm {
+            format: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 2.167e-6,
+            bandwidth: 0.666336,
+            compute: 0.716389,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.091,
+        held_out_p90: 0.372,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Gemm {
+            format: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 13.293e-6,
+            bandwidth: 0.683501,
+            compute: 0.591067,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.092,
+        held_out_p90: 0.233,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Gemm {
+            format: Format::NvFp4,
+        },
+        terms: KernelTerms {
+            fixed_s: 8.588e-6,
+            bandwidth: 0.311822,
+            compute: 0.411011,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.141,
+        held_out_p90: 0.483,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 15.228e-6,
+            bandwidth: 0.148301,
+            compute: 0.419038,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.162,
+        held_out_p90: 0.470,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 15.198e-6,
+            bandwidth: 0.145327,
+            compute: 0.562454,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.157,
+        held_out_p90: 0.465,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Attention {
+            phase: Phase::Prefill,
+            queries: Format::Fp8E4m3,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 15.182e-6,
+            bandwidth: 0.085073,
+            compute: 0.296678,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.173,
+        held_out_p90: 0.503,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 11.177e-6,
+            bandwidth: 0.834363,
+            compute: 1.000000,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.101,
+        held_out_p90: 0.720,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 11.189e-6,
+            bandwidth: 0.799213,
+            compute: 1.000000,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.116,
+        held_out_p90: 0.700,
     },
     Profile {
         hardware: "h100-sxm",

@@ -762,8 +762,8 @@ mod tests {
             ("NVIDIA B200", Some("b200")),
             ("NVIDIA GB200", Some("gb200")),
             ("NVIDIA L40S", Some("l40s")),
-            ("NVIDIA B300 SXM6 AC", None),
-            ("NVIDIA GB300", None),
+            ("NVIDIA B300 SXM6 AC", Some("b300")),
+            ("NVIDIA GB300", Some("gb300")),
         ] {
             assert_eq!(registry::key_for_device(device, None), key, "{device}");
         }

@@ -168,14 +168,13 @@ impl Hardware {
             match current.fallback() {
                 Some(next) => current = next,
                 None => {
-                    // Every registry entry lists FP32; a custom file might not. Report the
-                    // widest rate it has rather than inventing one.
-                    let widest = self.peaks.first().map(|p| (p.math, p.rate.value));
-                    let (executed_as, peak) = widest.unwrap_or((Math::Fp32, FlopsPerSecond(0.0)));
+                    // No published rate for this type nor any it could run as (FP64 on a
+                    // part whose FP64 rate is not published): a zero peak, so the bound is
+                    // an unbounded time, never another type's rate borrowed.
                     return ComputeCeiling {
                         requested: math,
-                        executed_as,
-                        peak,
+                        executed_as: math,
+                        peak: FlopsPerSecond(0.0),
                         native: false,
                     };
                 }

@@ -1,8 +1,14 @@
 //! The built-in hardware registry: a data table, each figure with its source.
 //!
 //! Peaks are dense (no 2:4 structured sparsity). Datasheets that print only sparse figures
-//! are halved, and say so. Where a vendor publishes nothing, the figure is marked `derived`
-//! with the rule used, or left out (and shown as unknown) rather than invented.
+//! are halved, and say so; those that print dense figures are quoted as printed. Where a
+//! vendor publishes nothing, the figure is marked `derived` with the rule used, or left out
+//! (and shown as unknown) rather than invented.
+//!
+//! Memory capacity is stored in bytes as the device has them. Vendors' "80 GB", "141 GB",
+//! "180 GB" of GPU memory are binary gigabytes in practice (an H100 80 GB has 80 GiB of
+//! HBM3, of which the driver reports 81,559 MiB usable), so a vendor figure is read as
+//! GiB; where NVIDIA records what `nvidia-smi` reports, that figure is used.
 
 use crate::error::ModelError;
 use crate::format::Math;
@@ -19,13 +25,30 @@ const AMPERE_WP: &str = "NVIDIA A100 Tensor Core GPU Architecture whitepaper";
 const L40S: &str = "NVIDIA L40S datasheet: sparse figures halved to dense";
 const B200: &str = "NVIDIA HGX B200 datasheet, per GPU: 8-GPU sparse figures / 8 / 2";
 const GB200: &str = "NVIDIA GB200 NVL72 datasheet, per GPU: 72-GPU sparse figures / 72 / 2";
+/// NVIDIA's own per-GPU system files (PyPI aiconfigurator-core 0.12.0, Apache-2.0), which
+/// cite the Blackwell and Blackwell Ultra datasheets and record `nvidia-smi` memory.
+const AIC_B200: &str =
+    "NVIDIA Blackwell datasheet, per GPU (aiconfigurator-core 0.12.0 systems/b200_sxm.yaml)";
+const AIC_GB200: &str =
+    "nvidia-smi on a GB200: 189,471 MiB (aiconfigurator-core 0.12.0 systems/gb200.yaml)";
+const B300: &str = "NVIDIA Blackwell Ultra datasheet, HGX B300 per GPU, dense (aiconfigurator-core 0.12.0 systems/b300_sxm.yaml)";
+const GB300: &str = "NVIDIA Blackwell Ultra datasheet, GB300 NVL72 per GPU, dense (aiconfigurator-core 0.12.0 systems/gb300.yaml)";
 const GB10: &str = "NVIDIA DGX Spark datasheet (GB10)";
 const GB10_HOT_CHIPS: &str = "GB10 Hot Chips 2025 presentation";
-const BLACKWELL_FP32: &str = "148 SMs x 128 FP32 lanes x 2 FLOP x ~2.1 GHz; unverified";
 const ORIN: &str = "NVIDIA Jetson AGX Orin 64GB module datasheet";
 
 fn ds(value: f64, text: &'static str) -> Figure<f64> {
     Figure::new(value, Source::datasheet(text))
+}
+
+/// A vendor's "GB" of device memory, read as GiB (see the module comment).
+fn gib(value: f64, text: &'static str) -> Figure<Bytes> {
+    Figure::new(Bytes::gib(value), Source::datasheet(text))
+}
+
+/// Memory as `nvidia-smi` reports it, MiB.
+fn reported_mib(value: f64, text: &'static str) -> Figure<Bytes> {
+    Figure::new(Bytes::mib(value), Source::datasheet(text))
 }
 
 struct Entry {
@@ -33,7 +56,7 @@ struct Entry {
     name: &'static str,
     architecture: &'static str,
     bandwidth_gb_s: Figure<f64>,
-    capacity_gb: Figure<f64>,
+    capacity: Figure<Bytes>,
     memory_type: &'static str,
     unified_memory: bool,
     sm_count: Option<Figure<f64>>,
@@ -55,10 +78,7 @@ impl Entry {
                 BytesPerSecond::gb_s(self.bandwidth_gb_s.value),
                 self.bandwidth_gb_s.source,
             ),
-            memory_capacity: Figure::new(
-                Bytes::gb(self.capacity_gb.value),
-                self.capacity_gb.source,
-            ),
+            memory_capacity: self.capacity,
             memory_type: self.memory_type.into(),
             unified_memory: self.unified_memory,
             sm_count: self.sm_count.map(|f| Figure::new(f.value as u32, f.source)),
@@ -89,7 +109,7 @@ fn entries() -> Vec<Entry> {
             name: "NVIDIA GB10 (DGX Spark)",
             architecture: "Blackwell (sm_121)",
             bandwidth_gb_s: ds(273.0, GB10),
-            capacity_gb: ds(128.0, GB10),
+            capacity: gib(128.0, GB10),
             memory_type: "LPDDR5x",
             unified_memory: true,
             sm_count: Some(Figure::new(
@@ -158,10 +178,7 @@ fn entries() -> Vec<Entry> {
             name: "NVIDIA GB200 (one B200 GPU of the superchip)",
             architecture: "Blackwell (sm_100)",
             bandwidth_gb_s: ds(8000.0, "NVIDIA GB200 NVL72 datasheet: 576 TB/s / 72 GPUs"),
-            capacity_gb: ds(
-                186.0,
-                "NVIDIA GB200 NVL72 datasheet: 13.4 TB HBM3e / 72 GPUs",
-            ),
+            capacity: reported_mib(189_471.0, AIC_GB200),
             memory_type: "HBM3e",
             unified_memory: false,
             sm_count: Some(ds(148.0, "NVIDIA Blackwell architecture technical brief")),
@@ -172,9 +189,18 @@ fn entries() -> Vec<Entry> {
             peaks: vec![
                 (
                     Math::Fp64,
-                    ds(45.0, "NVIDIA GB200 NVL72 datasheet: 3,240 TFLOPS FP64 / 72"),
+                    ds(
+                        40.0,
+                        "NVIDIA GB200 NVL72 specifications: 2,880 TFLOPS FP64 / 72 (the 3,240 of the preliminary datasheet was revised)",
+                    ),
                 ),
-                (Math::Fp32, Figure::new(80.0, d(BLACKWELL_FP32))),
+                (
+                    Math::Fp32,
+                    ds(
+                        80.0,
+                        "NVIDIA GB200 NVL72 specifications: 5,760 TFLOPS FP32 / 72",
+                    ),
+                ),
                 (Math::Tf32, ds(1250.0, GB200)),
                 (Math::Fp16, ds(2500.0, GB200)),
                 (Math::Bf16, ds(2500.0, GB200)),
@@ -188,8 +214,8 @@ fn entries() -> Vec<Entry> {
             key: "b200",
             name: "NVIDIA B200 (HGX B200)",
             architecture: "Blackwell (sm_100)",
-            bandwidth_gb_s: ds(8000.0, "NVIDIA HGX B200 datasheet: 64 TB/s / 8 GPUs"),
-            capacity_gb: ds(180.0, "NVIDIA HGX B200 datasheet: 1,440 GB / 8 GPUs"),
+            bandwidth_gb_s: ds(7700.0, AIC_B200),
+            capacity: gib(180.0, AIC_B200),
             memory_type: "HBM3e",
             unified_memory: false,
             sm_count: Some(ds(148.0, "NVIDIA Blackwell architecture technical brief")),
@@ -202,7 +228,10 @@ fn entries() -> Vec<Entry> {
                     Math::Fp64,
                     ds(37.0, "NVIDIA HGX B200 datasheet: 296 TFLOPS FP64 / 8"),
                 ),
-                (Math::Fp32, Figure::new(80.0, d(BLACKWELL_FP32))),
+                (
+                    Math::Fp32,
+                    ds(75.0, "NVIDIA HGX B200 datasheet: 600 TFLOPS FP32 / 8"),
+                ),
                 (Math::Tf32, ds(1125.0, B200)),
                 (Math::Fp16, ds(2250.0, B200)),
                 (Math::Bf16, ds(2250.0, B200)),
@@ -213,11 +242,86 @@ fn entries() -> Vec<Entry> {
             ],
         },
         Entry {
+            key: "gb300",
+            name: "NVIDIA GB300 (one Blackwell Ultra GPU of the superchip)",
+            architecture: "Blackwell Ultra (sm_103)",
+            bandwidth_gb_s: ds(8000.0, GB300),
+            capacity: reported_mib(284_208.0, GB300),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: Some(ds(1400.0, GB300)),
+            block_scaled_mma: true,
+            // FP64 is not published for Blackwell Ultra per GPU: left out, not borrowed.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        80.0,
+                        d("the GB200's 5,760 TFLOPS FP32 / 72; unverified for GB300"),
+                    ),
+                ),
+                (Math::Fp16, ds(2500.0, GB300)),
+                (Math::Bf16, ds(2500.0, GB300)),
+                (Math::Fp8, ds(5000.0, GB300)),
+                (
+                    Math::Fp6,
+                    Figure::new(
+                        5000.0,
+                        d("the FP8 rate, as on every Blackwell part; unverified for GB300"),
+                    ),
+                ),
+                (Math::Int8, ds(165.0, GB300)),
+                (Math::Fp4, ds(15000.0, GB300)),
+            ],
+        },
+        Entry {
+            key: "b300",
+            name: "NVIDIA B300 (HGX B300)",
+            architecture: "Blackwell Ultra (sm_103)",
+            bandwidth_gb_s: ds(7750.0, B300),
+            capacity: reported_mib(
+                275_040.0,
+                "nvidia-smi on a B300: 275,040 MiB (aiconfigurator-core 0.12.0 systems/b300_sxm.yaml)",
+            ),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: Some(ds(1100.0, B300)),
+            block_scaled_mma: true,
+            // FP64 is not published for Blackwell Ultra per GPU: left out, not borrowed.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        75.0,
+                        d("the B200's 600 TFLOPS FP32 / 8; unverified for B300"),
+                    ),
+                ),
+                (Math::Fp16, ds(2250.0, B300)),
+                (Math::Bf16, ds(2250.0, B300)),
+                (Math::Fp8, ds(4500.0, B300)),
+                (
+                    Math::Fp6,
+                    Figure::new(
+                        4500.0,
+                        d("the FP8 rate, as on every Blackwell part; unverified for B300"),
+                    ),
+                ),
+                (Math::Int8, ds(153.5, B300)),
+                (Math::Fp4, ds(14000.0, B300)),
+            ],
+        },
+        Entry {
             key: "h200",
             name: "NVIDIA H200 SXM",
             architecture: "Hopper (sm_90)",
             bandwidth_gb_s: ds(4800.0, H200),
-            capacity_gb: ds(141.0, H200),
+            capacity: gib(141.0, H200),
             memory_type: "HBM3e",
             unified_memory: false,
             sm_count: Some(ds(132.0, HOPPER_WP)),
@@ -243,7 +347,7 @@ fn entries() -> Vec<Entry> {
             name: "NVIDIA H100 SXM5 80GB",
             architecture: "Hopper (sm_90)",
             bandwidth_gb_s: ds(3350.0, H100_SXM),
-            capacity_gb: ds(80.0, H100_SXM),
+            capacity: gib(80.0, H100_SXM),
             memory_type: "HBM3",
             unified_memory: false,
             sm_count: Some(ds(132.0, HOPPER_WP)),
@@ -269,7 +373,7 @@ fn entries() -> Vec<Entry> {
             name: "NVIDIA H100 PCIe 80GB",
             architecture: "Hopper (sm_90)",
             bandwidth_gb_s: ds(2000.0, H100_PCIE),
-            capacity_gb: ds(80.0, H100_PCIE),
+            capacity: gib(80.0, H100_PCIE),
             memory_type: "HBM2e",
             unified_memory: false,
             sm_count: Some(ds(114.0, HOPPER_WP)),
@@ -295,7 +399,7 @@ fn entries() -> Vec<Entry> {
             name: "NVIDIA A100 SXM4 80GB",
             architecture: "Ampere (sm_80)",
             bandwidth_gb_s: ds(2039.0, A100),
-            capacity_gb: ds(80.0, A100),
+            capacity: gib(80.0, A100),
             memory_type: "HBM2e",
             unified_memory: false,
             sm_count: Some(ds(108.0, AMPERE_WP)),
@@ -321,7 +425,7 @@ fn entries() -> Vec<Entry> {
             name: "NVIDIA L40S",
             architecture: "Ada Lovelace (sm_89)",
             bandwidth_gb_s: ds(864.0, "NVIDIA L40S datasheet"),
-            capacity_gb: ds(48.0, "NVIDIA L40S datasheet"),
+            capacity: gib(48.0, "NVIDIA L40S datasheet"),
             memory_type: "GDDR6",
             unified_memory: false,
             sm_count: Some(ds(
@@ -350,7 +454,7 @@ fn entries() -> Vec<Entry> {
             name: "NVIDIA Jetson AGX Orin 64GB",
             architecture: "Ampere (sm_87)",
             bandwidth_gb_s: ds(204.8, ORIN),
-            capacity_gb: ds(64.0, ORIN),
+            capacity: gib(64.0, ORIN),
             memory_type: "LPDDR5",
             unified_memory: true,
             sm_count: Some(Figure::new(
@@ -422,6 +526,10 @@ pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Opt
     let cc_is = |want: (u32, u32)| compute_capability.is_none_or(|cc| cc == want);
     let key = if has("gb10") && cc_is((12, 1)) {
         "gb10"
+    } else if has("gb300") && cc_is((10, 3)) {
+        "gb300"
+    } else if has("b300") && cc_is((10, 3)) {
+        "b300"
     } else if has("gb200") && cc_is((10, 0)) {
         "gb200"
     } else if has("b200") && cc_is((10, 0)) {

@@ -27,15 +27,42 @@ fn check_entry(
 }
 
 #[test]
+fn capacities_are_the_bytes_the_device_has_and_missing_rates_are_not_borrowed() {
+    // "80 GB" is 80 GiB of HBM3 (the driver reports 81,559 MiB usable of 81,920).
+    let h100 = registry::get("h100-sxm").unwrap();
+    assert_eq!(h100.memory_capacity.value, Bytes::gib(80.0));
+    // Where NVIDIA records nvidia-smi's figure, that is the capacity.
+    let gb200 = registry::get("gb200").unwrap();
+    assert_eq!(gb200.memory_capacity.value, Bytes::mib(189_471.0));
+    // The L40S datasheet gives no FP64 rate and Blackwell Ultra's per-GPU FP64 is not
+    // published: an FP64 product has no rate there, rather than FP32's 91.6 TFLOP/s.
+    for key in ["l40s", "b300", "gb300"] {
+        let hw = registry::get(key).unwrap();
+        let c = hw.ceiling(Math::Fp64, false);
+        assert_eq!(c.peak.get(), 0.0, "{key}");
+        assert!(!c.native && c.executed_as == Math::Fp64, "{key}");
+    }
+    // Where it is published, it is used as printed.
+    assert_eq!(gb200.peak(Math::Fp64).unwrap().as_tflops(), 40.0);
+    assert!(
+        registry::get("h100-sxm")
+            .unwrap()
+            .ceiling(Math::Fp64, false)
+            .native
+    );
+}
+
+#[test]
 fn registry_matches_the_reference_datasheet_figures() {
     // Dense datasheet figures: NVIDIA H100 and H200 product pages (3.35 and 4.8 TB/s,
     // 989.5 TFLOP/s BF16, 1979 FP8 and INT8), the A100 datasheet (2039 GB/s, 312 BF16,
-    // 624 INT8), HGX B200 (8 TB/s, 2250 / 4500 / 9000 for BF16 / FP8 / FP4), and the
-    // registry's own sourced GB10 entry (273 GB/s; FP4 1 PFLOP/s sparse, 500 dense).
+    // 624 INT8), the Blackwell datasheet per HGX B200 GPU (7.7 TB/s, 2250 / 4500 / 9000
+    // for BF16 / FP8 / FP4), and the registry's own sourced GB10 entry (273 GB/s; FP4
+    // 1 PFLOP/s sparse, 500 dense).
     check_entry("h100-sxm", 3350.0, 989.5, Some(1979.0), 1979.0, None);
     check_entry("h200", 4800.0, 989.5, Some(1979.0), 1979.0, None);
     check_entry("a100-sxm", 2039.0, 312.0, None, 624.0, None);
-    check_entry("b200", 8000.0, 2250.0, Some(4500.0), 4500.0, Some(9000.0));
+    check_entry("b200", 7700.0, 2250.0, Some(4500.0), 4500.0, Some(9000.0));
     check_entry("gb10", 273.0, 125.0, Some(250.0), 250.0, Some(500.0));
     let h100 = registry::get("h100-sxm").unwrap();
     assert_eq!(h100.sm_count.as_ref().unwrap().value, 132);
@@ -44,7 +71,7 @@ fn registry_matches_the_reference_datasheet_figures() {
     let gb10 = registry::get("gb10").unwrap();
     assert!(gb10.unified_memory);
     assert_eq!(gb10.sm_count.unwrap().value, 48);
-    assert_eq!(gb10.memory_capacity.value, Bytes::gb(128.0));
+    assert_eq!(gb10.memory_capacity.value, Bytes::gib(128.0));
 }
 
 #[test]
