@@ -42,15 +42,7 @@ pub fn OperatorResults(
 ) -> impl IntoView {
     let p = view.result.prediction;
     let c = view.result.ceiling;
-    let runs_as = if c.native {
-        c.executed_as.name().to_uppercase()
-    } else {
-        format!(
-            "{} (converted from {})",
-            c.executed_as.name().to_uppercase(),
-            c.requested.name().to_uppercase()
-        )
-    };
+    let runs_as = c.runs_as();
     let best = view.ranking.first().map_or(1.0, |r| r.speedup).max(1.0);
     let chosen = view.precision;
     let rows = view

@@ -328,6 +328,8 @@ pub struct PredictionJson {
     pub executed_as: &'static str,
     /// Whether the chip runs the requested type natively.
     pub native: bool,
+    /// How it runs, in words (`fp16 (converted from fp8)`, `fp64: no published rate`).
+    pub runs_as: String,
     /// Says these are model predictions, not measurements.
     pub kind: &'static str,
 }
@@ -360,6 +362,7 @@ pub fn prediction_json(
         math: r.ceiling.requested.name(),
         executed_as: r.ceiling.executed_as.name(),
         native: r.ceiling.native,
+        runs_as: r.ceiling.runs_as(),
         kind: "predicted",
     }
 }
@@ -451,11 +454,7 @@ pub fn run(args: Args) -> Result<()> {
         1,
     );
     for r in &results {
-        let runs_as = if r.native {
-            r.executed_as.to_string()
-        } else {
-            format!("{} (converted from {})", r.executed_as, r.math)
-        };
+        let runs_as = r.runs_as.clone();
         t.add_row(vec![
             r.op.to_string(),
             si(r.flops, "FLOP"),

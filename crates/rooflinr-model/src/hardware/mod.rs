@@ -137,6 +137,25 @@ pub struct ComputeCeiling {
     pub native: bool,
 }
 
+impl ComputeCeiling {
+    /// Whether the chip has a published (or derived) rate for the computation at all.
+    pub fn has_rate(&self) -> bool {
+        self.peak.get() > 0.0
+    }
+
+    /// How the computation runs, in words: `fp8`, `fp16 (converted from fp8)`, or
+    /// `fp64: no published rate`.
+    pub fn runs_as(&self) -> String {
+        if !self.has_rate() {
+            format!("{}: no published rate", self.requested)
+        } else if self.native {
+            self.executed_as.to_string()
+        } else {
+            format!("{} (converted from {})", self.executed_as, self.requested)
+        }
+    }
+}
+
 impl Hardware {
     /// Dense peak for exactly this operation type, if the chip runs it.
     pub fn peak(&self, math: Math) -> Option<FlopsPerSecond> {

@@ -488,6 +488,941 @@ fn entries() -> Vec<Entry> {
                 ),
             ],
         },
+        Entry {
+            key: "l4",
+            name: "NVIDIA L4",
+            architecture: "Ada Lovelace (sm_89)",
+            bandwidth_gb_s: ds(300.0, "NVIDIA L4 datasheet"),
+            capacity: gib(24.0, "NVIDIA L4 datasheet"),
+            memory_type: "GDDR6",
+            unified_memory: false,
+            sm_count: Some(ds(58.0, "NVIDIA L4 product brief (AD104, 58 SMs)")),
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(2040.0, "NVIDIA L4 product brief")),
+            power_watts: Some(ds(72.0, "NVIDIA L4 datasheet")),
+            block_scaled_mma: false,
+            // The L4 datasheet gives no FP64 rate: left out, not borrowed.
+            peaks: vec![
+                (Math::Fp32, ds(30.3, "NVIDIA L4 datasheet")),
+                (
+                    Math::Tf32,
+                    ds(60.0, "NVIDIA L4 datasheet: sparse figures halved to dense"),
+                ),
+                (
+                    Math::Fp16,
+                    ds(121.0, "NVIDIA L4 datasheet: sparse figures halved to dense"),
+                ),
+                (
+                    Math::Bf16,
+                    ds(121.0, "NVIDIA L4 datasheet: sparse figures halved to dense"),
+                ),
+                (
+                    Math::Fp8,
+                    ds(242.5, "NVIDIA L4 datasheet: sparse figures halved to dense"),
+                ),
+                (
+                    Math::Int8,
+                    ds(242.5, "NVIDIA L4 datasheet: sparse figures halved to dense"),
+                ),
+            ],
+        },
+        Entry {
+            key: "h100-nvl",
+            name: "NVIDIA H100 NVL 94GB",
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(3900.0, "NVIDIA H100 NVL datasheet (per GPU)"),
+            capacity: gib(94.0, "NVIDIA H100 NVL datasheet (per GPU)"),
+            memory_type: "HBM3",
+            unified_memory: false,
+            sm_count: Some(ds(
+                132.0,
+                "NVIDIA H100 Tensor Core GPU Architecture whitepaper",
+            )),
+            l2_mib: Some(ds(
+                50.0,
+                "NVIDIA H100 Tensor Core GPU Architecture whitepaper",
+            )),
+            boost_clock_mhz: None,
+            power_watts: Some(ds(
+                400.0,
+                "NVIDIA H100 NVL datasheet (per GPU, 350-400 W configurable)",
+            )),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(60.0, "NVIDIA H100 NVL datasheet: FP64 Tensor Core"),
+                ),
+                (Math::Fp32, ds(60.0, "NVIDIA H100 NVL datasheet (per GPU)")),
+                (
+                    Math::Tf32,
+                    ds(
+                        417.5,
+                        "NVIDIA H100 NVL datasheet (per GPU): sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    ds(
+                        835.5,
+                        "NVIDIA H100 NVL datasheet (per GPU): sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    ds(
+                        835.5,
+                        "NVIDIA H100 NVL datasheet (per GPU): sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    ds(
+                        1670.5,
+                        "NVIDIA H100 NVL datasheet (per GPU): sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(
+                        1670.5,
+                        "NVIDIA H100 NVL datasheet (per GPU): sparse figures halved to dense",
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "h200-nvl",
+            name: "NVIDIA H200 NVL",
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(4800.0, "NVIDIA H200 NVL datasheet"),
+            capacity: gib(141.0, "NVIDIA H200 NVL datasheet"),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            sm_count: Some(ds(
+                132.0,
+                "NVIDIA H100 Tensor Core GPU Architecture whitepaper (the same GH100)",
+            )),
+            l2_mib: Some(ds(
+                50.0,
+                "NVIDIA H100 Tensor Core GPU Architecture whitepaper",
+            )),
+            boost_clock_mhz: None,
+            power_watts: Some(ds(600.0, "NVIDIA H200 NVL datasheet (up to 600 W)")),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(60.0, "NVIDIA H200 NVL datasheet: FP64 Tensor Core"),
+                ),
+                (Math::Fp32, ds(60.0, "NVIDIA H200 NVL datasheet")),
+                (
+                    Math::Tf32,
+                    ds(
+                        417.5,
+                        "NVIDIA H200 NVL datasheet: sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    ds(
+                        835.5,
+                        "NVIDIA H200 NVL datasheet: sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    ds(
+                        835.5,
+                        "NVIDIA H200 NVL datasheet: sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    ds(
+                        1670.5,
+                        "NVIDIA H200 NVL datasheet: sparse figures halved to dense",
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(
+                        1670.5,
+                        "NVIDIA H200 NVL datasheet: sparse figures halved to dense",
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "h20",
+            name: "NVIDIA H20",
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(4000.0, "NVIDIA HGX H20 specifications, dense"),
+            capacity: gib(96.0, "NVIDIA HGX H20 specifications, dense"),
+            memory_type: "HBM3",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: Some(ds(400.0, "NVIDIA HGX H20 specifications, dense")),
+            block_scaled_mma: false,
+            // Its SM count and FP64 rate are not published: left out.
+            peaks: vec![
+                (Math::Fp32, ds(44.0, "NVIDIA HGX H20 specifications, dense")),
+                (Math::Tf32, ds(74.0, "NVIDIA HGX H20 specifications, dense")),
+                (
+                    Math::Fp16,
+                    ds(148.0, "NVIDIA HGX H20 specifications, dense"),
+                ),
+                (
+                    Math::Bf16,
+                    ds(148.0, "NVIDIA HGX H20 specifications, dense"),
+                ),
+                (Math::Fp8, ds(296.0, "NVIDIA HGX H20 specifications, dense")),
+                (
+                    Math::Int8,
+                    ds(296.0, "NVIDIA HGX H20 specifications, dense"),
+                ),
+            ],
+        },
+        Entry {
+            key: "a100-sxm-40gb",
+            name: "NVIDIA A100 SXM4 40GB",
+            architecture: "Ampere (sm_80)",
+            bandwidth_gb_s: ds(
+                1555.0,
+                "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+            ),
+            capacity: gib(
+                40.0,
+                "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+            ),
+            memory_type: "HBM2",
+            unified_memory: false,
+            sm_count: Some(ds(
+                108.0,
+                "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+            )),
+            l2_mib: Some(ds(
+                40.0,
+                "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+            )),
+            boost_clock_mhz: Some(ds(
+                1410.0,
+                "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+            )),
+            power_watts: Some(ds(
+                400.0,
+                "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+            )),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(19.5, "NVIDIA A100 datasheet: FP64 Tensor Core"),
+                ),
+                (
+                    Math::Fp32,
+                    ds(
+                        19.5,
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                    ),
+                ),
+                (
+                    Math::Tf32,
+                    ds(
+                        156.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    ds(
+                        312.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    ds(
+                        312.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(
+                        624.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                    ),
+                ),
+                (
+                    Math::Int4,
+                    ds(
+                        1248.0,
+                        "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "a100-pcie",
+            name: "NVIDIA A100 PCIe 80GB",
+            architecture: "Ampere (sm_80)",
+            bandwidth_gb_s: ds(
+                1935.0,
+                "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+            ),
+            capacity: gib(
+                80.0,
+                "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+            ),
+            memory_type: "HBM2e",
+            unified_memory: false,
+            sm_count: Some(ds(
+                108.0,
+                "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+            )),
+            l2_mib: Some(ds(
+                40.0,
+                "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+            )),
+            boost_clock_mhz: Some(ds(
+                1410.0,
+                "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+            )),
+            power_watts: Some(ds(
+                300.0,
+                "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+            )),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(19.5, "NVIDIA A100 datasheet: FP64 Tensor Core"),
+                ),
+                (
+                    Math::Fp32,
+                    ds(
+                        19.5,
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                    ),
+                ),
+                (
+                    Math::Tf32,
+                    ds(
+                        156.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    ds(
+                        312.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    ds(
+                        312.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(
+                        624.0,
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                    ),
+                ),
+                (
+                    Math::Int4,
+                    ds(
+                        1248.0,
+                        "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "rtx-4090",
+            name: "NVIDIA GeForce RTX 4090",
+            architecture: "Ada Lovelace (sm_89)",
+            bandwidth_gb_s: ds(
+                1008.0,
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+            ),
+            capacity: gib(
+                24.0,
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+            ),
+            memory_type: "GDDR6X",
+            unified_memory: false,
+            sm_count: Some(ds(
+                128.0,
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+            )),
+            l2_mib: Some(ds(
+                72.0,
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+            )),
+            boost_clock_mhz: Some(ds(
+                2520.0,
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+            )),
+            power_watts: Some(ds(
+                450.0,
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+            )),
+            block_scaled_mma: false,
+            // Rates with FP32 accumulation, as inference GEMMs accumulate; FP64 is not published.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    ds(
+                        82.6,
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                    ),
+                ),
+                (
+                    Math::Tf32,
+                    ds(
+                        82.6,
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    ds(
+                        165.2,
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090: FP16 with FP32 accumulate (GeForce runs it at half the FP16-accumulate 330.3), dense",
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    ds(
+                        165.2,
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090: BF16 with FP32 accumulate, dense",
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    Figure::new(
+                        330.3,
+                        d(
+                            "half the 660.6 FP8 rate with FP16 accumulate, as GeForce halves FP32-accumulate FP16; unverified",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(
+                        660.6,
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                    ),
+                ),
+                (
+                    Math::Int4,
+                    ds(
+                        1321.2,
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "rtx-pro-6000",
+            name: "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+            architecture: "Blackwell (sm_120)",
+            bandwidth_gb_s: ds(
+                1792.0,
+                "NVIDIA RTX PRO 6000 Blackwell datasheet: 1,792 GB/s GDDR7",
+            ),
+            capacity: reported_mib(
+                97887.0,
+                "nvidia-smi on an RTX PRO 6000 Server Edition: 97,887 MiB (aiconfigurator-core 0.12.0)",
+            ),
+            memory_type: "GDDR7",
+            unified_memory: false,
+            sm_count: Some(ds(
+                188.0,
+                "NVIDIA RTX PRO 6000 Blackwell datasheet: 24,064 CUDA cores / 128 per SM",
+            )),
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(
+                2430.0,
+                "the observed max SM clock recorded by NVIDIA (aiconfigurator-core 0.12.0)",
+            )),
+            power_watts: Some(ds(
+                600.0,
+                "NVIDIA RTX PRO 6000 Blackwell Server Edition datasheet",
+            )),
+            block_scaled_mma: true,
+            // NVIDIA's figures scaled to the clock it observed; FP64 is not published.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        117.0,
+                        d("24,064 CUDA cores x 2 FLOP x 2.43 GHz; unverified"),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    ds(
+                        467.8,
+                        "NVIDIA RTX PRO 6000 Blackwell Server Edition, dense at the observed 2,430 MHz (aiconfigurator-core 0.12.0 systems/rtx_pro_6000_server.yaml)",
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    ds(
+                        467.8,
+                        "NVIDIA RTX PRO 6000 Blackwell Server Edition, dense at the observed 2,430 MHz (aiconfigurator-core 0.12.0 systems/rtx_pro_6000_server.yaml)",
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    ds(
+                        935.6,
+                        "NVIDIA RTX PRO 6000 Blackwell Server Edition, dense at the observed 2,430 MHz (aiconfigurator-core 0.12.0 systems/rtx_pro_6000_server.yaml)",
+                    ),
+                ),
+                (
+                    Math::Fp6,
+                    Figure::new(
+                        935.6,
+                        d("the FP8 rate, as on every Blackwell part; unverified"),
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(
+                        935.6,
+                        "NVIDIA RTX PRO 6000 Blackwell Server Edition, dense at the observed 2,430 MHz (aiconfigurator-core 0.12.0 systems/rtx_pro_6000_server.yaml)",
+                    ),
+                ),
+                (
+                    Math::Fp4,
+                    ds(
+                        1871.2,
+                        "NVIDIA RTX PRO 6000 Blackwell Server Edition, dense at the observed 2,430 MHz (aiconfigurator-core 0.12.0 systems/rtx_pro_6000_server.yaml)",
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "mi300x",
+            name: "AMD Instinct MI300X",
+            architecture: "CDNA 3 (gfx942)",
+            bandwidth_gb_s: ds(5300.0, "AMD Instinct MI300X data sheet, dense"),
+            capacity: gib(192.0, "AMD Instinct MI300X data sheet, dense"),
+            memory_type: "HBM3",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI300X data sheet, dense")),
+            power_watts: Some(ds(750.0, "AMD Instinct MI300X data sheet, dense")),
+            block_scaled_mma: false,
+            // 304 compute units, not SMs: the SM count is left out. No MX block-scaled math on CDNA 3.
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(163.4, "AMD Instinct MI300X data sheet: FP64 matrix"),
+                ),
+                (
+                    Math::Fp32,
+                    ds(163.4, "AMD Instinct MI300X data sheet: FP32 matrix"),
+                ),
+                (
+                    Math::Tf32,
+                    ds(653.7, "AMD Instinct MI300X data sheet, dense"),
+                ),
+                (
+                    Math::Fp16,
+                    ds(1307.4, "AMD Instinct MI300X data sheet, dense"),
+                ),
+                (
+                    Math::Bf16,
+                    ds(1307.4, "AMD Instinct MI300X data sheet, dense"),
+                ),
+                (
+                    Math::Fp8,
+                    ds(2614.9, "AMD Instinct MI300X data sheet, dense"),
+                ),
+                (
+                    Math::Int8,
+                    ds(2614.9, "AMD Instinct MI300X data sheet, dense"),
+                ),
+            ],
+        },
+        Entry {
+            key: "mi325x",
+            name: "AMD Instinct MI325X",
+            architecture: "CDNA 3 (gfx942)",
+            bandwidth_gb_s: ds(6000.0, "AMD Instinct MI325X data sheet, dense"),
+            capacity: gib(256.0, "AMD Instinct MI325X data sheet, dense"),
+            memory_type: "HBM3E",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI325X data sheet, dense")),
+            power_watts: Some(ds(1000.0, "AMD Instinct MI325X data sheet, dense")),
+            block_scaled_mma: false,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(163.4, "AMD Instinct MI325X data sheet: FP64 matrix"),
+                ),
+                (
+                    Math::Fp32,
+                    ds(163.4, "AMD Instinct MI325X data sheet: FP32 matrix"),
+                ),
+                (
+                    Math::Tf32,
+                    ds(653.7, "AMD Instinct MI325X data sheet, dense"),
+                ),
+                (
+                    Math::Fp16,
+                    ds(1307.4, "AMD Instinct MI325X data sheet, dense"),
+                ),
+                (
+                    Math::Bf16,
+                    ds(1307.4, "AMD Instinct MI325X data sheet, dense"),
+                ),
+                (
+                    Math::Fp8,
+                    ds(2614.9, "AMD Instinct MI325X data sheet, dense"),
+                ),
+                (
+                    Math::Int8,
+                    ds(2614.9, "AMD Instinct MI325X data sheet, dense"),
+                ),
+            ],
+        },
+        Entry {
+            key: "mi355x",
+            name: "AMD Instinct MI355X",
+            architecture: "CDNA 4 (gfx950)",
+            bandwidth_gb_s: ds(8000.0, "AMD Instinct MI355X data sheet, dense"),
+            capacity: gib(288.0, "AMD Instinct MI355X data sheet, dense"),
+            memory_type: "HBM3E",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(2400.0, "AMD Instinct MI355X data sheet, dense")),
+            power_watts: Some(ds(1400.0, "AMD Instinct MI355X data sheet, dense")),
+            block_scaled_mma: true,
+            // CDNA 4 runs MXFP6 and MXFP4 natively (OCP MX block scales).
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(78.6, "AMD Instinct MI355X data sheet: FP64 vector"),
+                ),
+                (
+                    Math::Fp32,
+                    ds(157.3, "AMD Instinct MI355X data sheet: FP32 vector"),
+                ),
+                (
+                    Math::Fp16,
+                    ds(2516.6, "AMD Instinct MI355X data sheet, dense"),
+                ),
+                (
+                    Math::Bf16,
+                    ds(2516.6, "AMD Instinct MI355X data sheet, dense"),
+                ),
+                (
+                    Math::Fp8,
+                    ds(5033.2, "AMD Instinct MI355X data sheet, dense"),
+                ),
+                (
+                    Math::Int8,
+                    ds(5033.2, "AMD Instinct MI355X data sheet, dense"),
+                ),
+                (
+                    Math::Fp6,
+                    ds(10066.3, "AMD Instinct MI355X data sheet: MXFP6, dense"),
+                ),
+                (
+                    Math::Fp4,
+                    ds(10066.3, "AMD Instinct MI355X data sheet: MXFP4, dense"),
+                ),
+            ],
+        },
+        Entry {
+            key: "mi350x",
+            name: "AMD Instinct MI350X",
+            architecture: "CDNA 4 (gfx950)",
+            bandwidth_gb_s: ds(8000.0, "AMD Instinct MI350X data sheet, dense"),
+            capacity: gib(288.0, "AMD Instinct MI350X data sheet, dense"),
+            memory_type: "HBM3E",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(2200.0, "AMD Instinct MI350X data sheet, dense")),
+            power_watts: Some(ds(1000.0, "AMD Instinct MI350X data sheet, dense")),
+            block_scaled_mma: true,
+            peaks: vec![
+                (
+                    Math::Fp64,
+                    ds(72.1, "AMD Instinct MI350X data sheet: FP64 vector"),
+                ),
+                (
+                    Math::Fp32,
+                    ds(144.2, "AMD Instinct MI350X data sheet: FP32 vector"),
+                ),
+                (
+                    Math::Fp16,
+                    ds(2306.9, "AMD Instinct MI350X data sheet, dense"),
+                ),
+                (
+                    Math::Bf16,
+                    ds(2306.9, "AMD Instinct MI350X data sheet, dense"),
+                ),
+                (
+                    Math::Fp8,
+                    ds(4613.7, "AMD Instinct MI350X data sheet, dense"),
+                ),
+                (
+                    Math::Int8,
+                    ds(4613.7, "AMD Instinct MI350X data sheet, dense"),
+                ),
+                (
+                    Math::Fp6,
+                    ds(9227.5, "AMD Instinct MI350X data sheet: MXFP6, dense"),
+                ),
+                (
+                    Math::Fp4,
+                    ds(9227.5, "AMD Instinct MI350X data sheet: MXFP4, dense"),
+                ),
+            ],
+        },
+        Entry {
+            key: "gaudi3",
+            name: "Intel Gaudi 3 (OAM)",
+            architecture: "Gaudi 3",
+            bandwidth_gb_s: ds(
+                3700.0,
+                "Intel Gaudi 3 AI accelerator white paper (OAM HL-325L)",
+            ),
+            capacity: gib(
+                128.0,
+                "Intel Gaudi 3 AI accelerator white paper (OAM HL-325L)",
+            ),
+            memory_type: "HBM2e",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: Some(ds(
+                900.0,
+                "Intel Gaudi 3 AI accelerator white paper (OAM HL-325L)",
+            )),
+            block_scaled_mma: false,
+            // Intel publishes matrix BF16 and FP8: FP32 and INT8 matrix rates are left out.
+            peaks: vec![
+                (
+                    Math::Bf16,
+                    ds(1835.0, "Intel Gaudi 3 white paper: BF16 matrix"),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        1835.0,
+                        d("the BF16 matrix rate: the MME takes both 16-bit types; unverified"),
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    ds(1835.0, "Intel Gaudi 3 white paper: FP8 matrix"),
+                ),
+            ],
+        },
+        Entry {
+            key: "tpu-v5e",
+            name: "Google TPU v5e",
+            architecture: "TPU v5e",
+            bandwidth_gb_s: ds(819.0, "Google Cloud TPU v5e documentation (per chip)"),
+            capacity: gib(16.0, "Google Cloud TPU v5e documentation (per chip)"),
+            memory_type: "HBM2",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: None,
+            block_scaled_mma: false,
+            // Google publishes BF16 and INT8: no FP8 on v5e, no FP32 matrix rate.
+            peaks: vec![
+                (
+                    Math::Bf16,
+                    ds(197.0, "Google Cloud TPU v5e documentation (per chip)"),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        197.0,
+                        d("the BF16 rate: a TPU has no FP16 matrix unit, FP16 runs as BF16"),
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(394.0, "Google Cloud TPU v5e documentation (per chip)"),
+                ),
+            ],
+        },
+        Entry {
+            key: "tpu-v6e",
+            name: "Google TPU v6e (Trillium)",
+            architecture: "TPU v6e",
+            bandwidth_gb_s: ds(
+                1640.0,
+                "Google Cloud TPU v6e (Trillium) documentation (per chip)",
+            ),
+            capacity: gib(
+                32.0,
+                "Google Cloud TPU v6e (Trillium) documentation (per chip)",
+            ),
+            memory_type: "HBM",
+            unified_memory: false,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: None,
+            block_scaled_mma: false,
+            // Google publishes BF16 and INT8; no FP32 matrix rate.
+            peaks: vec![
+                (
+                    Math::Bf16,
+                    ds(
+                        918.0,
+                        "Google Cloud TPU v6e (Trillium) documentation (per chip)",
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        918.0,
+                        d("the BF16 rate: a TPU has no FP16 matrix unit, FP16 runs as BF16"),
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    ds(
+                        1836.0,
+                        "Google Cloud TPU v6e (Trillium) documentation (per chip)",
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "m4-pro",
+            name: "Apple M4 Pro (20-core GPU)",
+            architecture: "Apple GPU (Metal)",
+            bandwidth_gb_s: ds(273.0, "Apple M4 Pro technical specifications"),
+            capacity: gib(
+                64.0,
+                "Apple M4 Pro technical specifications: largest configuration",
+            ),
+            memory_type: "LPDDR5X",
+            unified_memory: true,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: None,
+            block_scaled_mma: false,
+            // Bandwidth and capacity are published; compute is derived, and says so.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        8.1,
+                        d(
+                            "20 GPU cores x 128 ALUs x 2 FLOP x ~1578 MHz; Apple publishes no FLOP rate, unverified",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        8.1,
+                        d("the FP32 rate: Apple GPUs run FP16 at the FP32 rate; unverified"),
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "m4-max",
+            name: "Apple M4 Max (40-core GPU)",
+            architecture: "Apple GPU (Metal)",
+            bandwidth_gb_s: ds(546.0, "Apple M4 Max technical specifications"),
+            capacity: gib(
+                128.0,
+                "Apple M4 Max technical specifications: largest configuration",
+            ),
+            memory_type: "LPDDR5X",
+            unified_memory: true,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: None,
+            block_scaled_mma: false,
+            // Bandwidth and capacity are published; compute is derived, and says so.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        16.2,
+                        d(
+                            "40 GPU cores x 128 ALUs x 2 FLOP x ~1578 MHz; Apple publishes no FLOP rate, unverified",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        16.2,
+                        d("the FP32 rate: Apple GPUs run FP16 at the FP32 rate; unverified"),
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "m3-ultra",
+            name: "Apple M3 Ultra (80-core GPU)",
+            architecture: "Apple GPU (Metal)",
+            bandwidth_gb_s: ds(819.0, "Apple M3 Ultra technical specifications"),
+            capacity: gib(
+                512.0,
+                "Apple M3 Ultra technical specifications: largest configuration",
+            ),
+            memory_type: "LPDDR5X",
+            unified_memory: true,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: None,
+            power_watts: None,
+            block_scaled_mma: false,
+            // Bandwidth and capacity are published; compute is derived, and says so.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        28.7,
+                        d(
+                            "80 GPU cores x 128 ALUs x 2 FLOP x ~1400 MHz; Apple publishes no FLOP rate, unverified",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        28.7,
+                        d("the FP32 rate: Apple GPUs run FP16 at the FP32 rate; unverified"),
+                    ),
+                ),
+            ],
+        },
     ]
 }
 
@@ -518,7 +1453,7 @@ pub fn get(key: &str) -> Result<Hardware, ModelError> {
 /// The registry key of a device as its driver or a profiler names it
 /// (`NVIDIA H100 80GB HBM3`, `NVIDIA B200`), checked against its CUDA compute capability
 /// when that is known; `None` for a device the registry does not list (a variant with
-/// other clocks or memory, such as the H100 NVL or the A100 PCIe, must not borrow another
+/// other clocks or memory, such as the A100 PCIe 40GB or the RTX 5090, must not borrow another
 /// part's datasheet).
 pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Option<&'static str> {
     let name = name.to_ascii_lowercase();
@@ -534,16 +1469,32 @@ pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Opt
         "gb200"
     } else if has("b200") && cc_is((10, 0)) {
         "b200"
-    } else if has("h200") && !has("nvl") && cc_is((9, 0)) {
+    } else if has("h200") && has("nvl") && cc_is((9, 0)) {
+        "h200-nvl"
+    } else if has("h200") && cc_is((9, 0)) {
         "h200"
+    } else if has("h100") && has("nvl") && cc_is((9, 0)) {
+        "h100-nvl"
     } else if has("h100") && has("pcie") && cc_is((9, 0)) {
         "h100-pcie"
     } else if has("h100") && (has("sxm") || has("hbm3")) && cc_is((9, 0)) {
         "h100-sxm"
+    } else if has("h20") && !has("h200") && cc_is((9, 0)) {
+        "h20"
+    } else if has("a100") && has("sxm") && has("40gb") && cc_is((8, 0)) {
+        "a100-sxm-40gb"
     } else if has("a100") && has("sxm") && cc_is((8, 0)) {
         "a100-sxm"
+    } else if has("a100") && has("pcie") && has("80gb") && cc_is((8, 0)) {
+        "a100-pcie"
     } else if has("l40s") && cc_is((8, 9)) {
         "l40s"
+    } else if name.trim_end().ends_with(" l4") && cc_is((8, 9)) {
+        "l4"
+    } else if has("rtx 4090") && cc_is((8, 9)) {
+        "rtx-4090"
+    } else if has("rtx pro 6000") && has("blackwell") && cc_is((12, 0)) {
+        "rtx-pro-6000"
     } else if has("orin") && cc_is((8, 7)) {
         "jetson-agx-orin"
     } else {

@@ -53,6 +53,57 @@ fn capacities_are_the_bytes_the_device_has_and_missing_rates_are_not_borrowed() 
 }
 
 #[test]
+fn driver_names_find_their_own_datasheet_and_no_other() {
+    for (name, cc, key) in [
+        ("NVIDIA H100 NVL", (9, 0), Some("h100-nvl")),
+        ("NVIDIA H200 NVL", (9, 0), Some("h200-nvl")),
+        ("NVIDIA H200", (9, 0), Some("h200")),
+        ("NVIDIA H20", (9, 0), Some("h20")),
+        ("NVIDIA A100-SXM4-40GB", (8, 0), Some("a100-sxm-40gb")),
+        ("NVIDIA A100-SXM4-80GB", (8, 0), Some("a100-sxm")),
+        ("NVIDIA A100 80GB PCIe", (8, 0), Some("a100-pcie")),
+        ("NVIDIA A100-PCIE-40GB", (8, 0), None),
+        ("NVIDIA L4", (8, 9), Some("l4")),
+        ("NVIDIA L40S", (8, 9), Some("l40s")),
+        ("NVIDIA GeForce RTX 4090", (8, 9), Some("rtx-4090")),
+        ("NVIDIA GeForce RTX 5090", (12, 0), None),
+        (
+            "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+            (12, 0),
+            Some("rtx-pro-6000"),
+        ),
+        ("NVIDIA B300 SXM6 AC", (10, 3), Some("b300")),
+        ("NVIDIA GB300", (10, 3), Some("gb300")),
+    ] {
+        assert_eq!(registry::key_for_device(name, Some(cc)), key, "{name}");
+    }
+}
+
+#[test]
+fn native_formats_follow_each_chip() {
+    // FP8 on Ada and Hopper, none on A100 or TPU v5e; block-scaled FP4 on Blackwell and
+    // CDNA 4 (MI355X runs MXFP4 natively), not on CDNA 3.
+    let native = |key: &str, math: Math, block_scaled: bool| {
+        registry::get(key)
+            .unwrap()
+            .ceiling(math, block_scaled)
+            .native
+    };
+    assert!(native("l4", Math::Fp8, false) && native("h20", Math::Fp8, false));
+    assert!(!native("a100-pcie", Math::Fp8, false) && !native("tpu-v5e", Math::Fp8, false));
+    assert!(native("mi355x", Math::Fp4, true) && native("b300", Math::Fp4, true));
+    assert!(!native("mi300x", Math::Fp4, true));
+    // Apple publishes no FLOP rate: what there is is derived, and says so.
+    let m4 = registry::get("m4-max").unwrap();
+    assert!(
+        m4.peaks
+            .iter()
+            .all(|p| p.rate.source.basis == Basis::Derived)
+    );
+    assert_eq!(m4.memory_capacity.value, Bytes::gib(128.0));
+}
+
+#[test]
 fn registry_matches_the_reference_datasheet_figures() {
     // Dense datasheet figures: NVIDIA H100 and H200 product pages (3.35 and 4.8 TB/s,
     // 989.5 TFLOP/s BF16, 1979 FP8 and INT8), the A100 datasheet (2039 GB/s, 312 BF16,
@@ -86,9 +137,11 @@ fn every_entry_is_complete_and_sourced() {
         assert_eq!(registry::get(&hw.key).unwrap(), *hw);
     }
     for hw in &all {
+        // Every chip has a 16-bit rate (published or derived, and said so); FP32 and the
+        // rest are listed only where published or derivable.
         assert!(
-            hw.peak(Math::Fp32).is_some(),
-            "{}: every chip lists FP32",
+            hw.peak(Math::Fp16).is_some() || hw.peak(Math::Bf16).is_some(),
+            "{}: no 16-bit rate",
             hw.key
         );
         assert!(hw.memory_bandwidth.value.get() > 0.0);
