@@ -34,6 +34,11 @@ const AIC_GB200: &str =
 const B300: &str = "NVIDIA Blackwell Ultra datasheet, HGX B300 per GPU, dense (aiconfigurator-core 0.12.0 systems/b300_sxm.yaml)";
 const GB300: &str = "NVIDIA Blackwell Ultra datasheet, GB300 NVL72 per GPU, dense (aiconfigurator-core 0.12.0 systems/gb300.yaml)";
 const GB10: &str = "NVIDIA DGX Spark datasheet (GB10)";
+/// GB10's 16-bit rate: NVIDIA publishes only FP4 for it. FP8 / 2 is the Blackwell ratio
+/// with FP32 accumulation at the full rate, as on NVIDIA's data-centre and workstation
+/// parts; GeForce sm_12x parts halve FP32-accumulate FP16/BF16, and whether GB10 does is
+/// not published. A measured peak from the agent replaces it.
+const GB10_16BIT: &str = "FP8 / 2, the Blackwell ratio, FP32 accumulate at full rate (GeForce parts halve it); unverified for GB10";
 const GB10_HOT_CHIPS: &str = "GB10 Hot Chips 2025 presentation";
 const ORIN: &str = "NVIDIA Jetson AGX Orin 64GB module datasheet";
 
@@ -150,20 +155,8 @@ fn entries() -> Vec<Entry> {
                         d("FP8 rate, the Blackwell ratio; unverified for GB10"),
                     ),
                 ),
-                (
-                    Math::Fp16,
-                    Figure::new(
-                        125.0,
-                        d("FP8 / 2, the Blackwell ratio; unverified for GB10"),
-                    ),
-                ),
-                (
-                    Math::Bf16,
-                    Figure::new(
-                        125.0,
-                        d("FP8 / 2, the Blackwell ratio; unverified for GB10"),
-                    ),
-                ),
+                (Math::Fp16, Figure::new(125.0, d(GB10_16BIT))),
+                (Math::Bf16, Figure::new(125.0, d(GB10_16BIT))),
                 (
                     Math::Tf32,
                     Figure::new(
