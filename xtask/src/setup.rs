@@ -45,24 +45,26 @@ fn cache_dir() -> Result<PathBuf> {
 }
 
 /// The tables `rooflinr validate` reads from NVIDIA's measured kernel data, unpacked into
-/// the cache (the wheel is downloaded with pip, 82 MB; only the GEMM tables and the
-/// context and generation attention tables of `systems/data` are kept, about 40 MB).
+/// the cache (the wheel is downloaded with pip, 82 MB; only the GEMM, context and
+/// generation attention, and MoE tables of `systems/data` are kept, about 60 MB).
 /// Returns the `systems/data` folder `rooflinr validate --tables` reads.
 pub fn kernel_tables() -> Result<PathBuf> {
     let (name, version) = KERNEL_TABLES_WHEEL;
     let root = cache_dir()?.join(format!("{name}-{version}"));
     let data = root.join("aiconfigurator_core/systems/data");
-    // The marker names what was unpacked, so a cache from before attention was read is
-    // unpacked again.
-    let done = root.join("unpacked-gemm-attention");
+    // The marker names what was unpacked, so a cache from before a kind of table was read
+    // is unpacked again.
+    let done = root.join("unpacked-gemm-attention-moe");
     if done.is_file() {
         ok(
-            "kernel tables (aiconfigurator-core GEMM, attention)",
+            "kernel tables (aiconfigurator-core GEMM, attention, MoE)",
             version,
         );
         return Ok(data);
     }
-    println!("    fetching {name} {version} (82 MB) for its measured GEMM and attention tables");
+    println!(
+        "    fetching {name} {version} (82 MB) for its measured GEMM, attention and MoE tables"
+    );
     let wheels = root.join("wheel");
     let wheels_text = wheels.display().to_string();
     step(
@@ -89,13 +91,14 @@ for wheel in (root / "wheel").glob("*.whl"):
             gemm = "/gemm/" in n and n.endswith("/gemm_perf.parquet")
             attention = "/attention/" in n and n.endswith(
                 ("/context_attention_perf.parquet", "/generation_attention_perf.parquet"))
-            if "/systems/data/" in n and (gemm or attention):
+            moe = "/moe/" in n and n.endswith("/moe_perf.parquet")
+            if "/systems/data/" in n and (gemm or attention or moe):
                 z.extract(n, root)
 "#;
     let root_text = root.display().to_string();
     step("python3", &["-c", unpack, &root_text]).context("unpack the kernel tables")?;
     std::fs::remove_dir_all(&wheels).ok();
-    std::fs::write(&done, "GEMM and attention tables unpacked\n")
+    std::fs::write(&done, "GEMM, attention and MoE tables unpacked\n")
         .context("cannot mark the tables unpacked")?;
     Ok(data)
 }

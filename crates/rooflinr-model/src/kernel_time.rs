@@ -91,6 +91,25 @@ use crate::hardware::Hardware;
 use crate::ops::{AttentionShape, Op, Precision};
 use crate::roofline::Prediction;
 
+/// A fused MoE layer on one GPU: what NVIDIA's MoE tables measure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoeShape {
+    /// Tokens in the batch.
+    pub tokens: f64,
+    /// Model width.
+    pub hidden: f64,
+    /// Each expert's intermediate width on this GPU (after tensor parallelism).
+    pub intermediate: f64,
+    /// Experts each token is routed to.
+    pub top_k: f64,
+    /// Routed experts in the model.
+    pub experts: f64,
+    /// GPUs the experts are spread over.
+    pub expert_parallel: f64,
+    /// SwiGLU (gate and up) rather than a single up projection.
+    pub gated: bool,
+}
+
 /// A kernel's datasheet times, before the fitted terms.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KernelTimes {
@@ -163,6 +182,64 @@ impl KernelTimes {
                 (blocks / f64::from(sms)).ceil()
             },
         }
+    }
+
+    /// The times of a fused MoE layer (routed experts only) on one GPU of an
+    /// expert-parallel group: its experts' GEMMs (gate and up fused, then down) over the
+    /// tokens routed to them, the expert weights it touches, and the permutation that
+    /// gathers each token's `top_k` copies in expert order and scatters them back (read
+    /// and written once each way, for every token: the kernel walks all routing entries
+    /// whatever its experts). Tokens spread evenly over experts (a balanced router).
+    pub fn moe(shape: &MoeShape, precision: &Precision, hw: &Hardware) -> KernelTimes {
+        let assignments = shape.tokens * shape.top_k / shape.expert_parallel;
+        let touched =
+            crate::analysis::expected_distinct_experts(shape.experts, shape.top_k, shape.tokens)
+                / shape.expert_parallel;
+        let per_expert = if touched > 0.0 {
+            assignments / touched
+        } else {
+            0.0
+        };
+        let first = if shape.gated { 2.0 } else { 1.0 } * shape.intermediate;
+        let gemms = [
+            Op::BatchedGemm {
+                batch: touched,
+                m: per_expert,
+                n: first,
+                k: shape.hidden,
+            },
+            Op::BatchedGemm {
+                batch: touched,
+                m: per_expert,
+                n: shape.hidden,
+                k: shape.intermediate,
+            },
+        ];
+        let bandwidth = hw.memory_bandwidth.value.get();
+        let mut times = KernelTimes {
+            memory_s: 0.0,
+            compute_s: 0.0,
+            quantise_s: activation_quantisation_bytes(
+                shape.tokens as u64,
+                shape.hidden as u64,
+                precision.activations,
+            ) / bandwidth,
+            waves: 0.0,
+        };
+        for op in gemms {
+            let p = op
+                .predict(precision, hw, &crate::roofline::Efficiency::IDEAL)
+                .prediction;
+            times.memory_s += p.memory_time.get();
+            times.compute_s += p.compute_time.get();
+        }
+        let permutation = shape.tokens * shape.top_k * 2.0 * 2.0;
+        times.memory_s += precision
+            .activations
+            .tensor_bytes(permutation * shape.hidden)
+            .get()
+            / bandwidth;
+        times
     }
 
     /// The roofline bound: max of the two.
@@ -1718,6 +1795,55 @@ mod tests {
                 .all(|p| p.held_out_median <= SHIPPED_MEDIAN_ERROR)
         );
         assert_eq!(decode.name(), "decode attention bf16, KV fp8-e4m3");
+    }
+
+    #[test]
+    fn a_moe_layer_reads_the_experts_it_touches_and_permutes_every_token() {
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let p = Precision::uniform(Format::Bf16);
+        let shape = MoeShape {
+            tokens: 4096.0,
+            hidden: 4096.0,
+            intermediate: 1024.0,
+            top_k: 8.0,
+            experts: 128.0,
+            expert_parallel: 1.0,
+            gated: true,
+        };
+        let t = KernelTimes::moe(&shape, &p, &hw);
+        // 4096 tokens x 8 choices touch every one of 128 experts: all of their weights
+        // (gate and up 2 x 1024 x 4096, down 4096 x 1024) plus the activations, and each
+        // token's 8 copies gathered and scattered (2 ways, read and write).
+        let bw = hw.memory_bandwidth.value.get();
+        let weights = 128.0 * 3.0 * 1024.0 * 4096.0 * 2.0;
+        let permutation = 4096.0 * 8.0 * 4.0 * 4096.0 * 2.0;
+        assert!(t.memory_s > (weights + permutation) / bw, "{t:?}");
+        assert!(t.memory_s < (weights + permutation) * 1.5 / bw, "{t:?}");
+        // FLOPs: 2 x tokens x top-k x (3 x 1024 x 4096) at the BF16 peak.
+        let peak = hw.ceiling(crate::format::Math::Bf16, false).peak.get();
+        let flops = 2.0 * 4096.0 * 8.0 * 3.0 * 1024.0 * 4096.0;
+        assert!((t.compute_s / (flops / peak) - 1.0).abs() < 1e-9, "{t:?}");
+        // Spread over 8 GPUs: an eighth of the expert work each, the same permutation.
+        let ep = KernelTimes::moe(
+            &MoeShape {
+                expert_parallel: 8.0,
+                ..shape
+            },
+            &p,
+            &hw,
+        );
+        assert!((ep.compute_s * 8.0 / t.compute_s - 1.0).abs() < 1e-9);
+        assert!(ep.memory_s > permutation / bw);
+        // Not gated: no gate projection.
+        let up_only = KernelTimes::moe(
+            &MoeShape {
+                gated: false,
+                ..shape
+            },
+            &p,
+            &hw,
+        );
+        assert!((up_only.compute_s / t.compute_s - 2.0 / 3.0).abs() < 1e-9);
     }
 
     #[test]

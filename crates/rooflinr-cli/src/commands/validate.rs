@@ -1,14 +1,19 @@
-//! `rooflinr validate --tables DIR`: predictions held against NVIDIA's measured GEMM
-//! kernel tables (the `aiconfigurator-core` wheel's `systems/data`, Apache-2.0: parquet
-//! files `<system>/gemm/<framework>/<version>/gemm_perf.parquet` with `m, n, k`,
-//! `gemm_dtype` and `latency` in milliseconds, measured with TensorRT-LLM, vLLM and SGLang
-//! kernels on real H100, H200, B200, GB200, A100 and L40S machines).
+//! `rooflinr validate --tables DIR`: predictions held against NVIDIA's measured kernel
+//! tables (the `aiconfigurator-core` wheel's `systems/data`, Apache-2.0: parquet files
+//! `<system>/<op>/<framework>/<version>/<table>.parquet` with `latency` in milliseconds,
+//! measured with TensorRT-LLM, vLLM and SGLang kernels on real H100, H200, B200, GB200,
+//! B300, GB300, A100, L40S and RTX PRO 6000 machines): GEMMs (`m, n, k`, `gemm_dtype`),
+//! context and generation attention (batch, tokens, heads, KV heads, head size, the
+//! attention and KV-cache dtypes) and fused MoE layers (tokens, widths, top-k, experts,
+//! tensor and expert parallelism, the router's token distribution).
 //!
 //! Every row is predicted twice: by the datasheet roofline (the bound) and by the roofline
-//! with fitted kernel terms ([`rooflinr_model::kernel_time`]: a fixed time per kernel and
-//! the achievable fractions of bandwidth and peak, with the tile efficiency computed). The terms are fitted per device and dtype and always
-//! judged on rows they were not fitted on: half of the shapes held out (by a hash of
-//! m, n, k), and the other frameworks' tables when fitted on TensorRT-LLM's.
+//! with fitted kernel terms ([`rooflinr_model::kernel_time`]: a fixed time per kernel, the
+//! achievable fractions of bandwidth and peak, a latency per wave of attention blocks;
+//! tile efficiency and the activation quantisation computed). The terms are fitted per
+//! device, kernel and dtype and always judged on rows they were not fitted on: half of
+//! the shapes held out (by a hash of their dimensions), and the other frameworks' tables
+//! when fitted on TensorRT-LLM's.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -21,7 +26,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 use rooflinr_model::format::{Format, product_is_block_scaled, product_math};
 use rooflinr_model::hardware::{Hardware, registry};
-use rooflinr_model::kernel_time::{self, KernelTerms, KernelTimes, Profiled, Regime};
+use rooflinr_model::kernel_time::{self, KernelTerms, KernelTimes, MoeShape, Profiled, Regime};
 use rooflinr_model::ops::{AttentionShape, Op, Precision};
 use rooflinr_model::roofline::{Efficiency, Roof};
 use serde::Serialize;
@@ -51,13 +56,16 @@ enum Kernel {
     ContextAttention,
     /// `generation_attention_perf.parquet`: decode, one query over `isl + step` keys.
     GenerationAttention,
+    /// `moe_perf.parquet`: a fused MoE layer on one GPU of an expert-parallel group.
+    Moe,
 }
 
 impl Kernel {
-    const ALL: [Kernel; 3] = [
+    const ALL: [Kernel; 4] = [
         Kernel::Gemm,
         Kernel::ContextAttention,
         Kernel::GenerationAttention,
+        Kernel::Moe,
     ];
 
     fn file(self) -> &'static str {
@@ -65,6 +73,7 @@ impl Kernel {
             Kernel::Gemm => "gemm_perf.parquet",
             Kernel::ContextAttention => "context_attention_perf.parquet",
             Kernel::GenerationAttention => "generation_attention_perf.parquet",
+            Kernel::Moe => "moe_perf.parquet",
         }
     }
 
@@ -73,6 +82,7 @@ impl Kernel {
             Kernel::Gemm => "GEMM",
             Kernel::ContextAttention => "prefill attention",
             Kernel::GenerationAttention => "decode attention",
+            Kernel::Moe => "MoE",
         }
     }
 }
@@ -96,6 +106,20 @@ enum Shape {
         head_dim: u64,
         window: u64,
     },
+    /// The MoE tables' columns: `num_tokens`, `hidden_size`, `inter_size`, `topk`,
+    /// `num_experts`, `moe_tp_size`, `moe_ep_size`; gated unless the kernel is
+    /// `*_nongated`; `distribution` balanced or a power law.
+    Moe {
+        tokens: u64,
+        hidden: u64,
+        inter: u64,
+        top_k: u64,
+        experts: u64,
+        tp: u64,
+        ep: u64,
+        gated: bool,
+        balanced: bool,
+    },
 }
 
 impl Shape {
@@ -111,6 +135,24 @@ impl Shape {
                 head_dim,
                 ..
             } => [batch, isl, step, heads, kv_heads, head_dim],
+            Shape::Moe {
+                tokens,
+                hidden,
+                inter,
+                top_k,
+                experts,
+                tp,
+                ep,
+                gated,
+                ..
+            } => [
+                tokens,
+                hidden,
+                inter,
+                top_k * 1_000 + experts,
+                tp * 1_000 + ep,
+                u64::from(gated),
+            ],
         }
     }
 
@@ -125,6 +167,25 @@ impl Shape {
                 head_dim,
                 ..
             } => batch > 0 && isl > 0 && heads > 0 && kv_heads > 0 && head_dim > 0,
+            Shape::Moe {
+                tokens,
+                hidden,
+                inter,
+                top_k,
+                experts,
+                tp,
+                ep,
+                ..
+            } => {
+                tokens > 0
+                    && hidden > 0
+                    && inter > 0
+                    && top_k > 0
+                    && experts >= top_k
+                    && tp > 0
+                    && ep > 0
+                    && ep <= experts
+            }
         }
     }
 }
@@ -145,6 +206,19 @@ impl std::fmt::Display for Shape {
                 f,
                 "batch {batch}, {} tokens, heads {heads}/{kv_heads}, dim {head_dim}",
                 isl + step
+            ),
+            Shape::Moe {
+                tokens,
+                hidden,
+                inter,
+                top_k,
+                experts,
+                tp,
+                ep,
+                ..
+            } => write!(
+                f,
+                "{tokens} tokens, {hidden} -> {inter}/{tp}, top {top_k} of {experts}, EP {ep}"
             ),
         }
     }
@@ -183,6 +257,8 @@ fn formats(dtype: &str) -> Option<(Format, Format)> {
     Some(match dtype {
         "fp8_block" => (Format::Fp8E4m3, Format::Fp8E4m3),
         "int8_wo" => (Format::Bf16, Format::Int8),
+        "w4a16_mxfp4" => (Format::Bf16, Format::MxFp4),
+        "w4a8_mxfp4_mxfp8" => (Format::MxFp8E4m3, Format::MxFp4),
         _ => {
             let f = format(dtype)?;
             (f, f)
@@ -288,6 +364,38 @@ fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
             let p = op.predict(&precision, hw, &Efficiency::IDEAL);
             Ok(KernelTimes::attention(&shape, &p.prediction, sms))
         }
+        Shape::Moe {
+            tokens,
+            hidden,
+            inter,
+            top_k,
+            experts,
+            tp,
+            ep,
+            gated,
+            balanced,
+        } => {
+            if !balanced {
+                return Err("a power-law router (load imbalance is not modelled)");
+            }
+            let (activations, weights) = formats(&row.dtype).ok_or("no format for this dtype")?;
+            let shape = MoeShape {
+                tokens: tokens as f64,
+                hidden: hidden as f64,
+                intermediate: inter as f64 / tp as f64,
+                top_k: top_k as f64,
+                experts: experts as f64,
+                expert_parallel: ep as f64,
+                gated,
+            };
+            let precision = Precision {
+                activations,
+                weights,
+                kv: activations,
+                output: Format::Bf16,
+            };
+            Ok(KernelTimes::moe(&shape, &precision, hw))
+        }
     }
 }
 
@@ -315,6 +423,8 @@ fn profiled(row: &Row) -> Option<Profiled> {
             let (shape, precision) = attention(row).ok()?;
             Profiled::of(&Op::FusedAttention(shape), &precision)
         }
+        // MoE terms are reported by `validate`, not shipped.
+        Shape::Moe { .. } => None,
     }
 }
 
@@ -351,6 +461,17 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                 kv_dtype: None,
                 shape: match kernel {
                     Kernel::Gemm => Shape::Gemm { m: 0, n: 0, k: 0 },
+                    Kernel::Moe => Shape::Moe {
+                        tokens: 0,
+                        hidden: 0,
+                        inter: 0,
+                        top_k: 0,
+                        experts: 0,
+                        tp: 0,
+                        ep: 0,
+                        gated: true,
+                        balanced: false,
+                    },
                     _ => Shape::Attention {
                         batch: 0,
                         isl: 0,
@@ -372,7 +493,9 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                 match (name.as_str(), field, &mut row.shape) {
                     ("framework", Field::Str(s), _) => row.framework.clone_from(s),
                     ("device", Field::Str(s), _) => row.device.clone_from(s),
-                    ("gemm_dtype" | "attn_dtype", Field::Str(s), _) => row.dtype.clone_from(s),
+                    ("gemm_dtype" | "attn_dtype" | "moe_dtype", Field::Str(s), _) => {
+                        row.dtype.clone_from(s);
+                    }
                     ("kv_cache_dtype", Field::Str(s), _) => row.kv_dtype = Some(s.clone()),
                     ("latency", Field::Double(ms), _) => row.measured_s = ms / 1e3,
                     ("latency", Field::Float(ms), _) => row.measured_s = f64::from(*ms) / 1e3,
@@ -388,6 +511,19 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                     }
                     ("head_dim", _, Shape::Attention { head_dim, .. }) => *head_dim = whole,
                     ("window_size", _, Shape::Attention { window, .. }) => *window = whole,
+                    ("num_tokens", _, Shape::Moe { tokens, .. }) => *tokens = whole,
+                    ("hidden_size", _, Shape::Moe { hidden, .. }) => *hidden = whole,
+                    ("inter_size", _, Shape::Moe { inter, .. }) => *inter = whole,
+                    ("topk", _, Shape::Moe { top_k, .. }) => *top_k = whole,
+                    ("num_experts", _, Shape::Moe { experts, .. }) => *experts = whole,
+                    ("moe_tp_size", _, Shape::Moe { tp, .. }) => *tp = whole,
+                    ("moe_ep_size", _, Shape::Moe { ep, .. }) => *ep = whole,
+                    ("kernel_source", Field::Str(s), Shape::Moe { gated, .. }) => {
+                        *gated = !s.ends_with("nongated");
+                    }
+                    ("distribution", Field::Str(s), Shape::Moe { balanced, .. }) => {
+                        *balanced = s == "balanced";
+                    }
                     _ => {}
                 }
             }
@@ -846,6 +982,47 @@ mod tests {
         assert!(times(&unknown, &hw).is_err());
         unknown.kv_dtype = Some("fp8".into());
         assert!(times(&unknown, &hw).is_ok());
+    }
+
+    #[test]
+    fn moe_rows_are_predicted_when_the_router_is_balanced() {
+        let hw = registry::get("h100-sxm").unwrap();
+        let moe = |tokens: u64, balanced: bool| Row {
+            kernel: Kernel::Moe,
+            shape: Shape::Moe {
+                tokens,
+                hidden: 4096,
+                inter: 2048,
+                top_k: 8,
+                experts: 128,
+                tp: 2,
+                ep: 4,
+                gated: true,
+                balanced,
+            },
+            ..row("fp8", 0, 0, 0, 1e-4)
+        };
+        let t = times(&moe(64, true), &hw).unwrap();
+        let model = KernelTimes::moe(
+            &MoeShape {
+                tokens: 64.0,
+                hidden: 4096.0,
+                intermediate: 1024.0,
+                top_k: 8.0,
+                experts: 128.0,
+                expert_parallel: 4.0,
+                gated: true,
+            },
+            &Precision::uniform(Format::Fp8E4m3),
+            &hw,
+        );
+        assert_eq!(t.compute_s, model.compute_s);
+        assert!(t.quantise_s > 0.0, "FP8 activations are quantised first");
+        assert!(times(&moe(64, false), &hw).is_err());
+        assert_eq!(
+            moe(64, true).shape.to_string(),
+            "64 tokens, 4096 -> 2048/2, top 8 of 128, EP 4"
+        );
     }
 
     #[test]
