@@ -627,3 +627,60 @@ fn a_calibrated_model_pass_keeps_the_bound_beside_the_expected_time() {
         "{said}"
     );
 }
+
+#[test]
+fn a_model_compares_side_by_side_on_several_devices() {
+    let args = [
+        "model",
+        "--preset",
+        "llama-3-70b",
+        "--hardware",
+        "h100-sxm,h200,b200,gb10",
+        "--phase",
+        "decode",
+        "--batch",
+        "8",
+        "--seq",
+        "4096",
+        "--weights",
+        "fp8",
+        "--activations",
+        "fp8",
+    ];
+    let all = json(&[&args[..], &["--json"]].concat());
+    let rows = all.as_array().expect("one analysis per device");
+    let keys: Vec<&str> = rows
+        .iter()
+        .map(|r| r["hardware"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["h100-sxm", "h200", "b200", "gb10"]);
+    // Each row is the single-device analysis of that device.
+    let single = json(&[&args[..3], &["--hardware", "h200"], &args[5..], &["--json"]].concat());
+    assert_eq!(rows[1]["time_s"], single["time_s"]);
+    // Decode is memory-bound: more bandwidth, less time.
+    let t = |i: usize| rows[i]["time_s"].as_f64().unwrap();
+    assert!(t(2) < t(1) && t(1) < t(0) && t(0) < t(3));
+    let table = stdout(&args);
+    assert!(
+        table.contains("| NVIDIA GB10 (DGX Spark)") && table.contains("memory-bound"),
+        "{table}"
+    );
+    // Seven devices is too many; an unknown one is named.
+    let out = rooflinr(&[
+        "model",
+        "--preset",
+        "llama-3-8b",
+        "--hardware",
+        "a,b,c,d,e,f,g",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2 to 6 devices"));
+    let out = rooflinr(&[
+        "model",
+        "--preset",
+        "llama-3-8b",
+        "--hardware",
+        "h100-sxm,nope",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
+}

@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::format::Format;
+use rooflinr_model::hardware::Hardware;
 use rooflinr_model::kernel_time::{self, PROFILE_SOURCE};
 use rooflinr_model::ops::Precision;
 use rooflinr_model::presets;
@@ -112,43 +113,20 @@ pub fn load_config(preset: Option<&str>, config: Option<&std::path::Path>) -> Re
     }
 }
 
+/// Devices a comparison takes: `--hardware a,b,c`.
+const COMPARE: std::ops::RangeInclusive<usize> = 2..=6;
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
+    if args.hardware.hardware.contains(',') {
+        return compare(&args);
+    }
     let config = load_config(args.preset.as_deref(), args.config.as_deref())?;
     let hw = args.hardware.load()?;
     let efficiency = args.hardware.efficiency()?;
-    let precision = Precision {
-        activations: args.activations,
-        weights: args.weights,
-        kv: args.kv.unwrap_or(args.activations),
-        output: args.activations,
-    };
-    let scenario = Scenario {
-        phase: args.pass.phase.into(),
-        batch: args.pass.batch,
-        seq: args.pass.seq,
-        precision,
-        attention: if args.unfused_attention {
-            AttentionKernel::Unfused
-        } else {
-            AttentionKernel::Fused
-        },
-        quantize_embeddings: args.quantize_embeddings,
-    };
+    let scenario = scenario(&args);
     let a = analysis::analyze(&config, &hw, &scenario, &efficiency)?;
-    let mut json = to_json(&config, &hw.key, &scenario, &a);
-    if args.calibrated {
-        let pass = kernel_time::calibrated_pass(&a.ops, &hw);
-        let tokens_per_pass = a.tokens_per_s * a.time.get();
-        json.time_s = pass.time_s;
-        json.tokens_per_s = tokens_per_pass / pass.time_s;
-        json.calibration = Some(format!(
-            "{} of {} operators (GEMMs and attention with a profile on {}) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
-            pass.calibrated_ops,
-            pass.calibrated_ops + pass.bound_ops,
-            hw.key
-        ));
-    }
+    let json = analysed_json(&args, &config, &hw, &scenario, &a);
     if args.json {
         return super::print_json(&json);
     }
@@ -161,6 +139,147 @@ pub fn run(args: Args) -> Result<()> {
             si(json.datasheet_time_s, "s")
         );
     }
+    Ok(())
+}
+
+/// The scenario the arguments describe.
+fn scenario(args: &Args) -> Scenario {
+    let precision = Precision {
+        activations: args.activations,
+        weights: args.weights,
+        kv: args.kv.unwrap_or(args.activations),
+        output: args.activations,
+    };
+    Scenario {
+        phase: args.pass.phase.into(),
+        batch: args.pass.batch,
+        seq: args.pass.seq,
+        precision,
+        attention: if args.unfused_attention {
+            AttentionKernel::Unfused
+        } else {
+            AttentionKernel::Fused
+        },
+        quantize_embeddings: args.quantize_embeddings,
+    }
+}
+
+/// The JSON of one analysis, with the calibrated pass when asked for.
+fn analysed_json(
+    args: &Args,
+    config: &ModelConfig,
+    hw: &Hardware,
+    scenario: &Scenario,
+    a: &ModelAnalysis,
+) -> ModelJson {
+    let mut json = to_json(config, &hw.key, scenario, a);
+    if args.calibrated {
+        let pass = kernel_time::calibrated_pass(&a.ops, hw);
+        let tokens_per_pass = a.tokens_per_s * a.time.get();
+        json.time_s = pass.time_s;
+        json.tokens_per_s = tokens_per_pass / pass.time_s;
+        json.calibration = Some(format!(
+            "{} of {} operators (GEMMs and attention with a profile on {}) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
+            pass.calibrated_ops,
+            pass.calibrated_ops + pass.bound_ops,
+            hw.key
+        ));
+    }
+    json
+}
+
+/// The same model and scenario on two to six devices: one row each.
+fn compare(args: &Args) -> Result<()> {
+    if args.hardware.hardware_file.is_some() {
+        anyhow::bail!(
+            "--hardware a,b,c compares built-in devices; --hardware-file names one device"
+        );
+    }
+    let keys: Vec<&str> = args
+        .hardware
+        .hardware
+        .split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .collect();
+    if !COMPARE.contains(&keys.len()) {
+        anyhow::bail!(
+            "--hardware compares {} to {} devices, got {}",
+            COMPARE.start(),
+            COMPARE.end(),
+            keys.len()
+        );
+    }
+    let config = load_config(args.preset.as_deref(), args.config.as_deref())?;
+    let efficiency = args.hardware.efficiency()?;
+    let scenario = scenario(args);
+    let mut rows = Vec::new();
+    for key in keys {
+        let hw = rooflinr_model::hardware::registry::get(key)?;
+        let a = analysis::analyze(&config, &hw, &scenario, &efficiency)?;
+        rows.push((
+            hw.name.clone(),
+            analysed_json(args, &config, &hw, &scenario, &a),
+            a,
+        ));
+    }
+    if args.json {
+        let all: Vec<&ModelJson> = rows.iter().map(|(_, j, _)| j).collect();
+        return super::print_json(&all);
+    }
+    let p = &scenario.precision;
+    println!(
+        "{} | {} batch {} seq {} | weights {}, activations {}, kv {} | {}\n",
+        config.name,
+        scenario.phase.name(),
+        scenario.batch,
+        scenario.seq,
+        p.weights,
+        p.activations,
+        p.kv,
+        if args.calibrated {
+            "expected (roofline with fitted kernel terms where shipped), not measured"
+        } else {
+            "predicted (roofline), not measured"
+        }
+    );
+    let mut t = table::new(
+        &[
+            "device",
+            "time per pass",
+            "tokens/s",
+            "memory",
+            "fits",
+            "what binds",
+        ],
+        1,
+    );
+    for (name, json, a) in &rows {
+        let memory_share = a
+            .ops
+            .iter()
+            .filter(|o| o.bound() == rooflinr_model::roofline::Bound::Memory)
+            .map(|o| o.time.get())
+            .sum::<f64>()
+            / a.time.get();
+        let largest = a
+            .ops
+            .iter()
+            .max_by(|x, y| x.time.get().total_cmp(&y.time.get()))
+            .map_or("-", |o| o.name());
+        t.add_row(vec![
+            name.clone(),
+            si(json.time_s, "s"),
+            format!("{:.1}", json.tokens_per_s),
+            format!("{} of {}", a.memory.required, a.memory.capacity),
+            if a.memory.fits { "yes" } else { "no" }.to_string(),
+            format!(
+                "{:.0}% memory-bound; largest: {largest}",
+                memory_share * 100.0
+            ),
+        ]);
+    }
+    println!("{t}");
     Ok(())
 }
 
