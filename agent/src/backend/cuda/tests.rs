@@ -391,9 +391,9 @@ fn devices_are_matched_to_the_registry_by_name_and_capability() {
     let cases = [
         ("NVIDIA H100 80GB HBM3", (9, 0), Some("h100-sxm")),
         ("NVIDIA H100 PCIe", (9, 0), Some("h100-pcie")),
-        ("NVIDIA H100 NVL", (9, 0), None),
+        ("NVIDIA H100 NVL", (9, 0), Some("h100-nvl")),
         ("NVIDIA H200", (9, 0), Some("h200")),
-        ("NVIDIA H200 NVL", (9, 0), None),
+        ("NVIDIA H200 NVL", (9, 0), Some("h200-nvl")),
         ("NVIDIA B200", (10, 0), Some("b200")),
         ("NVIDIA GB200", (10, 0), Some("gb200")),
         ("NVIDIA GB10", (12, 1), Some("gb10")),
@@ -401,7 +401,8 @@ fn devices_are_matched_to_the_registry_by_name_and_capability() {
         ("NVIDIA A100-PCIE-40GB", (8, 0), None),
         ("NVIDIA L40S", (8, 9), Some("l40s")),
         ("Orin", (8, 7), Some("jetson-agx-orin")),
-        ("NVIDIA GeForce RTX 4090", (8, 9), None),
+        ("NVIDIA GeForce RTX 4090", (8, 9), Some("rtx-4090")),
+        ("NVIDIA GeForce RTX 5090", (12, 0), None),
     ];
     for (name, cc, want) in cases {
         assert_eq!(registry_key(name, cc), want, "{name}");
