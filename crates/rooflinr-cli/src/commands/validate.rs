@@ -24,11 +24,11 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
-use rooflinr_model::format::{Format, product_is_block_scaled, product_math};
+use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::kernel_time::{self, KernelTerms, KernelTimes, MoeShape, Profiled, Regime};
 use rooflinr_model::ops::{AttentionShape, Op, Precision};
-use rooflinr_model::roofline::{Efficiency, Roof};
+use rooflinr_model::roofline::Efficiency;
 use serde::Serialize;
 
 /// Arguments of `rooflinr validate`.
@@ -332,29 +332,24 @@ fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
     match row.shape {
         Shape::Gemm { m, n, k } => {
             let (activations, weights) = formats(&row.dtype).ok_or("no format for this dtype")?;
-            let cost = Op::Gemm {
+            let op = Op::Gemm {
                 m: m as f64,
                 n: n as f64,
                 k: k as f64,
                 bias: false,
-            }
-            .cost(&Precision {
+            };
+            let precision = Precision {
                 activations,
                 weights,
                 kv: Format::Bf16,
                 output: Format::Bf16,
-            });
-            let ceiling = hw.ceiling(
-                product_math(activations, weights),
-                product_is_block_scaled(activations, weights),
-            );
-            let roof = Roof::new(hw, &ceiling, &Efficiency::IDEAL);
-            let p = roof.predict(cost.work);
+            };
+            let p = op.predict(&precision, hw, &Efficiency::IDEAL);
             Ok(KernelTimes::of(
-                &p,
+                &p.prediction,
                 (m, n, k),
                 activations,
-                roof.bandwidth.get(),
+                hw.memory_bandwidth.value.get(),
                 sms,
             ))
         }
