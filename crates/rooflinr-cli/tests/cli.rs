@@ -334,6 +334,17 @@ fn formats_and_hardware_listings() {
             .contains("FP4 dense / 2, the Blackwell ratio; unverified for GB10")
     );
     assert!(stdout(&["formats"]).contains("| nvfp4 "));
+    // A partner system's name shows the chip it is built on; the GH200's second memory
+    // is listed with its own bandwidth and said not to count in the capacity.
+    let ascent = json(&["hardware", "asus-ascent-gx10", "--json"]);
+    assert_eq!(ascent["key"], "gb10");
+    assert_eq!(ascent["class"], "workstation");
+    let gh200 = json(&["hardware", "gh200", "--json"]);
+    assert_eq!(gh200["second_memory"]["bandwidth_gb_s"]["value"], 512.0);
+    assert_eq!(gh200["vendor"], "NVIDIA");
+    let printed = stdout(&["hardware", "gh200"]);
+    assert!(printed.contains("second memory"), "{printed}");
+    assert!(printed.contains("the roofline counts only it"), "{printed}");
 }
 
 #[test]

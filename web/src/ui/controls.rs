@@ -16,7 +16,7 @@ use crate::state::{CUSTOM, Mode, OpKind, State, Vary};
 fn figure_row<T>(label: String, value: String, figure: &Figure<T>) -> impl IntoView + use<T> {
     let basis = figure.source.basis.name();
     view! {
-        <tr>
+        <tr title=format!("{basis}: {}", figure.source.text)>
             <th scope="row">{label}</th>
             <td class="num">{value}</td>
             <td><span class=format!("badge {basis}") title=figure.source.text.to_string()>{basis}</span></td>
@@ -40,6 +40,21 @@ fn hardware_figures(hw: &Hardware) -> impl IntoView + use<> {
         )
         .into_any(),
     ];
+    if let Some(tier) = &hw.second_memory {
+        rows.push(
+            figure_row(
+                "second memory".into(),
+                format!(
+                    "{} {} · {}",
+                    tier.capacity.value,
+                    tier.memory_type,
+                    si(tier.bandwidth.value.get(), "B/s")
+                ),
+                &tier.capacity,
+            )
+            .into_any(),
+        );
+    }
     for p in &hw.peaks {
         let rate = p.rate.value.get();
         rows.push(
@@ -51,11 +66,38 @@ fn hardware_figures(hw: &Hardware) -> impl IntoView + use<> {
             .into_any(),
         );
     }
+    let derived: Vec<&str> = hw
+        .peaks
+        .iter()
+        .filter(|p| p.rate.source.basis == rooflinr_model::hardware::Basis::Derived)
+        .map(|p| p.math.name())
+        .collect();
     let notes = [
-        (hw.unified_memory, "unified CPU-GPU memory"),
+        (hw.unified_memory, "unified CPU-GPU memory".to_string()),
         (
             hw.block_scaled_mma,
-            "block-scaled FP4/FP8 tensor cores (MX, NVFP4)",
+            "block-scaled FP4/FP8 tensor cores (MX, NVFP4)".to_string(),
+        ),
+        (
+            hw.second_memory.is_some(),
+            hw.second_memory.as_ref().map_or(String::new(), |t| {
+                format!(
+                    "capacity and bandwidth are the {}'s; the {} is {}, not counted here",
+                    hw.memory_type, t.memory_type, t.link
+                )
+            }),
+        ),
+        (
+            !derived.is_empty(),
+            format!(
+                "not published, derived by the rule on hover: {} peak{}",
+                derived.join(", ").to_uppercase(),
+                if derived.len() > 1 { "s" } else { "" }
+            ),
+        ),
+        (
+            !hw.aliases.is_empty(),
+            format!("also named {}", hw.aliases.join(", ")),
         ),
     ];
     let sources: Vec<String> = {
@@ -85,6 +127,53 @@ fn hardware_figures(hw: &Hardware) -> impl IntoView + use<> {
     }
 }
 
+/// One built-in device as the picker lists it.
+#[derive(Clone)]
+struct DeviceChoice {
+    key: String,
+    name: String,
+    /// Lower-case text the filter matches: name, key, aliases, vendor, class.
+    haystack: String,
+}
+
+/// The registry's devices grouped by vendor and class, in registry order within a group.
+fn device_groups() -> Vec<(String, Vec<DeviceChoice>)> {
+    let mut devices = registry::all();
+    // A stable sort keeps the registry's order inside each group.
+    devices.sort_by_key(|h| (h.vendor, h.class));
+    let mut groups: Vec<(String, Vec<DeviceChoice>)> = Vec::new();
+    for h in devices {
+        let label = format!("{} · {}", h.vendor.name(), h.class.name());
+        let haystack = format!(
+            "{} {} {} {} {}",
+            h.name,
+            h.key,
+            h.aliases.join(" ").replace('-', " "),
+            h.vendor.name(),
+            h.class.name()
+        )
+        .to_lowercase();
+        let choice = DeviceChoice {
+            key: h.key,
+            name: h.name,
+            haystack,
+        };
+        match groups.last_mut() {
+            Some((l, list)) if *l == label => list.push(choice),
+            _ => groups.push((label, vec![choice])),
+        }
+    }
+    groups
+}
+
+/// Whether every word of the filter appears in the device's text.
+fn matches_filter(choice: &DeviceChoice, filter: &str) -> bool {
+    filter
+        .to_lowercase()
+        .split_whitespace()
+        .all(|word| choice.haystack.contains(word))
+}
+
 /// Device choice, its figures with sources, and the custom device editor.
 #[component]
 pub fn HardwarePanel(
@@ -92,15 +181,84 @@ pub fn HardwarePanel(
     hardware: Memo<Result<Hardware, Problem>>,
 ) -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let devices: Vec<(String, String)> = registry::all()
-        .into_iter()
-        .map(|h| (h.key, h.name))
-        .collect();
+    let groups = StoredValue::new(device_groups());
+    let filter = RwSignal::new(String::new());
     let current = move || state.with(|s| s.hardware.clone());
     let is_custom = move || state.with(|s| s.hardware == CUSTOM);
+    // The groups and devices the filter leaves; the selected device always stays listed so
+    // the picker never shows another name than the one in use.
+    let visible = move || {
+        let wanted = filter.get();
+        let selected = current();
+        groups.with_value(|groups| {
+            groups
+                .iter()
+                .filter_map(|(label, list)| {
+                    let kept: Vec<DeviceChoice> = list
+                        .iter()
+                        .filter(|c| c.key == selected || matches_filter(c, &wanted))
+                        .cloned()
+                        .collect();
+                    (!kept.is_empty()).then(|| (label.clone(), kept))
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let shown = move || {
+        let wanted = filter.get();
+        groups.with_value(|g| {
+            g.iter()
+                .flat_map(|(_, list)| list)
+                .filter(|c| matches_filter(c, &wanted))
+                .count()
+        })
+    };
+    // Enter in the filter picks its first match.
+    let pick_first = move || {
+        let wanted = filter.get_untracked();
+        let first = groups.with_value(|g| {
+            g.iter()
+                .flat_map(|(_, list)| list)
+                .find(|c| matches_filter(c, &wanted))
+                .map(|c| c.key.clone())
+        });
+        if let Some(key) = first {
+            state.update(|s| s.hardware = key);
+        }
+    };
     view! {
         <section class="panel" aria-labelledby="hw-title">
             <h2 id="hw-title">"Hardware"</h2>
+            <label class="field">
+                <span class="label">"find a device"</span>
+                <input
+                    id="hardware-filter"
+                    type="search"
+                    placeholder="name, vendor or class: 5090, AMD, edge"
+                    autocomplete="off"
+                    aria-describedby="hardware-filter-count"
+                    prop:value=move || filter.get()
+                    on:input=move |ev| filter.set(event_target_value(&ev))
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" {
+                            ev.prevent_default();
+                            pick_first();
+                        }
+                    }
+                />
+                <span id="hardware-filter-count" class="hint" aria-live="polite">
+                    {move || {
+                        let n = shown();
+                        if filter.with(|f| f.trim().is_empty()) {
+                            format!("{n} devices")
+                        } else if n == 0 {
+                            "no device matches; the list shows the one in use".to_string()
+                        } else {
+                            format!("{n} match; Enter picks the first")
+                        }
+                    }}
+                </span>
+            </label>
             <label class="field">
                 <span class="label">"device"</span>
                 <select
@@ -110,13 +268,28 @@ pub fn HardwarePanel(
                         state.update(|s| s.hardware = v);
                     }
                 >
-                    {devices
-                        .into_iter()
-                        .map(|(key, name)| {
-                            let k = key.clone();
-                            view! { <option value=key selected=move || current() == k>{name}</option> }
-                        })
-                        .collect_view()}
+                    {move || {
+                        visible()
+                            .into_iter()
+                            .map(|(label, list)| {
+                                view! {
+                                    <optgroup label=label>
+                                        {list
+                                            .into_iter()
+                                            .map(|c| {
+                                                let k = c.key.clone();
+                                                view! {
+                                                    <option value=c.key selected=move || current() == k>
+                                                        {c.name}
+                                                    </option>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </optgroup>
+                                }
+                            })
+                            .collect_view()
+                    }}
                     <option value=CUSTOM selected=is_custom>"Custom device…"</option>
                 </select>
             </label>

@@ -46,14 +46,27 @@ struct PeakJson {
 }
 
 #[derive(Serialize)]
+struct SecondMemoryJson {
+    memory_type: String,
+    capacity_gb: SourcedJson<f64>,
+    bandwidth_gb_s: SourcedJson<f64>,
+    link: String,
+}
+
+#[derive(Serialize)]
 struct HardwareJson {
     key: String,
     name: String,
+    aliases: Vec<String>,
+    vendor: &'static str,
+    class: &'static str,
     architecture: String,
     memory_bandwidth_gb_s: SourcedJson<f64>,
     memory_capacity_gb: SourcedJson<Option<f64>>,
     memory_type: String,
     unified_memory: bool,
+    /// A second, slower memory beside the first, not counted in `memory_capacity_gb`.
+    second_memory: Option<SecondMemoryJson>,
     block_scaled_mma: bool,
     sm_count: Option<SourcedJson<u32>>,
     l2_cache_mib: Option<SourcedJson<f64>>,
@@ -66,6 +79,9 @@ fn to_json(hw: &Hardware) -> HardwareJson {
     HardwareJson {
         key: hw.key.clone(),
         name: hw.name.clone(),
+        aliases: hw.aliases.clone(),
+        vendor: hw.vendor.name(),
+        class: hw.class.name(),
         architecture: hw.architecture.clone(),
         memory_bandwidth_gb_s: sourced(&hw.memory_bandwidth, |b| b.get() / 1e9),
         memory_capacity_gb: sourced(&hw.memory_capacity, |b| {
@@ -73,6 +89,12 @@ fn to_json(hw: &Hardware) -> HardwareJson {
         }),
         memory_type: hw.memory_type.clone(),
         unified_memory: hw.unified_memory,
+        second_memory: hw.second_memory.as_ref().map(|t| SecondMemoryJson {
+            memory_type: t.memory_type.clone(),
+            capacity_gb: sourced(&t.capacity, |b| b.get() / 1e9),
+            bandwidth_gb_s: sourced(&t.bandwidth, |b| b.get() / 1e9),
+            link: t.link.clone(),
+        }),
         block_scaled_mma: hw.block_scaled_mma,
         sm_count: hw.sm_count.as_ref().map(|f| sourced(f, |v| v)),
         l2_cache_mib: hw
@@ -116,7 +138,7 @@ fn list() {
         Math::Int8,
         Math::Fp4,
     ];
-    let mut header = vec!["key", "device", "memory", "bandwidth", "unified"];
+    let mut header = vec!["key", "device", "class", "memory", "bandwidth", "unified"];
     let names: Vec<String> = maths.iter().map(|m| format!("{m} TFLOP/s")).collect();
     header.extend(names.iter().map(String::as_str));
     let mut t = table::new(&header, 2);
@@ -124,6 +146,7 @@ fn list() {
         let mut row = vec![
             hw.key.clone(),
             hw.name.clone(),
+            format!("{} {}", hw.vendor.name(), hw.class.name()),
             capacity(&hw),
             si(hw.memory_bandwidth.value.get(), "B/s"),
             if hw.unified_memory {
@@ -146,7 +169,18 @@ fn source(s: &Source) -> String {
 }
 
 fn detail(hw: &Hardware) {
-    println!("{} [{}]: {}\n", hw.name, hw.key, hw.architecture);
+    println!(
+        "{} [{}]: {}, {} {}",
+        hw.name,
+        hw.key,
+        hw.architecture,
+        hw.vendor.name(),
+        hw.class.name()
+    );
+    if !hw.aliases.is_empty() {
+        println!("Also named: {}", hw.aliases.join(", "));
+    }
+    println!();
     let mut t = table::new(&["figure", "value", "source"], 1);
     t.add_row(vec![
         "memory bandwidth".into(),
@@ -163,6 +197,19 @@ fn detail(hw: &Hardware) {
         ),
         source(&hw.memory_capacity.source),
     ]);
+    if let Some(tier) = &hw.second_memory {
+        t.add_row(vec![
+            "second memory".into(),
+            format!(
+                "{} {} at {}, {}",
+                si(tier.capacity.value.get(), "B"),
+                tier.memory_type,
+                si(tier.bandwidth.value.get(), "B/s"),
+                tier.link
+            ),
+            source(&tier.capacity.source),
+        ]);
+    }
     let optional = |name: &str, value: Option<(String, &Source)>| match value {
         Some((v, s)) => vec![name.to_string(), v, source(s)],
         None => vec![name.to_string(), "unknown".into(), "not published".into()],
@@ -208,6 +255,14 @@ fn detail(hw: &Hardware) {
         "Block-scaled MMA (MX, NVFP4 natively): {}.",
         if hw.block_scaled_mma { "yes" } else { "no" }
     );
+    if let Some(tier) = &hw.second_memory {
+        println!(
+            "Capacity and bandwidth above are the {}'s: the roofline counts only it. Data beyond it would live in the {} and be read at {}.",
+            hw.memory_type,
+            tier.memory_type,
+            si(tier.bandwidth.value.get(), "B/s")
+        );
+    }
 }
 
 /// Runs the subcommand.

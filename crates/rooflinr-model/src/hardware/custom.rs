@@ -23,7 +23,7 @@ use crate::error::ModelError;
 use crate::format::Math;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
 
-use super::{Basis, Figure, Hardware, Peak, Source};
+use super::{Basis, DeviceClass, Figure, Hardware, Peak, Source, Vendor};
 
 /// A custom device as its file (or a form) describes it; [`CustomSpec::build`] checks it
 /// and makes the [`Hardware`].
@@ -160,11 +160,15 @@ fn build(spec: CustomSpec) -> Result<Hardware, ModelError> {
     Ok(Hardware {
         key,
         name: spec.name.trim().to_string(),
+        aliases: Vec::new(),
+        vendor: Vendor::Other,
+        class: DeviceClass::Unspecified,
         architecture: spec.architecture.unwrap_or_else(|| "custom".into()),
         memory_bandwidth: user(BytesPerSecond::gb_s(bandwidth), source()),
         memory_capacity: user(Bytes::gb(capacity), source()),
         memory_type: spec.memory_type.unwrap_or_else(|| "unspecified".into()),
         unified_memory: spec.unified_memory,
+        second_memory: None,
         sm_count: spec.sm_count.map(|n| user(n, source())),
         l2_cache: optional("l2_cache_mb", spec.l2_cache_mb)?.map(|v| user(Bytes::mib(v), source())),
         boost_clock_mhz: optional("boost_clock_mhz", spec.boost_clock_mhz)?

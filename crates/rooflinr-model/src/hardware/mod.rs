@@ -84,6 +84,81 @@ impl<T> Figure<T> {
     }
 }
 
+/// Who makes a device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Vendor {
+    /// NVIDIA.
+    Nvidia,
+    /// AMD.
+    Amd,
+    /// Intel (Habana Gaudi).
+    Intel,
+    /// Google (TPU).
+    Google,
+    /// Apple (M-series).
+    Apple,
+    /// A user's own description.
+    Other,
+}
+
+impl Vendor {
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Vendor::Nvidia => "NVIDIA",
+            Vendor::Amd => "AMD",
+            Vendor::Intel => "Intel",
+            Vendor::Google => "Google",
+            Vendor::Apple => "Apple",
+            Vendor::Other => "other",
+        }
+    }
+}
+
+/// Where a device is used, for grouping in lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DeviceClass {
+    /// Servers and racks (H100, MI300X, TPU).
+    DataCentre,
+    /// Desk-side and workstation parts (RTX PRO, DGX Spark, DGX Station).
+    Workstation,
+    /// Consumer graphics cards and laptops' or desktops' SoCs.
+    Consumer,
+    /// Embedded and robotics modules (Jetson).
+    Edge,
+    /// A user's own description, class not stated.
+    Unspecified,
+}
+
+impl DeviceClass {
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceClass::DataCentre => "data centre",
+            DeviceClass::Workstation => "workstation",
+            DeviceClass::Consumer => "consumer",
+            DeviceClass::Edge => "edge",
+            DeviceClass::Unspecified => "unspecified",
+        }
+    }
+}
+
+/// A second, slower memory a device can address beside its own (GH200's and the DGX
+/// Station's CPU-attached LPDDR5X over NVLink-C2C). The roofline counts only the first
+/// memory: [`Hardware::memory_capacity`] is what fits at [`Hardware::memory_bandwidth`];
+/// data that spills here is read at this tier's bandwidth instead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryTier {
+    /// Memory technology (`LPDDR5X`).
+    pub memory_type: String,
+    /// Capacity.
+    pub capacity: Figure<Bytes>,
+    /// Bandwidth of the memory itself.
+    pub bandwidth: Figure<BytesPerSecond>,
+    /// How the accelerator reaches it, in words.
+    pub link: String,
+}
+
 /// A dense peak rate for one operation type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Peak {
@@ -100,6 +175,12 @@ pub struct Hardware {
     pub key: String,
     /// Marketing name.
     pub name: String,
+    /// Other names the device is sold or known under (partner systems, short keys).
+    pub aliases: Vec<String>,
+    /// Who makes it.
+    pub vendor: Vendor,
+    /// Where it is used.
+    pub class: DeviceClass,
     /// Architecture and compute capability, e.g. `Hopper (sm_90)`.
     pub architecture: String,
     /// Peak DRAM bandwidth.
@@ -110,6 +191,9 @@ pub struct Hardware {
     pub memory_type: String,
     /// Whether CPU and GPU share one physical memory (GB10, Jetson).
     pub unified_memory: bool,
+    /// A second, slower memory beside the first (GH200's LPDDR5X); not counted in
+    /// `memory_capacity`.
+    pub second_memory: Option<MemoryTier>,
     /// Streaming multiprocessors (or cores).
     pub sm_count: Option<Figure<u32>>,
     /// Last-level cache size.

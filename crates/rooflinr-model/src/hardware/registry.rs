@@ -14,17 +14,22 @@ use crate::error::ModelError;
 use crate::format::Math;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
 
-use super::{Figure, Hardware, Peak, Source};
+use super::{DeviceClass, Figure, Hardware, MemoryTier, Peak, Source, Vendor};
 
-const H100_SXM: &str = "NVIDIA H100 Tensor Core GPU datasheet (SXM5), dense";
-const H100_PCIE: &str = "NVIDIA H100 Tensor Core GPU datasheet (PCIe), dense";
+const H100_SXM: &str = "NVIDIA H100 Tensor Core GPU datasheet (SXM5): tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
+const H100_PCIE: &str = "NVIDIA H100 Tensor Core GPU datasheet (PCIe): tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
+const H100_SXM_DOC: &str = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)";
+const H100_PCIE_DOC: &str = "NVIDIA H100 Tensor Core GPU datasheet (PCIe)";
+const H200_DOC: &str = "NVIDIA H200 Tensor Core GPU datasheet (SXM)";
+const GH200_DOC: &str = "NVIDIA GH200 Grace Hopper Superchip datasheet";
 const HOPPER_WP: &str = "NVIDIA H100 Tensor Core GPU Architecture whitepaper";
-const H200: &str = "NVIDIA H200 Tensor Core GPU datasheet (SXM), dense";
-const A100: &str = "NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB), dense";
+const H200: &str = "NVIDIA H200 Tensor Core GPU datasheet (SXM): tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
+const A100: &str = "NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB): the dense figure, printed beside the sparse one";
 const AMPERE_WP: &str = "NVIDIA A100 Tensor Core GPU Architecture whitepaper";
-const L40S: &str = "NVIDIA L40S datasheet: sparse figures halved to dense";
-const B200: &str = "NVIDIA HGX B200 datasheet, per GPU: 8-GPU sparse figures / 8 / 2";
-const GB200: &str = "NVIDIA GB200 NVL72 datasheet, per GPU: 72-GPU sparse figures / 72 / 2";
+const L40S: &str =
+    "NVIDIA L40S datasheet: tensor-core rates printed with sparsity, halved to dense";
+const B200: &str = "NVIDIA HGX B200 datasheet, per GPU: the 8-GPU dense figure / 8 (the sparse figure is twice it)";
+const GB200: &str = "NVIDIA GB200 NVL72 datasheet, per GPU: the 72-GPU dense figure / 72 (the sparse figure is twice it)";
 /// NVIDIA's own per-GPU system files (PyPI aiconfigurator-core 0.12.0, Apache-2.0), which
 /// cite the Blackwell and Blackwell Ultra datasheets and record `nvidia-smi` memory.
 const AIC_B200: &str =
@@ -41,6 +46,13 @@ const GB10: &str = "NVIDIA DGX Spark datasheet (GB10)";
 const GB10_16BIT: &str = "FP8 / 2, the Blackwell ratio, FP32 accumulate at full rate (GeForce parts halve it); unverified for GB10";
 const GB10_HOT_CHIPS: &str = "GB10 Hot Chips 2025 presentation";
 const ORIN: &str = "NVIDIA Jetson AGX Orin 64GB module datasheet";
+const RTX_5090: &str = "NVIDIA RTX Blackwell GPU architecture whitepaper, GeForce RTX 5090";
+const GH200: &str = "NVIDIA GH200 Grace Hopper Superchip datasheet: tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
+const GRACE_LPDDR5X: &str = "NVIDIA GH200 Grace Hopper Superchip datasheet: up to 480 GB LPDDR5X at up to 512 GB/s, NVLink-C2C 900 GB/s";
+const DGX_STATION: &str =
+    "NVIDIA DGX Station datasheet (GB300 Grace Blackwell Ultra Desktop Superchip)";
+const THOR: &str = "NVIDIA Jetson AGX Thor (T5000 module) datasheet";
+const STRIX_HALO: &str = "AMD Ryzen AI Max+ 395 product specifications";
 
 fn ds(value: f64, text: &'static str) -> Figure<f64> {
     Figure::new(value, Source::datasheet(text))
@@ -56,14 +68,48 @@ fn reported_mib(value: f64, text: &'static str) -> Figure<Bytes> {
     Figure::new(Bytes::mib(value), Source::datasheet(text))
 }
 
+/// A Grace CPU's LPDDR5X as a second memory for the GPU beside it.
+fn grace_lpddr5x(capacity_gb: f64, bandwidth_gb_s: f64, text: &'static str) -> MemoryTier {
+    MemoryTier {
+        memory_type: "LPDDR5X".into(),
+        capacity: Figure::new(Bytes::gib(capacity_gb), Source::datasheet(text)),
+        bandwidth: Figure::new(
+            BytesPerSecond::gb_s(bandwidth_gb_s),
+            Source::datasheet(text),
+        ),
+        link: "the Grace CPU's memory, over NVLink-C2C (900 GB/s)".into(),
+    }
+}
+
+/// The GH200's Hopper GPU, both memory options (its datasheet prints one set of rates).
+fn gh200_peaks() -> Vec<(Math, Figure<f64>)> {
+    vec![
+        (
+            Math::Fp64,
+            ds(67.0, "NVIDIA GH200 datasheet: FP64 Tensor Core"),
+        ),
+        (Math::Fp32, ds(67.0, GH200)),
+        (Math::Tf32, ds(494.5, GH200)),
+        (Math::Fp16, ds(989.5, GH200)),
+        (Math::Bf16, ds(989.5, GH200)),
+        (Math::Fp8, ds(1979.0, GH200)),
+        (Math::Int8, ds(1979.0, GH200)),
+    ]
+}
+
 struct Entry {
     key: &'static str,
     name: &'static str,
+    /// Other keys that name the device (short forms, partner systems built on it).
+    aliases: &'static [&'static str],
+    vendor: Vendor,
+    class: DeviceClass,
     architecture: &'static str,
     bandwidth_gb_s: Figure<f64>,
     capacity: Figure<Bytes>,
     memory_type: &'static str,
     unified_memory: bool,
+    second_memory: Option<MemoryTier>,
     sm_count: Option<Figure<f64>>,
     l2_mib: Option<Figure<f64>>,
     boost_clock_mhz: Option<Figure<f64>>,
@@ -78,6 +124,9 @@ impl Entry {
         Hardware {
             key: self.key.into(),
             name: self.name.into(),
+            aliases: self.aliases.iter().map(|a| a.to_string()).collect(),
+            vendor: self.vendor,
+            class: self.class,
             architecture: self.architecture.into(),
             memory_bandwidth: Figure::new(
                 BytesPerSecond::gb_s(self.bandwidth_gb_s.value),
@@ -86,6 +135,7 @@ impl Entry {
             memory_capacity: self.capacity,
             memory_type: self.memory_type.into(),
             unified_memory: self.unified_memory,
+            second_memory: self.second_memory,
             sm_count: self.sm_count.map(|f| Figure::new(f.value as u32, f.source)),
             l2_cache: self
                 .l2_mib
@@ -112,11 +162,25 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "gb10",
             name: "NVIDIA GB10 (DGX Spark)",
+            aliases: &[
+                "dgx-spark",
+                "b10",
+                "asus-ascent-gx10",
+                "dell-pro-max-gb10",
+                "lenovo-thinkstation-pgx",
+                "hp-zgx-nano",
+                "msi-edgexpert",
+                "acer-veriton-gn100",
+                "gigabyte-ai-top-atom",
+            ],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::Workstation,
             architecture: "Blackwell (sm_121)",
             bandwidth_gb_s: ds(273.0, GB10),
             capacity: gib(128.0, GB10),
             memory_type: "LPDDR5x",
             unified_memory: true,
+            second_memory: None,
             sm_count: Some(Figure::new(
                 48.0,
                 d("6,144 CUDA cores (DGX Spark datasheet) / 128 per SM"),
@@ -169,12 +233,21 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "gb200",
             name: "NVIDIA GB200 (one B200 GPU of the superchip)",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Blackwell (sm_100)",
             bandwidth_gb_s: ds(8000.0, "NVIDIA GB200 NVL72 datasheet: 576 TB/s / 72 GPUs"),
             capacity: reported_mib(189_471.0, AIC_GB200),
             memory_type: "HBM3e",
             unified_memory: false,
-            sm_count: Some(ds(148.0, "NVIDIA Blackwell architecture technical brief")),
+            second_memory: None,
+            sm_count: Some(Figure::new(
+                148.0,
+                d(
+                    "the B200's 148 SMs (NVIDIA Blackwell architecture technical brief); NVIDIA publishes no count for the GB200's GPU, which may enable more; unverified",
+                ),
+            )),
             l2_mib: None,
             boost_clock_mhz: None,
             power_watts: Some(ds(1200.0, "NVIDIA GB200 NVL72 datasheet (per GPU)")),
@@ -206,11 +279,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "b200",
             name: "NVIDIA B200 (HGX B200)",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Blackwell (sm_100)",
             bandwidth_gb_s: ds(7700.0, AIC_B200),
             capacity: gib(180.0, AIC_B200),
             memory_type: "HBM3e",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(148.0, "NVIDIA Blackwell architecture technical brief")),
             l2_mib: None,
             boost_clock_mhz: None,
@@ -237,11 +314,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "gb300",
             name: "NVIDIA GB300 (one Blackwell Ultra GPU of the superchip)",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Blackwell Ultra (sm_103)",
             bandwidth_gb_s: ds(8000.0, GB300),
             capacity: reported_mib(284_208.0, GB300),
             memory_type: "HBM3e",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -273,6 +354,9 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "b300",
             name: "NVIDIA B300 (HGX B300)",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Blackwell Ultra (sm_103)",
             bandwidth_gb_s: ds(7750.0, B300),
             capacity: reported_mib(
@@ -281,6 +365,7 @@ fn entries() -> Vec<Entry> {
             ),
             memory_type: "HBM3e",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -312,15 +397,19 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "h200",
             name: "NVIDIA H200 SXM",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Hopper (sm_90)",
-            bandwidth_gb_s: ds(4800.0, H200),
-            capacity: gib(141.0, H200),
+            bandwidth_gb_s: ds(4800.0, H200_DOC),
+            capacity: gib(141.0, H200_DOC),
             memory_type: "HBM3e",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(132.0, HOPPER_WP)),
             l2_mib: Some(ds(50.0, HOPPER_WP)),
             boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
-            power_watts: Some(ds(700.0, H200)),
+            power_watts: Some(ds(700.0, H200_DOC)),
             block_scaled_mma: false,
             peaks: vec![
                 (
@@ -338,15 +427,19 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "h100-sxm",
             name: "NVIDIA H100 SXM5 80GB",
+            aliases: &["h100"],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Hopper (sm_90)",
-            bandwidth_gb_s: ds(3350.0, H100_SXM),
-            capacity: gib(80.0, H100_SXM),
+            bandwidth_gb_s: ds(3350.0, H100_SXM_DOC),
+            capacity: gib(80.0, H100_SXM_DOC),
             memory_type: "HBM3",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(132.0, HOPPER_WP)),
             l2_mib: Some(ds(50.0, HOPPER_WP)),
             boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
-            power_watts: Some(ds(700.0, H100_SXM)),
+            power_watts: Some(ds(700.0, H100_SXM_DOC)),
             block_scaled_mma: false,
             peaks: vec![
                 (
@@ -364,15 +457,19 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "h100-pcie",
             name: "NVIDIA H100 PCIe 80GB",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Hopper (sm_90)",
-            bandwidth_gb_s: ds(2000.0, H100_PCIE),
-            capacity: gib(80.0, H100_PCIE),
+            bandwidth_gb_s: ds(2000.0, H100_PCIE_DOC),
+            capacity: gib(80.0, H100_PCIE_DOC),
             memory_type: "HBM2e",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(114.0, HOPPER_WP)),
             l2_mib: Some(ds(50.0, HOPPER_WP)),
             boost_clock_mhz: Some(ds(1755.0, HOPPER_WP)),
-            power_watts: Some(ds(350.0, H100_PCIE)),
+            power_watts: Some(ds(350.0, H100_PCIE_DOC)),
             block_scaled_mma: false,
             peaks: vec![
                 (
@@ -390,11 +487,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "a100-sxm",
             name: "NVIDIA A100 SXM4 80GB",
+            aliases: &["a100"],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Ampere (sm_80)",
             bandwidth_gb_s: ds(2039.0, A100),
             capacity: gib(80.0, A100),
             memory_type: "HBM2e",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(108.0, AMPERE_WP)),
             l2_mib: Some(ds(40.0, AMPERE_WP)),
             boost_clock_mhz: Some(ds(1410.0, AMPERE_WP)),
@@ -416,11 +517,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "l40s",
             name: "NVIDIA L40S",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Ada Lovelace (sm_89)",
             bandwidth_gb_s: ds(864.0, "NVIDIA L40S datasheet"),
             capacity: gib(48.0, "NVIDIA L40S datasheet"),
             memory_type: "GDDR6",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(
                 142.0,
                 "NVIDIA Ada Lovelace architecture whitepaper (AD102)",
@@ -445,11 +550,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "jetson-agx-orin",
             name: "NVIDIA Jetson AGX Orin 64GB",
+            aliases: &["orin", "jetson-orin"],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::Edge,
             architecture: "Ampere (sm_87)",
             bandwidth_gb_s: ds(204.8, ORIN),
             capacity: gib(64.0, ORIN),
             memory_type: "LPDDR5",
             unified_memory: true,
+            second_memory: None,
             sm_count: Some(Figure::new(
                 16.0,
                 d("2,048 CUDA cores (module datasheet) / 128 per SM"),
@@ -484,11 +593,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "l4",
             name: "NVIDIA L4",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Ada Lovelace (sm_89)",
             bandwidth_gb_s: ds(300.0, "NVIDIA L4 datasheet"),
             capacity: gib(24.0, "NVIDIA L4 datasheet"),
             memory_type: "GDDR6",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(58.0, "NVIDIA L4 product brief (AD104, 58 SMs)")),
             l2_mib: None,
             boost_clock_mhz: Some(ds(2040.0, "NVIDIA L4 product brief")),
@@ -522,11 +635,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "h100-nvl",
             name: "NVIDIA H100 NVL 94GB",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Hopper (sm_90)",
             bandwidth_gb_s: ds(3900.0, "NVIDIA H100 NVL datasheet (per GPU)"),
             capacity: gib(94.0, "NVIDIA H100 NVL datasheet (per GPU)"),
             memory_type: "HBM3",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(
                 132.0,
                 "NVIDIA H100 Tensor Core GPU Architecture whitepaper",
@@ -587,11 +704,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "h200-nvl",
             name: "NVIDIA H200 NVL",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Hopper (sm_90)",
             bandwidth_gb_s: ds(4800.0, "NVIDIA H200 NVL datasheet"),
             capacity: gib(141.0, "NVIDIA H200 NVL datasheet"),
             memory_type: "HBM3e",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(
                 132.0,
                 "NVIDIA H100 Tensor Core GPU Architecture whitepaper (the same GH100)",
@@ -649,49 +770,78 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "h20",
             name: "NVIDIA H20",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Hopper (sm_90)",
-            bandwidth_gb_s: ds(4000.0, "NVIDIA HGX H20 specifications, dense"),
-            capacity: gib(96.0, "NVIDIA HGX H20 specifications, dense"),
+            bandwidth_gb_s: ds(4000.0, "NVIDIA HGX H20 specifications"),
+            capacity: gib(96.0, "NVIDIA HGX H20 specifications"),
             memory_type: "HBM3",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
-            power_watts: Some(ds(400.0, "NVIDIA HGX H20 specifications, dense")),
+            power_watts: Some(ds(400.0, "NVIDIA HGX H20 specifications")),
             block_scaled_mma: false,
             // Its SM count and FP64 rate are not published: left out.
             peaks: vec![
-                (Math::Fp32, ds(44.0, "NVIDIA HGX H20 specifications, dense")),
-                (Math::Tf32, ds(74.0, "NVIDIA HGX H20 specifications, dense")),
+                (
+                    Math::Fp32,
+                    ds(
+                        44.0,
+                        "NVIDIA HGX H20 specifications, the dense figure as printed",
+                    ),
+                ),
+                (
+                    Math::Tf32,
+                    ds(
+                        74.0,
+                        "NVIDIA HGX H20 specifications, the dense figure as printed",
+                    ),
+                ),
                 (
                     Math::Fp16,
-                    ds(148.0, "NVIDIA HGX H20 specifications, dense"),
+                    ds(
+                        148.0,
+                        "NVIDIA HGX H20 specifications, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Bf16,
-                    ds(148.0, "NVIDIA HGX H20 specifications, dense"),
+                    ds(
+                        148.0,
+                        "NVIDIA HGX H20 specifications, the dense figure as printed",
+                    ),
                 ),
-                (Math::Fp8, ds(296.0, "NVIDIA HGX H20 specifications, dense")),
+                (
+                    Math::Fp8,
+                    ds(
+                        296.0,
+                        "NVIDIA HGX H20 specifications, the dense figure as printed",
+                    ),
+                ),
                 (
                     Math::Int8,
-                    ds(296.0, "NVIDIA HGX H20 specifications, dense"),
+                    ds(
+                        296.0,
+                        "NVIDIA HGX H20 specifications, the dense figure as printed",
+                    ),
                 ),
             ],
         },
         Entry {
             key: "a100-sxm-40gb",
             name: "NVIDIA A100 SXM4 40GB",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Ampere (sm_80)",
-            bandwidth_gb_s: ds(
-                1555.0,
-                "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
-            ),
-            capacity: gib(
-                40.0,
-                "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
-            ),
+            bandwidth_gb_s: ds(1555.0, "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB)"),
+            capacity: gib(40.0, "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB)"),
             memory_type: "HBM2",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(
                 108.0,
                 "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
@@ -706,7 +856,7 @@ fn entries() -> Vec<Entry> {
             )),
             power_watts: Some(ds(
                 400.0,
-                "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB)",
             )),
             block_scaled_mma: false,
             peaks: vec![
@@ -718,35 +868,35 @@ fn entries() -> Vec<Entry> {
                     Math::Fp32,
                     ds(
                         19.5,
-                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Tf32,
                     ds(
                         156.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Fp16,
                     ds(
                         312.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Bf16,
                     ds(
                         312.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Int8,
                     ds(
                         624.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB), the dense figure as printed",
                     ),
                 ),
                 (
@@ -761,17 +911,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "a100-pcie",
             name: "NVIDIA A100 PCIe 80GB",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Ampere (sm_80)",
-            bandwidth_gb_s: ds(
-                1935.0,
-                "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
-            ),
-            capacity: gib(
-                80.0,
-                "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
-            ),
+            bandwidth_gb_s: ds(1935.0, "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB)"),
+            capacity: gib(80.0, "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB)"),
             memory_type: "HBM2e",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(
                 108.0,
                 "NVIDIA A100 Tensor Core GPU Architecture whitepaper",
@@ -786,7 +934,7 @@ fn entries() -> Vec<Entry> {
             )),
             power_watts: Some(ds(
                 300.0,
-                "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB)",
             )),
             block_scaled_mma: false,
             peaks: vec![
@@ -798,35 +946,35 @@ fn entries() -> Vec<Entry> {
                     Math::Fp32,
                     ds(
                         19.5,
-                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Tf32,
                     ds(
                         156.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Fp16,
                     ds(
                         312.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Bf16,
                     ds(
                         312.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Int8,
                     ds(
                         624.0,
-                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), dense",
+                        "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB), the dense figure as printed",
                     ),
                 ),
                 (
@@ -841,32 +989,36 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "rtx-4090",
             name: "NVIDIA GeForce RTX 4090",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::Consumer,
             architecture: "Ada Lovelace (sm_89)",
             bandwidth_gb_s: ds(
                 1008.0,
-                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090",
             ),
             capacity: gib(
                 24.0,
-                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090",
             ),
             memory_type: "GDDR6X",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(
                 128.0,
-                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090",
             )),
             l2_mib: Some(ds(
                 72.0,
-                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090",
             )),
             boost_clock_mhz: Some(ds(
                 2520.0,
-                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090",
             )),
             power_watts: Some(ds(
                 450.0,
-                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090",
             )),
             block_scaled_mma: false,
             // Rates with FP32 accumulation, as inference GEMMs accumulate; FP64 is not published.
@@ -875,28 +1027,28 @@ fn entries() -> Vec<Entry> {
                     Math::Fp32,
                     ds(
                         82.6,
-                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Tf32,
                     ds(
                         82.6,
-                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Fp16,
                     ds(
                         165.2,
-                        "NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090: FP16 with FP32 accumulate (GeForce runs it at half the FP16-accumulate 330.3), dense",
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090: FP16 with FP32 accumulate (GeForce runs it at half the FP16-accumulate 330.3), the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Bf16,
                     ds(
                         165.2,
-                        "NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090: BF16 with FP32 accumulate, dense",
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, RTX 4090: BF16 with FP32 accumulate, the dense figure as printed",
                     ),
                 ),
                 (
@@ -912,14 +1064,14 @@ fn entries() -> Vec<Entry> {
                     Math::Int8,
                     ds(
                         660.6,
-                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, the dense figure as printed",
                     ),
                 ),
                 (
                     Math::Int4,
                     ds(
                         1321.2,
-                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, dense",
+                        "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090, the dense figure as printed",
                     ),
                 ),
             ],
@@ -927,6 +1079,9 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "rtx-pro-6000",
             name: "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
             architecture: "Blackwell (sm_120)",
             bandwidth_gb_s: ds(
                 1792.0,
@@ -938,6 +1093,7 @@ fn entries() -> Vec<Entry> {
             ),
             memory_type: "GDDR7",
             unified_memory: false,
+            second_memory: None,
             sm_count: Some(ds(
                 188.0,
                 "NVIDIA RTX PRO 6000 Blackwell datasheet: 24,064 CUDA cores / 128 per SM",
@@ -1006,17 +1162,322 @@ fn entries() -> Vec<Entry> {
             ],
         },
         Entry {
-            key: "mi300x",
-            name: "AMD Instinct MI300X",
-            architecture: "CDNA 3 (gfx942)",
-            bandwidth_gb_s: ds(5300.0, "AMD Instinct MI300X data sheet, dense"),
-            capacity: gib(192.0, "AMD Instinct MI300X data sheet, dense"),
+            key: "gh200",
+            name: "NVIDIA GH200 Grace Hopper (96 GB HBM3)",
+            aliases: &["gh200-96gb"],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(4000.0, GH200_DOC),
+            capacity: gib(96.0, GH200_DOC),
             memory_type: "HBM3",
             unified_memory: false,
+            second_memory: Some(grace_lpddr5x(480.0, 512.0, GRACE_LPDDR5X)),
+            sm_count: Some(ds(132.0, HOPPER_WP)),
+            l2_mib: Some(ds(50.0, HOPPER_WP)),
+            boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
+            power_watts: Some(ds(
+                1000.0,
+                "NVIDIA GH200 datasheet: the whole module (CPU, GPU, memory), configurable 450-1000 W",
+            )),
+            block_scaled_mma: false,
+            peaks: gh200_peaks(),
+        },
+        Entry {
+            key: "gh200-144gb",
+            name: "NVIDIA GH200 Grace Hopper (144 GB HBM3e)",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::DataCentre,
+            architecture: "Hopper (sm_90)",
+            bandwidth_gb_s: ds(4900.0, GH200_DOC),
+            capacity: gib(144.0, GH200_DOC),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            second_memory: Some(grace_lpddr5x(480.0, 512.0, GRACE_LPDDR5X)),
+            sm_count: Some(ds(132.0, HOPPER_WP)),
+            l2_mib: Some(ds(50.0, HOPPER_WP)),
+            boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
+            power_watts: Some(ds(
+                1000.0,
+                "NVIDIA GH200 datasheet: the whole module (CPU, GPU, memory), configurable 450-1000 W",
+            )),
+            block_scaled_mma: false,
+            peaks: gh200_peaks(),
+        },
+        Entry {
+            key: "dgx-station",
+            name: "NVIDIA DGX Station (GB300 Desktop Superchip)",
+            aliases: &["dgx-station-gb300"],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::Workstation,
+            architecture: "Blackwell Ultra (sm_103)",
+            bandwidth_gb_s: ds(8000.0, DGX_STATION),
+            capacity: gib(
+                288.0,
+                "NVIDIA DGX Station datasheet: up to 288 GB HBM3e at 8 TB/s",
+            ),
+            memory_type: "HBM3e",
+            unified_memory: false,
+            second_memory: Some(grace_lpddr5x(
+                496.0,
+                396.0,
+                "NVIDIA DGX Station datasheet: up to 496 GB LPDDR5X at up to 396 GB/s, NVLink-C2C; 784 GB coherent in all",
+            )),
             sm_count: None,
             l2_mib: None,
-            boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI300X data sheet, dense")),
-            power_watts: Some(ds(750.0, "AMD Instinct MI300X data sheet, dense")),
+            boost_clock_mhz: None,
+            power_watts: None,
+            block_scaled_mma: true,
+            // NVIDIA prints only the FP4 headline (20 PFLOPS with sparsity, the GB300 NVL72's
+            // per-GPU figure); the other dense rates are the GB300's, its clocks unpublished.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        80.0,
+                        d(
+                            "the GB300's rate (GB200 NVL72 5,760 TFLOPS FP32 / 72); unverified for the DGX Station",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        2500.0,
+                        d("the GB300 NVL72 per-GPU dense rate; unverified for the DGX Station"),
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    Figure::new(
+                        2500.0,
+                        d("the GB300 NVL72 per-GPU dense rate; unverified for the DGX Station"),
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    Figure::new(
+                        5000.0,
+                        d("the GB300 NVL72 per-GPU dense rate; unverified for the DGX Station"),
+                    ),
+                ),
+                (
+                    Math::Fp6,
+                    Figure::new(
+                        5000.0,
+                        d(
+                            "the FP8 rate, as on every Blackwell part; unverified for the DGX Station",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Fp4,
+                    Figure::new(
+                        15000.0,
+                        d(
+                            "the GB300 NVL72 per-GPU dense rate, whose sparse figure is the DGX Station's printed 20 PFLOPS",
+                        ),
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "rtx-5090",
+            name: "NVIDIA GeForce RTX 5090",
+            aliases: &[],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::Consumer,
+            architecture: "Blackwell (sm_120)",
+            bandwidth_gb_s: ds(1792.0, RTX_5090),
+            capacity: gib(32.0, RTX_5090),
+            memory_type: "GDDR7",
+            unified_memory: false,
+            second_memory: None,
+            sm_count: Some(ds(170.0, RTX_5090)),
+            l2_mib: Some(ds(96.0, RTX_5090)),
+            boost_clock_mhz: Some(ds(2407.0, RTX_5090)),
+            power_watts: Some(ds(575.0, RTX_5090)),
+            block_scaled_mma: true,
+            // Rates with FP32 accumulation, as inference GEMMs accumulate: GeForce runs
+            // FP16/BF16 with FP32 accumulate at half the FP16-accumulate rate. FP64 is not
+            // published.
+            peaks: vec![
+                (Math::Fp32, ds(104.8, RTX_5090)),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        209.5,
+                        d(
+                            "half the 419 TFLOPS FP16-accumulate dense rate (838 with sparsity), as GeForce halves FP32 accumulate",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    Figure::new(
+                        209.5,
+                        d(
+                            "half the 419 TFLOPS FP16-accumulate dense rate (838 with sparsity), as GeForce halves FP32 accumulate",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    Figure::new(
+                        419.0,
+                        d(
+                            "half the 838 TFLOPS FP8 dense rate with FP16 accumulate (1,676 with sparsity), as GeForce halves FP32 accumulate; unverified",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Int8,
+                    Figure::new(838.0, d("the printed 1,676 TOPS with sparsity, halved")),
+                ),
+                (
+                    Math::Fp4,
+                    Figure::new(
+                        1676.0,
+                        d("the printed 3,352 AI TOPS (FP4 with sparsity), halved"),
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "jetson-agx-thor",
+            name: "NVIDIA Jetson AGX Thor (T5000)",
+            aliases: &["thor", "jetson-thor"],
+            vendor: Vendor::Nvidia,
+            class: DeviceClass::Edge,
+            architecture: "Blackwell (sm_110)",
+            bandwidth_gb_s: ds(273.0, THOR),
+            capacity: gib(128.0, THOR),
+            memory_type: "LPDDR5X",
+            unified_memory: true,
+            second_memory: None,
+            sm_count: Some(Figure::new(
+                20.0,
+                d("2,560 CUDA cores (module datasheet) / 128 per SM"),
+            )),
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(1575.0, THOR)),
+            power_watts: Some(ds(
+                130.0,
+                "NVIDIA Jetson AGX Thor datasheet: configurable 40-130 W",
+            )),
+            block_scaled_mma: true,
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(8.1, d("2,560 CUDA cores x 2 FLOP x 1.575 GHz; unverified")),
+                ),
+                (
+                    Math::Fp4,
+                    Figure::new(
+                        1035.0,
+                        d("half the printed 2,070 FP4 TFLOPS with sparsity (module datasheet)"),
+                    ),
+                ),
+                (
+                    Math::Fp8,
+                    Figure::new(
+                        517.5,
+                        d("FP4 / 2, the Blackwell ratio; unverified for Thor"),
+                    ),
+                ),
+                (
+                    Math::Fp6,
+                    Figure::new(
+                        517.5,
+                        d("the FP8 rate, as on every Blackwell part; unverified for Thor"),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        258.75,
+                        d("FP8 / 2, the Blackwell ratio; unverified for Thor"),
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    Figure::new(
+                        258.75,
+                        d("FP8 / 2, the Blackwell ratio; unverified for Thor"),
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "ryzen-ai-max-395",
+            name: "AMD Ryzen AI Max+ 395 (Radeon 8060S)",
+            aliases: &["strix-halo"],
+            vendor: Vendor::Amd,
+            class: DeviceClass::Consumer,
+            architecture: "RDNA 3.5 (gfx1151)",
+            bandwidth_gb_s: Figure::new(
+                256.0,
+                d("LPDDR5X-8000 on a 256-bit bus (product specifications): 8,000 MT/s x 32 B"),
+            ),
+            capacity: gib(
+                128.0,
+                "AMD Ryzen AI Max+ 395 product specifications: up to 128 GB, shared with the CPU (up to 96 GB assignable to the GPU on Windows)",
+            ),
+            memory_type: "LPDDR5X",
+            unified_memory: true,
+            second_memory: None,
+            sm_count: Some(ds(
+                40.0,
+                "AMD Ryzen AI Max+ 395 product specifications: 40 GPU compute units",
+            )),
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(2900.0, STRIX_HALO)),
+            power_watts: None,
+            block_scaled_mma: false,
+            // AMD prints no GPU FLOP rate for it: both are computed, and say so.
+            peaks: vec![
+                (
+                    Math::Fp32,
+                    Figure::new(
+                        14.8,
+                        d(
+                            "40 CUs x 64 lanes x 2 FLOP x 2.9 GHz, without RDNA 3's dual issue; unverified",
+                        ),
+                    ),
+                ),
+                (
+                    Math::Fp16,
+                    Figure::new(
+                        59.4,
+                        d("40 CUs x 512 FLOP per clock (RDNA 3 WMMA, FP16) x 2.9 GHz; unverified"),
+                    ),
+                ),
+                (
+                    Math::Bf16,
+                    Figure::new(
+                        59.4,
+                        d("40 CUs x 512 FLOP per clock (RDNA 3 WMMA, BF16) x 2.9 GHz; unverified"),
+                    ),
+                ),
+            ],
+        },
+        Entry {
+            key: "mi300x",
+            name: "AMD Instinct MI300X",
+            aliases: &[],
+            vendor: Vendor::Amd,
+            class: DeviceClass::DataCentre,
+            architecture: "CDNA 3 (gfx942)",
+            bandwidth_gb_s: ds(5300.0, "AMD Instinct MI300X data sheet"),
+            capacity: gib(192.0, "AMD Instinct MI300X data sheet"),
+            memory_type: "HBM3",
+            unified_memory: false,
+            second_memory: None,
+            sm_count: None,
+            l2_mib: None,
+            boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI300X data sheet")),
+            power_watts: Some(ds(750.0, "AMD Instinct MI300X data sheet")),
             block_scaled_mma: false,
             // 304 compute units, not SMs: the SM count is left out. No MX block-scaled math on CDNA 3.
             peaks: vec![
@@ -1030,38 +1491,57 @@ fn entries() -> Vec<Entry> {
                 ),
                 (
                     Math::Tf32,
-                    ds(653.7, "AMD Instinct MI300X data sheet, dense"),
+                    ds(
+                        653.7,
+                        "AMD Instinct MI300X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp16,
-                    ds(1307.4, "AMD Instinct MI300X data sheet, dense"),
+                    ds(
+                        1307.4,
+                        "AMD Instinct MI300X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Bf16,
-                    ds(1307.4, "AMD Instinct MI300X data sheet, dense"),
+                    ds(
+                        1307.4,
+                        "AMD Instinct MI300X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp8,
-                    ds(2614.9, "AMD Instinct MI300X data sheet, dense"),
+                    ds(
+                        2614.9,
+                        "AMD Instinct MI300X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Int8,
-                    ds(2614.9, "AMD Instinct MI300X data sheet, dense"),
+                    ds(
+                        2614.9,
+                        "AMD Instinct MI300X data sheet, the dense figure as printed",
+                    ),
                 ),
             ],
         },
         Entry {
             key: "mi325x",
             name: "AMD Instinct MI325X",
+            aliases: &[],
+            vendor: Vendor::Amd,
+            class: DeviceClass::DataCentre,
             architecture: "CDNA 3 (gfx942)",
-            bandwidth_gb_s: ds(6000.0, "AMD Instinct MI325X data sheet, dense"),
-            capacity: gib(256.0, "AMD Instinct MI325X data sheet, dense"),
+            bandwidth_gb_s: ds(6000.0, "AMD Instinct MI325X data sheet"),
+            capacity: gib(256.0, "AMD Instinct MI325X data sheet"),
             memory_type: "HBM3E",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
-            boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI325X data sheet, dense")),
-            power_watts: Some(ds(1000.0, "AMD Instinct MI325X data sheet, dense")),
+            boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI325X data sheet")),
+            power_watts: Some(ds(1000.0, "AMD Instinct MI325X data sheet")),
             block_scaled_mma: false,
             peaks: vec![
                 (
@@ -1074,38 +1554,57 @@ fn entries() -> Vec<Entry> {
                 ),
                 (
                     Math::Tf32,
-                    ds(653.7, "AMD Instinct MI325X data sheet, dense"),
+                    ds(
+                        653.7,
+                        "AMD Instinct MI325X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp16,
-                    ds(1307.4, "AMD Instinct MI325X data sheet, dense"),
+                    ds(
+                        1307.4,
+                        "AMD Instinct MI325X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Bf16,
-                    ds(1307.4, "AMD Instinct MI325X data sheet, dense"),
+                    ds(
+                        1307.4,
+                        "AMD Instinct MI325X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp8,
-                    ds(2614.9, "AMD Instinct MI325X data sheet, dense"),
+                    ds(
+                        2614.9,
+                        "AMD Instinct MI325X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Int8,
-                    ds(2614.9, "AMD Instinct MI325X data sheet, dense"),
+                    ds(
+                        2614.9,
+                        "AMD Instinct MI325X data sheet, the dense figure as printed",
+                    ),
                 ),
             ],
         },
         Entry {
             key: "mi355x",
             name: "AMD Instinct MI355X",
+            aliases: &[],
+            vendor: Vendor::Amd,
+            class: DeviceClass::DataCentre,
             architecture: "CDNA 4 (gfx950)",
-            bandwidth_gb_s: ds(8000.0, "AMD Instinct MI355X data sheet, dense"),
-            capacity: gib(288.0, "AMD Instinct MI355X data sheet, dense"),
+            bandwidth_gb_s: ds(8000.0, "AMD Instinct MI355X data sheet"),
+            capacity: gib(288.0, "AMD Instinct MI355X data sheet"),
             memory_type: "HBM3E",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
-            boost_clock_mhz: Some(ds(2400.0, "AMD Instinct MI355X data sheet, dense")),
-            power_watts: Some(ds(1400.0, "AMD Instinct MI355X data sheet, dense")),
+            boost_clock_mhz: Some(ds(2400.0, "AMD Instinct MI355X data sheet")),
+            power_watts: Some(ds(1400.0, "AMD Instinct MI355X data sheet")),
             block_scaled_mma: true,
             // CDNA 4 runs MXFP6 and MXFP4 natively (OCP MX block scales).
             peaks: vec![
@@ -1119,42 +1618,64 @@ fn entries() -> Vec<Entry> {
                 ),
                 (
                     Math::Fp16,
-                    ds(2516.6, "AMD Instinct MI355X data sheet, dense"),
+                    ds(
+                        2516.6,
+                        "AMD Instinct MI355X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Bf16,
-                    ds(2516.6, "AMD Instinct MI355X data sheet, dense"),
+                    ds(
+                        2516.6,
+                        "AMD Instinct MI355X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp8,
-                    ds(5033.2, "AMD Instinct MI355X data sheet, dense"),
+                    ds(
+                        5033.2,
+                        "AMD Instinct MI355X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Int8,
-                    ds(5033.2, "AMD Instinct MI355X data sheet, dense"),
+                    ds(
+                        5033.2,
+                        "AMD Instinct MI355X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp6,
-                    ds(10066.3, "AMD Instinct MI355X data sheet: MXFP6, dense"),
+                    ds(
+                        10066.3,
+                        "AMD Instinct MI355X data sheet: MXFP6, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp4,
-                    ds(10066.3, "AMD Instinct MI355X data sheet: MXFP4, dense"),
+                    ds(
+                        10066.3,
+                        "AMD Instinct MI355X data sheet: MXFP4, the dense figure as printed",
+                    ),
                 ),
             ],
         },
         Entry {
             key: "mi350x",
             name: "AMD Instinct MI350X",
+            aliases: &[],
+            vendor: Vendor::Amd,
+            class: DeviceClass::DataCentre,
             architecture: "CDNA 4 (gfx950)",
-            bandwidth_gb_s: ds(8000.0, "AMD Instinct MI350X data sheet, dense"),
-            capacity: gib(288.0, "AMD Instinct MI350X data sheet, dense"),
+            bandwidth_gb_s: ds(8000.0, "AMD Instinct MI350X data sheet"),
+            capacity: gib(288.0, "AMD Instinct MI350X data sheet"),
             memory_type: "HBM3E",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
-            boost_clock_mhz: Some(ds(2200.0, "AMD Instinct MI350X data sheet, dense")),
-            power_watts: Some(ds(1000.0, "AMD Instinct MI350X data sheet, dense")),
+            boost_clock_mhz: Some(ds(2200.0, "AMD Instinct MI350X data sheet")),
+            power_watts: Some(ds(1000.0, "AMD Instinct MI350X data sheet")),
             block_scaled_mma: true,
             peaks: vec![
                 (
@@ -1167,33 +1688,54 @@ fn entries() -> Vec<Entry> {
                 ),
                 (
                     Math::Fp16,
-                    ds(2306.9, "AMD Instinct MI350X data sheet, dense"),
+                    ds(
+                        2306.9,
+                        "AMD Instinct MI350X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Bf16,
-                    ds(2306.9, "AMD Instinct MI350X data sheet, dense"),
+                    ds(
+                        2306.9,
+                        "AMD Instinct MI350X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp8,
-                    ds(4613.7, "AMD Instinct MI350X data sheet, dense"),
+                    ds(
+                        4613.7,
+                        "AMD Instinct MI350X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Int8,
-                    ds(4613.7, "AMD Instinct MI350X data sheet, dense"),
+                    ds(
+                        4613.7,
+                        "AMD Instinct MI350X data sheet, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp6,
-                    ds(9227.5, "AMD Instinct MI350X data sheet: MXFP6, dense"),
+                    ds(
+                        9227.5,
+                        "AMD Instinct MI350X data sheet: MXFP6, the dense figure as printed",
+                    ),
                 ),
                 (
                     Math::Fp4,
-                    ds(9227.5, "AMD Instinct MI350X data sheet: MXFP4, dense"),
+                    ds(
+                        9227.5,
+                        "AMD Instinct MI350X data sheet: MXFP4, the dense figure as printed",
+                    ),
                 ),
             ],
         },
         Entry {
             key: "gaudi3",
             name: "Intel Gaudi 3 (OAM)",
+            aliases: &[],
+            vendor: Vendor::Intel,
+            class: DeviceClass::DataCentre,
             architecture: "Gaudi 3",
             bandwidth_gb_s: ds(
                 3700.0,
@@ -1205,6 +1747,7 @@ fn entries() -> Vec<Entry> {
             ),
             memory_type: "HBM2e",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -1235,11 +1778,15 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "tpu-v5e",
             name: "Google TPU v5e",
+            aliases: &[],
+            vendor: Vendor::Google,
+            class: DeviceClass::DataCentre,
             architecture: "TPU v5e",
             bandwidth_gb_s: ds(819.0, "Google Cloud TPU v5e documentation (per chip)"),
             capacity: gib(16.0, "Google Cloud TPU v5e documentation (per chip)"),
             memory_type: "HBM2",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -1267,6 +1814,9 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "tpu-v6e",
             name: "Google TPU v6e (Trillium)",
+            aliases: &[],
+            vendor: Vendor::Google,
+            class: DeviceClass::DataCentre,
             architecture: "TPU v6e",
             bandwidth_gb_s: ds(
                 1640.0,
@@ -1278,6 +1828,7 @@ fn entries() -> Vec<Entry> {
             ),
             memory_type: "HBM",
             unified_memory: false,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -1311,6 +1862,9 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "m4-pro",
             name: "Apple M4 Pro (20-core GPU)",
+            aliases: &[],
+            vendor: Vendor::Apple,
+            class: DeviceClass::Consumer,
             architecture: "Apple GPU (Metal)",
             bandwidth_gb_s: ds(273.0, "Apple M4 Pro technical specifications"),
             capacity: gib(
@@ -1319,6 +1873,7 @@ fn entries() -> Vec<Entry> {
             ),
             memory_type: "LPDDR5X",
             unified_memory: true,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -1347,6 +1902,9 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "m4-max",
             name: "Apple M4 Max (40-core GPU)",
+            aliases: &[],
+            vendor: Vendor::Apple,
+            class: DeviceClass::Consumer,
             architecture: "Apple GPU (Metal)",
             bandwidth_gb_s: ds(546.0, "Apple M4 Max technical specifications"),
             capacity: gib(
@@ -1355,6 +1913,7 @@ fn entries() -> Vec<Entry> {
             ),
             memory_type: "LPDDR5X",
             unified_memory: true,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -1383,6 +1942,9 @@ fn entries() -> Vec<Entry> {
         Entry {
             key: "m3-ultra",
             name: "Apple M3 Ultra (80-core GPU)",
+            aliases: &[],
+            vendor: Vendor::Apple,
+            class: DeviceClass::Workstation,
             architecture: "Apple GPU (Metal)",
             bandwidth_gb_s: ds(819.0, "Apple M3 Ultra technical specifications"),
             capacity: gib(
@@ -1391,6 +1953,7 @@ fn entries() -> Vec<Entry> {
             ),
             memory_type: "LPDDR5X",
             unified_memory: true,
+            second_memory: None,
             sm_count: None,
             l2_mib: None,
             boost_clock_mhz: None,
@@ -1424,21 +1987,13 @@ pub fn keys() -> Vec<&'static str> {
     entries().iter().map(|e| e.key).collect()
 }
 
-fn entry(key: &str) -> Option<Entry> {
-    entries().into_iter().find(|e| e.key == key)
-}
-
-/// Looks a device up by key (case-insensitive; `h100` and `a100` name the SXM parts).
+/// Looks a device up by key or alias, case-insensitive (`h100` names the SXM part,
+/// `asus-ascent-gx10` the GB10 it is built on).
 pub fn get(key: &str) -> Result<Hardware, ModelError> {
     let wanted = key.trim().to_ascii_lowercase();
-    let resolved = match wanted.as_str() {
-        "h100" => "h100-sxm",
-        "a100" => "a100-sxm",
-        "b10" | "dgx-spark" => "gb10",
-        "orin" | "jetson-orin" => "jetson-agx-orin",
-        other => other,
-    };
-    entry(resolved)
+    entries()
+        .into_iter()
+        .find(|e| e.key == wanted || e.aliases.contains(&wanted.as_str()))
         .map(Entry::build)
         .ok_or_else(|| ModelError::UnknownHardware(key.trim().to_string()))
 }
@@ -1446,7 +2001,7 @@ pub fn get(key: &str) -> Result<Hardware, ModelError> {
 /// The registry key of a device as its driver or a profiler names it
 /// (`NVIDIA H100 80GB HBM3`, `NVIDIA B200`), checked against its CUDA compute capability
 /// when that is known; `None` for a device the registry does not list (a variant with
-/// other clocks or memory, such as the A100 PCIe 40GB or the RTX 5090, must not borrow another
+/// other clocks or memory, such as the A100 PCIe 40GB or the RTX 5080, must not borrow another
 /// part's datasheet).
 pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Option<&'static str> {
     let name = name.to_ascii_lowercase();
@@ -1462,6 +2017,10 @@ pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Opt
         "gb200"
     } else if has("b200") && cc_is((10, 0)) {
         "b200"
+    } else if has("gh200") && (has("144g") || has("hbm3e")) && cc_is((9, 0)) {
+        "gh200-144gb"
+    } else if has("gh200") && cc_is((9, 0)) {
+        "gh200"
     } else if has("h200") && has("nvl") && cc_is((9, 0)) {
         "h200-nvl"
     } else if has("h200") && cc_is((9, 0)) {
@@ -1486,6 +2045,10 @@ pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Opt
         "l4"
     } else if has("rtx 4090") && cc_is((8, 9)) {
         "rtx-4090"
+    } else if has("rtx 5090") && cc_is((12, 0)) {
+        "rtx-5090"
+    } else if has("thor") && compute_capability.is_none_or(|cc| cc == (11, 0) || cc == (10, 1)) {
+        "jetson-agx-thor"
     } else if has("rtx pro 6000") && has("blackwell") && cc_is((12, 0)) {
         "rtx-pro-6000"
     } else if has("orin") && cc_is((8, 7)) {

@@ -66,7 +66,12 @@ fn driver_names_find_their_own_datasheet_and_no_other() {
         ("NVIDIA L4", (8, 9), Some("l4")),
         ("NVIDIA L40S", (8, 9), Some("l40s")),
         ("NVIDIA GeForce RTX 4090", (8, 9), Some("rtx-4090")),
-        ("NVIDIA GeForce RTX 5090", (12, 0), None),
+        ("NVIDIA GeForce RTX 5090", (12, 0), Some("rtx-5090")),
+        ("NVIDIA GeForce RTX 5080", (12, 0), None),
+        // "GH200" contains "H200": the superchip must not read as the H200 SXM.
+        ("NVIDIA GH200 480GB", (9, 0), Some("gh200")),
+        ("NVIDIA GH200 144G HBM3e", (9, 0), Some("gh200-144gb")),
+        ("NVIDIA Thor", (11, 0), Some("jetson-agx-thor")),
         (
             "NVIDIA RTX PRO 6000 Blackwell Server Edition",
             (12, 0),
@@ -152,6 +157,94 @@ fn every_entry_is_complete_and_sourced() {
         }
         assert_eq!(registry::get(&hw.key).unwrap(), *hw);
     }
+}
+
+#[test]
+fn partner_systems_and_short_names_resolve_to_the_chip_they_are_built_on() {
+    // ASUS, Dell, Lenovo, HP, MSI, Acer and Gigabyte sell GB10 systems under their own
+    // names; each is the same chip and memory as the DGX Spark.
+    for alias in [
+        "asus-ascent-gx10",
+        "dell-pro-max-gb10",
+        "lenovo-thinkstation-pgx",
+        "hp-zgx-nano",
+        "msi-edgexpert",
+        "acer-veriton-gn100",
+        "gigabyte-ai-top-atom",
+        "DGX-Spark",
+    ] {
+        assert_eq!(registry::get(alias).unwrap().key, "gb10", "{alias}");
+    }
+    // An alias is never also a key, and no two devices share one.
+    let all = registry::all();
+    let mut names: Vec<&str> = all
+        .iter()
+        .flat_map(|h| std::iter::once(h.key.as_str()).chain(h.aliases.iter().map(String::as_str)))
+        .collect();
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count, "a key or alias names two devices");
+}
+
+#[test]
+fn a_second_memory_is_beside_the_first_not_counted_in_it() {
+    // GH200: 96 GB HBM3 at 4 TB/s on the GPU, up to 480 GB LPDDR5X at 512 GB/s on the
+    // Grace CPU (NVIDIA GH200 datasheet). The roofline's capacity and bandwidth are the
+    // HBM's; the LPDDR5X is a second tier with its own bandwidth.
+    let gh200 = registry::get("gh200").unwrap();
+    assert_eq!(gh200.memory_capacity.value, Bytes::gib(96.0));
+    assert_eq!(gh200.memory_bandwidth.value, BytesPerSecond::gb_s(4000.0));
+    let tier = gh200.second_memory.as_ref().unwrap();
+    assert_eq!(tier.capacity.value, Bytes::gib(480.0));
+    assert_eq!(tier.bandwidth.value, BytesPerSecond::gb_s(512.0));
+    assert_eq!(tier.memory_type, "LPDDR5X");
+    // DGX Station: 288 GB HBM3e at 8 TB/s and 496 GB LPDDR5X at 396 GB/s.
+    let station = registry::get("dgx-station").unwrap();
+    assert_eq!(
+        station.second_memory.as_ref().unwrap().bandwidth.value,
+        BytesPerSecond::gb_s(396.0)
+    );
+    // A unified memory (GB10, Apple, Thor) is one tier: the CPU's memory is the GPU's.
+    for key in ["gb10", "m4-max", "jetson-agx-thor", "ryzen-ai-max-395"] {
+        let hw = registry::get(key).unwrap();
+        assert!(hw.unified_memory && hw.second_memory.is_none(), "{key}");
+    }
+}
+
+#[test]
+fn devices_group_by_vendor_and_class() {
+    let all = registry::all();
+    let class_of = |key: &str| all.iter().find(|h| h.key == key).unwrap().class;
+    assert_eq!(class_of("rtx-5090"), DeviceClass::Consumer);
+    assert_eq!(class_of("jetson-agx-thor"), DeviceClass::Edge);
+    assert_eq!(class_of("dgx-station"), DeviceClass::Workstation);
+    assert_eq!(class_of("mi355x"), DeviceClass::DataCentre);
+    for vendor in [
+        Vendor::Nvidia,
+        Vendor::Amd,
+        Vendor::Intel,
+        Vendor::Google,
+        Vendor::Apple,
+    ] {
+        assert!(all.iter().any(|h| h.vendor == vendor), "{vendor:?}");
+    }
+    assert!(all.iter().all(|h| h.vendor != Vendor::Other));
+}
+
+#[test]
+fn consumer_blackwell_halves_fp32_accumulate_and_runs_fp4_natively() {
+    // RTX 5090: 838 TFLOPS FP16 with sparsity (FP16 accumulate) is 419 dense; with FP32
+    // accumulate, as inference GEMMs run, GeForce halves it to 209.5. FP4: 3,352 AI TOPS
+    // with sparsity, 1,676 dense.
+    let rtx = registry::get("rtx-5090").unwrap();
+    assert_eq!(rtx.peak(Math::Bf16).unwrap().as_tflops(), 209.5);
+    let fp4 = rtx.ceiling(Math::Fp4, true);
+    assert!(fp4.native);
+    assert_eq!(fp4.peak.as_tflops(), 1676.0);
+    // Jetson AGX Thor: 2,070 FP4 TFLOPS with sparsity, 1,035 dense, block-scaled.
+    let thor = registry::get("jetson-agx-thor").unwrap();
+    assert_eq!(thor.ceiling(Math::Fp4, true).peak.as_tflops(), 1035.0);
 }
 
 #[test]
