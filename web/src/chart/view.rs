@@ -6,6 +6,7 @@ use rooflinr_model::analysis::Phase;
 use rooflinr_model::units::si;
 use wasm_bindgen::JsCast;
 
+use super::geometry::labels::{self, Placed, RoofLabel};
 use super::geometry::{self, Frame, Viewport};
 use super::palette::Palette;
 use crate::chart::data::{ChartData, ChartPoint};
@@ -189,9 +190,6 @@ pub fn RooflineChart(
                 .fold(0.0, f64::max);
             let top = if top > 0.0 { top } else { f64::INFINITY };
             let slope = geometry::path(&v, &FRAME, &geometry::slope_outline(d.bandwidth, top, &v));
-            // Label the memory roof where it enters the plot.
-            let lx = 10f64.powf(v.x.0 + 0.08 * (v.x.1 - v.x.0));
-            let (sx, sy) = v.project(&FRAME, lx, d.bandwidth * lx);
             let memory_label = format!("memory {}", si(d.bandwidth, "B/s"));
             // Roofs with the same peak (FP16 and BF16, FP8 and INT8) share one line and label.
             let mut groups: Vec<(f64, Vec<&'static str>)> = Vec::new();
@@ -201,33 +199,45 @@ pub fn RooflineChart(
                     None => groups.push((r.peak, vec![r.math])),
                 }
             }
-            let roofs = groups
-                .into_iter()
-                .map(|(peak, names)| {
-                    let colour = pal.roof(names[0]);
-                    let ridge_at = peak / d.bandwidth;
-                    let outline = geometry::ceiling_outline(d.bandwidth, peak, &v);
-                    let (rx, ry) = v.project(&FRAME, ridge_at, peak);
-                    let label = format!(
+            let wanted: Vec<RoofLabel> = groups
+                .iter()
+                .map(|(peak, names)| RoofLabel {
+                    peak: *peak,
+                    text: format!(
                         "{} {}",
                         names.iter().map(|n| n.to_uppercase()).collect::<Vec<_>>().join(" · "),
-                        si(peak, "FLOP/s")
-                    );
-                    let ridge = format!("ridge {ridge_at:.0}");
+                        si(*peak, "FLOP/s")
+                    ),
+                    ridge: format!("ridge {:.0}", peak / d.bandwidth),
+                })
+                .collect();
+            // Labels are laid out together so that none covers another.
+            let placed = labels::chart_labels(&FRAME, &v, d.bandwidth, &wanted, &memory_label);
+            let text = |p: &Option<Placed>, content: String, size: f64, weight: &'static str, colour: &'static str| {
+                p.as_ref().map(|p| view! {
+                    <text x=p.x y=p.y text-anchor=p.anchor.svg() font-size=size font-weight=weight fill=colour>{content}</text>
+                })
+            };
+            let roofs = groups
+                .iter()
+                .zip(wanted)
+                .enumerate()
+                .map(|(i, ((peak, names), label))| {
+                    let colour = pal.roof(names[0]);
+                    let outline = geometry::ceiling_outline(d.bandwidth, *peak, &v);
+                    let (rx, ry) = v.project(&FRAME, peak / d.bandwidth, *peak);
                     let show_ridge = geometry::inside(&FRAME, rx, ry);
                     view! {
                         <path d=geometry::path(&v, &FRAME, &outline) fill="none" stroke=colour stroke-width="2"></path>
-                        <text x=FRAME.x1() - 6.0 y=ry - 6.0 text-anchor="end" font-size="12" font-weight="600" fill=colour>{label}</text>
-                        {show_ridge.then(|| view! {
-                            <circle cx=rx cy=ry r="3.5" fill=colour></circle>
-                            <text x=rx + 6.0 y=ry + 14.0 font-size="11" fill=colour>{ridge}</text>
-                        })}
+                        {text(&placed.roofs[i], label.text, labels::ROOF_FONT, "600", colour)}
+                        {show_ridge.then(|| view! { <circle cx=rx cy=ry r="3.5" fill=colour></circle> })}
+                        {text(&placed.ridges[i], label.ridge, labels::RIDGE_FONT, "400", colour)}
                     }
                 })
                 .collect_view();
             view! {
                 <path d=slope fill="none" stroke=pal.memory stroke-width="2"></path>
-                <text x=sx + 4.0 y=sy - 8.0 font-size="12" fill=pal.memory>{memory_label}</text>
+                {text(&placed.memory, memory_label, labels::ROOF_FONT, "400", pal.memory)}
                 {roofs}
             }
             .into_any()

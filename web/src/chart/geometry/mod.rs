@@ -1,6 +1,8 @@
 //! Chart geometry, free of the DOM: log scales, ticks with SI labels, the roof outlines,
 //! auto-fit, zoom and pan, and hit-testing. Everything here is plain math with native tests.
 
+pub mod labels;
+
 /// The SVG canvas: its size and the margins around the plotting area, in SVG units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frame {
@@ -301,5 +303,7 @@ pub fn nearest(points: &[(f64, f64)], px: f64, py: f64, radius: f64) -> Option<u
         .map(|(i, _)| i)
 }
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod label_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;
