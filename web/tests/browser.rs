@@ -217,3 +217,54 @@ async fn the_legend_hides_and_shows_a_series() {
     let again = count(&host, "#roofline-chart circle") + count(&host, "#roofline-chart rect");
     assert_eq!(again, points);
 }
+
+#[wasm_bindgen_test]
+async fn the_device_filter_narrows_the_grouped_list_and_enter_picks_the_match() {
+    let host = mount();
+    settle().await;
+    let options = |host: &web_sys::HtmlElement| count(host, "#hardware-select optgroup option");
+    // Every registry device is listed once, grouped by vendor and class.
+    assert_eq!(options(&host) as usize, registry::keys().len());
+    assert!(
+        count(
+            &host,
+            "#hardware-select optgroup[label='AMD · data centre']"
+        ) == 1
+    );
+    // Filtering by an alias finds the chip it names; the device in use stays listed.
+    edit(&find(&host, "#hardware-filter"), "ascent", "input");
+    settle().await;
+    let mut listed: Vec<String> = {
+        let all = host
+            .query_selector_all("#hardware-select optgroup option")
+            .unwrap();
+        (0..all.length())
+            .filter_map(|i| all.item(i))
+            .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+            .filter_map(|o| o.get_attribute("value"))
+            .collect()
+    };
+    listed.sort();
+    assert_eq!(listed, ["gb10", "h100-sxm"]);
+    assert!(text(&host, "#hardware-filter-count").contains("1 match"));
+    // Enter picks the first match, and the page follows.
+    let input = find(&host, "#hardware-filter");
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Enter");
+    init.set_bubbles(true);
+    let enter =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    input.dispatch_event(&enter).unwrap();
+    settle().await;
+    let gb10 = registry::get("gb10").unwrap();
+    assert!(
+        text(&host, "#analysis-title").ends_with(&format!("on {}", gb10.name)),
+        "{}",
+        text(&host, "#analysis-title")
+    );
+    // A filter nothing matches says so and still lists the device in use.
+    edit(&find(&host, "#hardware-filter"), "zzz-no-such", "input");
+    settle().await;
+    assert!(text(&host, "#hardware-filter-count").contains("no device matches"));
+    assert_eq!(options(&host), 1);
+}
