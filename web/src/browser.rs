@@ -57,6 +57,14 @@ pub fn save_query(query: &str) {
     }
 }
 
+/// The viewport's width in CSS px (a wide default where there is no window).
+pub fn viewport_width() -> f64 {
+    window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1280.0)
+}
+
 /// Whether the system asks for a dark colour scheme.
 pub fn prefers_dark() -> bool {
     window()
@@ -104,6 +112,20 @@ pub fn download(filename: &str, mime: &str, text: &str) {
     if let Some(url) = blob_url(text, mime) {
         click_download(&url, filename);
         let _ = web_sys::Url::revoke_object_url(&url);
+    }
+}
+
+/// The width and height of the `viewBox` of the `<svg>` with `id`.
+pub fn svg_size(id: &str) -> Option<(f64, f64)> {
+    let el = window()?.document()?.get_element_by_id(id)?;
+    let view_box = el.get_attribute("viewBox")?;
+    let numbers: Vec<f64> = view_box
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    match numbers[..] {
+        [_, _, w, h] if w > 0.0 && h > 0.0 => Some((w, h)),
+        _ => None,
     }
 }
 

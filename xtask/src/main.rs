@@ -145,6 +145,7 @@ fn test() -> Result<()> {
     let browser_env = [
         ("ROOFLINR_WEB_DIST", dist.display().to_string()),
         ("CHROMEDRIVER", "/usr/bin/chromedriver".to_string()),
+        ("ROOFLINR_AXE", setup::axe_core()?.display().to_string()),
         (
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
             "wasm-bindgen-test-runner".to_string(),

@@ -28,6 +28,7 @@ pub fn all() -> Result<()> {
     wasm_bindgen()?;
     wasm_opt()?;
     chromium()?;
+    axe_core()?;
     cuda_tools()?;
     kernel_tables()?;
     Ok(())
@@ -326,4 +327,34 @@ fn chromium() -> Result<()> {
         &with(&["install", "-y", "chromium", "chromium-driver"]),
     )
     .context("install Chromium and its driver (Debian packages chromium, chromium-driver)")
+}
+
+/// axe-core, the accessibility rules engine (npm, MPL-2.0) the end-to-end test runs inside
+/// Chromium, pinned.
+pub const AXE_CORE_VERSION: &str = "4.11.0";
+
+/// Installs axe-core into the tool cache with npm (once); returns the path of `axe.min.js`.
+pub fn axe_core() -> Result<PathBuf> {
+    let prefix = cache_dir()?.join(format!("axe-core-{AXE_CORE_VERSION}"));
+    let script = prefix.join("node_modules/axe-core/axe.min.js");
+    if script.is_file() {
+        ok("axe-core", AXE_CORE_VERSION);
+        return Ok(script);
+    }
+    println!("    installing axe-core {AXE_CORE_VERSION} from npm (a few seconds)");
+    std::fs::create_dir_all(&prefix)?;
+    let prefix_text = prefix.display().to_string();
+    step(
+        "npm",
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            &prefix_text,
+            &format!("axe-core@{AXE_CORE_VERSION}"),
+        ],
+    )
+    .context("install axe-core from npm")?;
+    Ok(script)
 }

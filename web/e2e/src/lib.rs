@@ -113,17 +113,36 @@ pub async fn start_driver() -> Result<Driver> {
 /// Opens a headless Chromium session with the flags a container needs (no sandbox, no
 /// GPU, no /dev/shm).
 pub async fn open_browser(driver: &Driver, width: u32, height: u32) -> Result<Client> {
+    open_with(driver, width, height, None).await
+}
+
+/// Opens a session that emulates a phone's screen: `width` CSS px wide at one device pixel
+/// per CSS px (a desktop window cannot be made narrower than about 500 px).
+pub async fn open_phone(driver: &Driver, width: u32, height: u32) -> Result<Client> {
+    let emulation = serde_json::json!({
+        "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "mobile": true, "touch": true }
+    });
+    open_with(driver, 800, height, Some(emulation)).await
+}
+
+async fn open_with(
+    driver: &Driver,
+    width: u32,
+    height: u32,
+    mobile_emulation: Option<serde_json::Value>,
+) -> Result<Client> {
+    let mut options = serde_json::json!({
+        "args": [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run", format!("--window-size={width},{height}"),
+        ]
+    });
+    if let Some(m) = mobile_emulation {
+        options["mobileEmulation"] = m;
+    }
     let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        serde_json::json!({
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", format!("--window-size={width},{height}"),
-            ]
-        }),
-    );
+    caps.insert("goog:chromeOptions".into(), options);
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let client = ClientBuilder::new(connector)
         .capabilities(caps)
@@ -142,4 +161,44 @@ pub async fn text_of(client: &Client, css: &str) -> Result<String> {
         .await
         .with_context(|| format!("`{css}` never appeared"))?;
     Ok(el.text().await?)
+}
+
+/// The axe-core script the accessibility test injects: `ROOFLINR_AXE` (xtask passes the
+/// copy `cargo xtask setup` installed), else the newest `axe-core-*` copy in the tool cache.
+pub fn axe_script() -> Result<String> {
+    let path = match std::env::var_os("ROOFLINR_AXE") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let home = std::env::var_os("HOME").context("HOME is not set")?;
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(home).join(".cache"))
+                .join("rooflinr");
+            let mut copies: Vec<PathBuf> = std::fs::read_dir(&cache)
+                .map(|dir| {
+                    dir.filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| {
+                            p.file_name()
+                                .is_some_and(|n| n.to_string_lossy().starts_with("axe-core-"))
+                        })
+                        .map(|p| p.join("node_modules/axe-core/axe.min.js"))
+                        .filter(|p| p.is_file())
+                        .collect()
+                })
+                .unwrap_or_default();
+            copies.sort();
+            copies.pop().with_context(|| {
+                format!(
+                    "no axe-core in {} (install it with `cargo xtask setup`)",
+                    cache.display()
+                )
+            })?
+        }
+    };
+    std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "cannot read axe-core at {} (install it with `cargo xtask setup`)",
+            path.display()
+        )
+    })
 }

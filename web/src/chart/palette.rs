@@ -84,9 +84,60 @@ impl Palette {
     }
 }
 
+/// WCAG 2 relative luminance of a `#rrggbb` colour (0 for anything else).
+fn luminance(hex: &str) -> f64 {
+    let channel = |i: usize| {
+        let v = hex
+            .get(i..i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .map_or(0.0, |b| f64::from(b) / 255.0);
+        // sRGB to linear light (WCAG 2.x, "relative luminance").
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    if hex.len() != 7 || !hex.starts_with('#') {
+        return 0.0;
+    }
+    0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
+}
+
+/// WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21).
+pub fn contrast(a: &str, b: &str) -> f64 {
+    let (la, lb) = (luminance(a), luminance(b));
+    (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+}
+
+/// Black or white text, whichever reads better on `background` (at least 4.5:1 for any
+/// colour, since no luminance is far from both).
+pub fn text_on(background: &str) -> &'static str {
+    const WHITE: &str = "#ffffff";
+    const BLACK: &str = "#000000";
+    if contrast(WHITE, background) >= contrast(BLACK, background) {
+        WHITE
+    } else {
+        BLACK
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_on_any_series_colour_meets_wcag_aa() {
+        // WCAG's own examples: black on white is 21:1, a colour on itself 1:1.
+        assert!((contrast("#000000", "#ffffff") - 21.0).abs() < 1e-9);
+        assert!((contrast("#2563eb", "#2563eb") - 1.0).abs() < 1e-9);
+        for p in [LIGHT, DARK] {
+            for c in p.series.iter().chain([&p.muted]) {
+                let ratio = contrast(text_on(c), c);
+                assert!(ratio >= 4.5, "{} on {c}: {ratio:.2}", text_on(c));
+            }
+        }
+    }
 
     #[test]
     fn colours_are_stable_and_distinct_for_common_formats() {

@@ -9,27 +9,29 @@ use wasm_bindgen::JsCast;
 use super::geometry::labels::{self, Placed, RoofLabel};
 use super::geometry::{self, Frame, Viewport};
 use super::palette::Palette;
+use crate::browser;
 use crate::chart::data::{ChartData, ChartPoint};
 use crate::state::State;
 
 /// The `id` of the chart's `<svg>`, used by the SVG and PNG exports.
 pub const CHART_ID: &str = "roofline-chart";
 
-const FRAME: Frame = Frame::DEFAULT;
+/// Widest viewport (CSS px) that gets the narrow chart frame.
+const NARROW_MAX_PX: f64 = 600.0;
 
 /// Colour of the measured roofline.
 const MEASURED: &str = "#059669";
 
 /// Converts a mouse event's position to SVG coordinates of the chart.
-fn svg_point(ev: &web_sys::MouseEvent) -> Option<(f64, f64)> {
+fn svg_point(ev: &web_sys::MouseEvent, frame: &Frame) -> Option<(f64, f64)> {
     let el: web_sys::Element = ev.current_target()?.dyn_into().ok()?;
     let rect = el.get_bounding_client_rect();
     if rect.width() <= 0.0 || rect.height() <= 0.0 {
         return None;
     }
     Some((
-        (f64::from(ev.client_x()) - rect.left()) * FRAME.width / rect.width(),
-        (f64::from(ev.client_y()) - rect.top()) * FRAME.height / rect.height(),
+        (f64::from(ev.client_x()) - rect.left()) * frame.width / rect.width(),
+        (f64::from(ev.client_y()) - rect.top()) * frame.height / rect.height(),
     ))
 }
 
@@ -79,6 +81,22 @@ pub fn RooflineChart(
     let hover = RwSignal::new(None::<ChartPoint>);
     let hover_at = RwSignal::new((0.0, 0.0));
     let drag = StoredValue::new(None::<(f64, f64)>);
+    // On a phone the chart draws in a narrower frame, so its text keeps a readable size
+    // instead of shrinking with a 960-unit-wide drawing.
+    let narrow = RwSignal::new(browser::viewport_width() <= NARROW_MAX_PX);
+    let _resize = window_event_listener(leptos::ev::resize, move |_| {
+        let now = browser::viewport_width() <= NARROW_MAX_PX;
+        if narrow.get_untracked() != now {
+            narrow.set(now);
+        }
+    });
+    let frame = Memo::new(move |_| {
+        if narrow.get() {
+            Frame::NARROW
+        } else {
+            Frame::DEFAULT
+        }
+    });
 
     let viewport = Memo::new(move |_| {
         zoomed.get().unwrap_or_else(|| {
@@ -99,19 +117,24 @@ pub fn RooflineChart(
     });
     let projected = Memo::new(move |_| {
         let v = viewport.get();
+        let f = frame.get();
         visible.with(|pts| {
             pts.iter()
-                .map(|p| v.project(&FRAME, p.intensity, p.performance))
+                .map(|p| v.project(&f, p.intensity, p.performance))
                 .collect::<Vec<_>>()
         })
     });
 
     let on_move = move |ev: web_sys::MouseEvent| {
-        let Some((px, py)) = svg_point(&ev) else {
+        let Some((px, py)) = svg_point(&ev, &frame.get_untracked()) else {
             return;
         };
         if let Some((x0, y0)) = drag.get_value() {
-            zoomed.set(Some(viewport.get_untracked().pan(&FRAME, px - x0, py - y0)));
+            zoomed.set(Some(viewport.get_untracked().pan(
+                &frame.get_untracked(),
+                px - x0,
+                py - y0,
+            )));
             drag.set_value(Some((px, py)));
             return;
         }
@@ -125,49 +148,57 @@ pub fn RooflineChart(
         }
     };
     let on_down = move |ev: web_sys::MouseEvent| {
-        if let Some(p) = svg_point(&ev).filter(|(x, y)| geometry::inside(&FRAME, *x, *y)) {
+        if let Some(p) = svg_point(&ev, &frame.get_untracked())
+            .filter(|(x, y)| geometry::inside(&frame.get_untracked(), *x, *y))
+        {
             drag.set_value(Some(p));
         }
     };
     let end_drag = move |_| drag.set_value(None);
     let on_wheel = move |ev: web_sys::WheelEvent| {
-        let Some((px, py)) = svg_point(&ev) else {
+        let Some((px, py)) = svg_point(&ev, &frame.get_untracked()) else {
             return;
         };
-        if !geometry::inside(&FRAME, px, py) {
+        if !geometry::inside(&frame.get_untracked(), px, py) {
             return;
         }
         ev.prevent_default();
         let factor = (-ev.delta_y() * 0.002).exp();
-        zoomed.set(Some(viewport.get_untracked().zoom(&FRAME, factor, px, py)));
+        zoomed.set(Some(viewport.get_untracked().zoom(
+            &frame.get_untracked(),
+            factor,
+            px,
+            py,
+        )));
     };
 
     let grid = move || {
         let v = viewport.get();
+        let f = frame.get();
         let pal = palette.get();
         let xs = geometry::log_ticks(v.x, "");
         let ys = geometry::log_ticks(v.y, "");
         let x_lines = xs
             .into_iter()
             .map(|t| {
-                let (x, _) = v.project(&FRAME, t.value, 1.0);
+                let (x, _) = v.project(&f, t.value, 1.0);
                 let stroke = if t.major { pal.grid } else { pal.background };
                 view! {
-                    <line x1=x x2=x y1=FRAME.y0() y2=FRAME.y1() stroke=stroke stroke-width="1"></line>
-                    <line x1=x x2=x y1=FRAME.y1() y2=FRAME.y1() + if t.major { 6.0 } else { 3.0 } stroke=pal.muted></line>
-                    <text x=x y=FRAME.y1() + 20.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
+                    <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=stroke stroke-width="1"></line>
+                    <line x1=x x2=x y1=f.y1() y2=f.y1() + if t.major { 6.0 } else { 3.0 } stroke=pal.muted></line>
+                    <text x=x y=f.y1() + 20.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
                 }
             })
             .collect_view();
         let y_lines = ys
             .into_iter()
             .map(|t| {
-                let (_, y) = v.project(&FRAME, 1.0, t.value);
+                let (_, y) = v.project(&f, 1.0, t.value);
                 let stroke = if t.major { pal.grid } else { pal.background };
                 view! {
-                    <line x1=FRAME.x0() x2=FRAME.x1() y1=y y2=y stroke=stroke stroke-width="1"></line>
-                    <line x1=FRAME.x0() - if t.major { 6.0 } else { 3.0 } x2=FRAME.x0() y1=y y2=y stroke=pal.muted></line>
-                    <text x=FRAME.x0() - 10.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
+                    <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=stroke stroke-width="1"></line>
+                    <line x1=f.x0() - if t.major { 6.0 } else { 3.0 } x2=f.x0() y1=y y2=y stroke=pal.muted></line>
+                    <text x=f.x0() - 10.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
                 }
             })
             .collect_view();
@@ -176,6 +207,7 @@ pub fn RooflineChart(
 
     let roofs = move || {
         let v = viewport.get();
+        let f = frame.get();
         let pal = palette.get();
         let hidden = state.with(|s| s.hidden.clone());
         data.with(|d| {
@@ -189,7 +221,7 @@ pub fn RooflineChart(
                 .map(|r| r.peak)
                 .fold(0.0, f64::max);
             let top = if top > 0.0 { top } else { f64::INFINITY };
-            let slope = geometry::path(&v, &FRAME, &geometry::slope_outline(d.bandwidth, top, &v));
+            let slope = geometry::path(&v, &f, &geometry::slope_outline(d.bandwidth, top, &v));
             let memory_label = format!("memory {}", si(d.bandwidth, "B/s"));
             // Roofs with the same peak (FP16 and BF16, FP8 and INT8) share one line and label.
             let mut groups: Vec<(f64, Vec<&'static str>)> = Vec::new();
@@ -212,7 +244,7 @@ pub fn RooflineChart(
                 })
                 .collect();
             // Labels are laid out together so that none covers another.
-            let placed = labels::chart_labels(&FRAME, &v, d.bandwidth, &wanted, &memory_label);
+            let placed = labels::chart_labels(&f, &v, d.bandwidth, &wanted, &memory_label);
             let text = |p: &Option<Placed>, content: String, size: f64, weight: &'static str, colour: &'static str| {
                 p.as_ref().map(|p| view! {
                     <text x=p.x y=p.y text-anchor=p.anchor.svg() font-size=size font-weight=weight fill=colour>{content}</text>
@@ -225,10 +257,10 @@ pub fn RooflineChart(
                 .map(|(i, ((peak, names), label))| {
                     let colour = pal.roof(names[0]);
                     let outline = geometry::ceiling_outline(d.bandwidth, *peak, &v);
-                    let (rx, ry) = v.project(&FRAME, peak / d.bandwidth, *peak);
-                    let show_ridge = geometry::inside(&FRAME, rx, ry);
+                    let (rx, ry) = v.project(&f, peak / d.bandwidth, *peak);
+                    let show_ridge = geometry::inside(&f, rx, ry);
                     view! {
-                        <path d=geometry::path(&v, &FRAME, &outline) fill="none" stroke=colour stroke-width="2"></path>
+                        <path d=geometry::path(&v, &f, &outline) fill="none" stroke=colour stroke-width="2"></path>
                         {text(&placed.roofs[i], label.text, labels::ROOF_FONT, "600", colour)}
                         {show_ridge.then(|| view! { <circle cx=rx cy=ry r="3.5" fill=colour></circle> })}
                         {text(&placed.ridges[i], label.ridge, labels::RIDGE_FONT, "400", colour)}
@@ -296,6 +328,7 @@ pub fn RooflineChart(
     // twin at the same intensity; the measured roofline dashed.
     let measured = move || {
         let v = viewport.get();
+        let f = frame.get();
         let pal = palette.get();
         data.with(|d| {
             let Some(d) = d.as_ref().filter(|d| !d.measured.is_empty() || d.measured_roof.is_some()) else {
@@ -304,11 +337,11 @@ pub fn RooflineChart(
             let roof = d.measured_roof.as_ref().map(|roof| {
                 let top = roof.peaks.iter().map(|(_, p)| *p).fold(0.0, f64::max);
                 let outlines: Vec<String> = if roof.peaks.is_empty() {
-                    vec![geometry::path(&v, &FRAME, &geometry::slope_outline(roof.bandwidth, f64::INFINITY, &v))]
+                    vec![geometry::path(&v, &f, &geometry::slope_outline(roof.bandwidth, f64::INFINITY, &v))]
                 } else {
                     roof.peaks
                         .iter()
-                        .map(|(_, peak)| geometry::path(&v, &FRAME, &geometry::ceiling_outline(roof.bandwidth, *peak, &v)))
+                        .map(|(_, peak)| geometry::path(&v, &f, &geometry::ceiling_outline(roof.bandwidth, *peak, &v)))
                         .collect()
                 };
                 let label = if top > 0.0 {
@@ -317,7 +350,7 @@ pub fn RooflineChart(
                     format!("measured {}", si(roof.bandwidth, "B/s"))
                 };
                 let at = 10f64.powf(v.x.0 + 0.16 * (v.x.1 - v.x.0));
-                let (lx, ly) = v.project(&FRAME, at, roof.bandwidth * at);
+                let (lx, ly) = v.project(&f, at, roof.bandwidth * at);
                 view! {
                     <g class="measured-roof">
                         {outlines.into_iter().map(|d| view! { <path d=d fill="none" stroke=MEASURED stroke-width="2" stroke-dasharray="7 5"></path> }).collect_view()}
@@ -329,8 +362,8 @@ pub fn RooflineChart(
                 .measured
                 .iter()
                 .map(|m| {
-                    let (x, y) = v.project(&FRAME, m.intensity, m.measured);
-                    let (_, py) = v.project(&FRAME, m.intensity, m.predicted);
+                    let (x, y) = v.project(&f, m.intensity, m.measured);
+                    let (_, py) = v.project(&f, m.intensity, m.predicted);
                     let colour = pal.format(&m.format);
                     let r = 6.5;
                     // Diamonds for decode, triangles for prefill, squares for other phases.
@@ -366,8 +399,9 @@ pub fn RooflineChart(
     let tooltip = move || {
         hover.get().map(|p| {
             let (x, y) = hover_at.get();
-            let left = x / FRAME.width * 100.0;
-            let top = y / FRAME.height * 100.0;
+            let f = frame.get();
+            let left = x / f.width * 100.0;
+            let top = y / f.height * 100.0;
             let flip = if left > 60.0 { "flip" } else { "" };
             view! {
                 <div class=format!("tooltip {flip}") style=format!("left:{left:.2}%;top:{top:.2}%") role="status">
@@ -398,7 +432,8 @@ pub fn RooflineChart(
                 <svg
                     id=CHART_ID
                     xmlns="http://www.w3.org/2000/svg"
-                    viewBox=format!("0 0 {} {}", FRAME.width, FRAME.height)
+                    viewBox=move || format!("0 0 {} {}", frame.get().width, frame.get().height)
+                    style=move || format!("aspect-ratio: {} / {}", frame.get().width, frame.get().height)
                     role="img"
                     aria-label="Roofline chart: performance against arithmetic intensity, log-log"
                     font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
@@ -412,19 +447,19 @@ pub fn RooflineChart(
                     on:wheel=on_wheel
                     on:dblclick=move |_| zoomed.set(None)
                 >
-                    <rect width=FRAME.width height=FRAME.height fill=move || palette.get().background></rect>
+                    <rect width=move || frame.get().width height=move || frame.get().height fill=move || palette.get().background></rect>
                     <defs>
                         <clipPath id="plot-area">
-                            <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0()></rect>
+                            <rect x=move || frame.get().x0() y=move || frame.get().y0() width=move || frame.get().x1() - frame.get().x0() height=move || frame.get().y1() - frame.get().y0()></rect>
                         </clipPath>
                     </defs>
                     {grid}
                     <g clip-path="url(#plot-area)">{roofs}{points}{measured}</g>
-                    <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0() fill="none" stroke=move || palette.get().muted></rect>
-                    <text x=(FRAME.x0() + FRAME.x1()) / 2.0 y=FRAME.height - 10.0 text-anchor="middle" font-size="13" fill=move || palette.get().ink>
+                    <rect x=move || frame.get().x0() y=move || frame.get().y0() width=move || frame.get().x1() - frame.get().x0() height=move || frame.get().y1() - frame.get().y0() fill="none" stroke=move || palette.get().muted></rect>
+                    <text x=move || (frame.get().x0() + frame.get().x1()) / 2.0 y=move || frame.get().height - 10.0 text-anchor="middle" font-size="13" fill=move || palette.get().ink>
                         "Arithmetic intensity (FLOP/byte)"
                     </text>
-                    <text transform=format!("translate(18 {}) rotate(-90)", (FRAME.y0() + FRAME.y1()) / 2.0) text-anchor="middle" font-size="13" fill=move || palette.get().ink>
+                    <text transform=move || format!("translate(18 {}) rotate(-90)", (frame.get().y0() + frame.get().y1()) / 2.0) text-anchor="middle" font-size="13" fill=move || palette.get().ink>
                         "Performance (FLOP/s)"
                     </text>
                 </svg>

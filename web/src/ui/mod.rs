@@ -427,7 +427,10 @@ fn ExportBar(
             }>"SVG"</button>
             <button on:click=move |_| {
                 if let Some(svg) = browser::svg_markup(CHART_ID) {
-                    browser::download_png(&svg, "rooflinr-roofline.png", 1920, 1080);
+                    // 1920 pixels wide, as tall as the chart's own proportions (the
+                    // phone frame is taller than wide).
+                    let (w, h) = browser::svg_size(CHART_ID).unwrap_or((16.0, 9.0));
+                    browser::download_png(&svg, "rooflinr-roofline.png", 1920, (1920.0 * h / w).round() as u32);
                 }
             }>"PNG"</button>
             <button on:click=move |_| tables("csv")>"CSV"</button>

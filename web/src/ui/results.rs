@@ -6,7 +6,7 @@ use rooflinr_model::analysis::Phase;
 use rooflinr_model::units::si;
 
 use crate::chart::geometry::{self, Extent, Frame};
-use crate::chart::palette::Palette;
+use crate::chart::palette::{Palette, text_on};
 use crate::compute::{CurvePoint, ModelView, OperatorView, op_format};
 
 /// A figure in a summary card.
@@ -172,19 +172,19 @@ pub fn ModelResults(
     }
     let segments = shares
         .into_iter()
-        .enumerate()
-        .map(|(i, (name, share, colour))| {
+        .map(|(name, share, colour)| {
             let pct = share * 100.0;
             let label = if pct >= 7.0 {
                 format!("{name} {pct:.0}%")
             } else {
                 String::new()
             };
-            let shade = 1.0 - (i as f64) * 0.07;
+            // Text in black or white, whichever reads on the segment's colour.
+            let ink = text_on(colour);
             view! {
                 <span
                     class="segment"
-                    style=format!("width:{pct:.3}%;background:{colour};opacity:{shade:.2}")
+                    style=format!("width:{pct:.3}%;background:{colour};color:{ink}")
                     title=format!("{name}: {pct:.1}% of the time")
                 >
                     {label}

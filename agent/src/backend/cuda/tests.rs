@@ -402,7 +402,9 @@ fn devices_are_matched_to_the_registry_by_name_and_capability() {
         ("NVIDIA L40S", (8, 9), Some("l40s")),
         ("Orin", (8, 7), Some("jetson-agx-orin")),
         ("NVIDIA GeForce RTX 4090", (8, 9), Some("rtx-4090")),
-        ("NVIDIA GeForce RTX 5090", (12, 0), None),
+        ("NVIDIA GeForce RTX 5090", (12, 0), Some("rtx-5090")),
+        ("NVIDIA GeForce RTX 5080", (12, 0), None),
+        ("NVIDIA GH200 480GB", (9, 0), Some("gh200")),
     ];
     for (name, cc, want) in cases {
         assert_eq!(registry_key(name, cc), want, "{name}");

@@ -31,6 +31,18 @@ impl Frame {
         bottom: 56.0,
     };
 
+    /// The chart on a phone (viewports up to 600 CSS px): about as many units as the
+    /// screen has pixels, so its 11-13 unit text draws at 10 px or more; room on the left
+    /// for tick labels beside the rotated axis title.
+    pub const NARROW: Frame = Frame {
+        width: 360.0,
+        height: 380.0,
+        left: 72.0,
+        right: 10.0,
+        top: 14.0,
+        bottom: 48.0,
+    };
+
     /// Left edge of the plot area.
     pub fn x0(&self) -> f64 {
         self.left
