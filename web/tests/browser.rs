@@ -268,3 +268,38 @@ async fn the_device_filter_narrows_the_grouped_list_and_enter_picks_the_match() 
     assert!(text(&host, "#hardware-filter-count").contains("no device matches"));
     assert_eq!(options(&host), 1);
 }
+
+#[wasm_bindgen_test]
+async fn chart_points_take_focus_with_their_tooltip_and_the_chart_says_what_binds() {
+    let host = mount();
+    settle().await;
+    let chart = find(&host, "#roofline-chart");
+    let summary = chart.get_attribute("aria-label").unwrap_or_default();
+    // Llama-3-8B decode at batch 1 on H100: every decode operator is memory-bound.
+    assert!(summary.contains("decode: "), "{summary}");
+    assert!(summary.contains("memory-bound"), "{summary}");
+    let points = count(&host, "#roofline-chart .point[tabindex='0']");
+    assert!(points > 5, "{points} focusable points");
+    assert_eq!(count(&host, ".tooltip"), 0);
+    let first = find(&host, "#roofline-chart .point");
+    let label = first.get_attribute("aria-label").unwrap_or_default();
+    assert!(
+        label.contains("FLOP/B") && label.contains("-bound"),
+        "{label}"
+    );
+    first
+        .dispatch_event(&web_sys::Event::new("focus").unwrap())
+        .unwrap();
+    settle().await;
+    let name = label.split(',').next().unwrap().to_string();
+    assert!(
+        text(&host, ".tooltip").contains(&name),
+        "{}",
+        text(&host, ".tooltip")
+    );
+    first
+        .dispatch_event(&web_sys::Event::new("blur").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(count(&host, ".tooltip"), 0);
+}

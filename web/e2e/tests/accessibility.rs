@@ -4,6 +4,7 @@
 //! saved in `target/e2e/`.
 
 use anyhow::{Context, Result, bail};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use rooflinr_web_e2e::{
     axe_script, open_browser, open_phone, release_bundle, root, serve, start_driver, text_of,
 };
@@ -108,6 +109,52 @@ async fn shared_pages_pass_wcag_a_and_aa_in_both_themes_and_fit_a_phone() -> Res
             report.push(format!("{name}: {line}"));
         }
     }
+
+    // The keyboard alone reaches every kind of control, and each stop shows where it is.
+    client.goto(&format!("{page}?{}", PAGES[0].1)).await?;
+    text_of(&client, "[data-figure=model-time]").await?;
+    let mut reached = std::collections::BTreeSet::new();
+    for _ in 0..250 {
+        // Tab through the key-action API (typing into a focused file input would be
+        // read as a path).
+        let tab = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: '\u{E004}' })
+            .then(KeyAction::Up { value: '\u{E004}' });
+        client.perform_actions(tab).await?;
+        let stop = client
+            .execute(
+                r#"const e = document.activeElement;
+                if (!e || e === document.body) return '';
+                const kinds = ['#hardware-filter', '#hardware-select', '#model-select', '.segmented button',
+                    'input[type=range]', '.exports button', '.legend-item', '#roofline-chart .point'];
+                const kind = kinds.find(k => e.matches(k)) || '';
+                const style = getComputedStyle(e);
+                const marked = style.outlineStyle !== 'none' || e.matches('#roofline-chart .point');
+                return kind ? kind + (marked ? '' : ' (no focus mark)') : '';"#,
+                vec![],
+            )
+            .await?;
+        if let Some(kind) = stop.as_str().filter(|k| !k.is_empty()) {
+            reached.insert(kind.to_string());
+        }
+    }
+    println!("keyboard reaches: {reached:?}");
+    for kind in [
+        "#hardware-filter",
+        "#hardware-select",
+        "#model-select",
+        ".segmented button",
+        "input[type=range]",
+        ".exports button",
+        ".legend-item",
+        "#roofline-chart .point",
+    ] {
+        assert!(
+            reached.contains(kind),
+            "Tab never reaches {kind} with a visible focus mark: {reached:?}"
+        );
+    }
+
     client.close().await?;
     assert!(
         report.is_empty(),

@@ -98,6 +98,41 @@ pub struct MeasuredRoof {
 }
 
 impl ChartData {
+    /// The chart in words, for screen readers: what is plotted and what binds, per phase.
+    pub fn summary(&self) -> String {
+        let mut parts = vec![format!(
+            "Roofline chart, log-log: memory roof {}",
+            rooflinr_model::units::si(self.bandwidth, "B/s")
+        )];
+        if let Some(top) = self.roofs.iter().max_by(|a, b| a.peak.total_cmp(&b.peak)) {
+            parts.push(format!(
+                "highest compute roof {} {} (ridge {:.0} FLOP/B)",
+                top.math.to_uppercase(),
+                rooflinr_model::units::si(top.peak, "FLOP/s"),
+                top.ridge
+            ));
+        }
+        for phase in [Phase::Decode, Phase::Prefill] {
+            let of_phase: Vec<&ChartPoint> =
+                self.points.iter().filter(|p| p.phase == phase).collect();
+            if of_phase.is_empty() {
+                continue;
+            }
+            let memory = of_phase.iter().filter(|p| p.bound == Bound::Memory).count();
+            parts.push(format!(
+                "{}: {} of {} operator points memory-bound, {} compute-bound",
+                phase.name(),
+                memory,
+                of_phase.len(),
+                of_phase.len() - memory
+            ));
+        }
+        if !self.measured.is_empty() {
+            parts.push(format!("{} measured kernels", self.measured.len()));
+        }
+        parts.join("; ") + ". Each point is focusable; the operator table lists the same figures."
+    }
+
     fn new(hw: &Hardware) -> Self {
         let bandwidth = hw.memory_bandwidth.value.get();
         ChartData {

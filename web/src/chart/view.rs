@@ -308,14 +308,37 @@ pub fn RooflineChart(
                         let pal = palette.get();
                         if selected { pal.ink } else { pal.background }
                     };
+                    // Keyboard users reach every point with Tab; focus shows its tooltip.
+                    let describe = move || {
+                        visible.with(|v| {
+                            v.get(i).map_or_else(String::new, |p| {
+                                format!(
+                                    "{}, {}, {}: {:.2} FLOP/B, {}, {}-bound",
+                                    p.name,
+                                    p.format,
+                                    p.phase.name(),
+                                    p.intensity,
+                                    si(p.performance, "FLOP/s"),
+                                    p.bound.name()
+                                )
+                            })
+                        })
+                    };
+                    let focus = move |_| {
+                        hover.set(visible.with_untracked(|v| v.get(i).cloned()));
+                        hover_at.set(at());
+                    };
+                    let blur = move |_| hover.set(None);
                     if decode {
                         view! {
-                            <circle cx=move || at().0 cy=move || at().1 r=r fill=fill stroke=ring stroke-width=width></circle>
+                            <circle class="point" tabindex="0" role="img" aria-label=describe on:focus=focus on:blur=blur
+                                cx=move || at().0 cy=move || at().1 r=r fill=fill stroke=ring stroke-width=width></circle>
                         }
                         .into_any()
                     } else {
                         view! {
-                            <rect x=move || at().0 - r y=move || at().1 - r width=2.0 * r height=2.0 * r fill=fill stroke=ring stroke-width=width></rect>
+                            <rect class="point" tabindex="0" role="img" aria-label=describe on:focus=focus on:blur=blur
+                                x=move || at().0 - r y=move || at().1 - r width=2.0 * r height=2.0 * r fill=fill stroke=ring stroke-width=width></rect>
                         }
                         .into_any()
                     }
@@ -434,8 +457,9 @@ pub fn RooflineChart(
                     xmlns="http://www.w3.org/2000/svg"
                     viewBox=move || format!("0 0 {} {}", frame.get().width, frame.get().height)
                     style=move || format!("aspect-ratio: {} / {}", frame.get().width, frame.get().height)
-                    role="img"
-                    aria-label="Roofline chart: performance against arithmetic intensity, log-log"
+                    role="group"
+                    aria-roledescription="chart"
+                    aria-label=move || data.with(|d| d.as_ref().map_or_else(|| "Roofline chart: no data while the inputs have a problem".to_string(), ChartData::summary))
                     font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
                     on:mousemove=on_move
                     on:mousedown=on_down
