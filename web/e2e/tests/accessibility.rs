@@ -110,6 +110,27 @@ async fn shared_pages_pass_wcag_a_and_aa_in_both_themes_and_fit_a_phone() -> Res
         }
     }
 
+    // Every legend swatch shows its series' own colour (a status-dot rule once painted the
+    // format dots grey).
+    let wrong = client
+        .execute(
+            r#"const probe = document.createElement('span');
+            document.body.appendChild(probe);
+            const bad = [...document.querySelectorAll('.legend-item .swatch')].filter(s => {
+                probe.style.color = s.style.getPropertyValue('--c');
+                return getComputedStyle(s).backgroundColor !== getComputedStyle(probe).color;
+            }).map(s => s.parentElement.textContent.trim());
+            probe.remove();
+            return bad;"#,
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        wrong,
+        serde_json::json!([]),
+        "legend swatches not in their series' colour"
+    );
+
     // The keyboard alone reaches every kind of control, and each stop shows where it is.
     client.goto(&format!("{page}?{}", PAGES[0].1)).await?;
     text_of(&client, "[data-figure=model-time]").await?;
