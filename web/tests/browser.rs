@@ -303,3 +303,25 @@ async fn chart_points_take_focus_with_their_tooltip_and_the_chart_says_what_bind
     settle().await;
     assert_eq!(count(&host, ".tooltip"), 0);
 }
+
+#[wasm_bindgen_test]
+async fn devices_are_added_to_and_removed_from_the_comparison() {
+    let host = mount();
+    settle().await;
+    assert_eq!(
+        count(&host, "#comparison"),
+        0,
+        "nothing compared by default"
+    );
+    edit(&find(&host, "#compare-add"), "b200", "change");
+    settle().await;
+    assert_eq!(count(&host, "#comparison tbody tr"), 2);
+    assert!(text(&host, "#comparison").contains(&registry::get("b200").unwrap().name));
+    // The device in use and those already compared are not offered again.
+    let offered = count(&host, "#compare-add option[value='b200']")
+        + count(&host, "#compare-add option[value='h100-sxm']");
+    assert_eq!(offered, 0);
+    click(&find(&host, ".chip-remove"));
+    settle().await;
+    assert_eq!(count(&host, "#comparison"), 0);
+}

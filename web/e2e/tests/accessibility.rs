@@ -11,8 +11,8 @@ use rooflinr_web_e2e::{
 use serde_json::Value;
 
 /// The pages checked: the default, a whole-model link, and an operator link, each in both
-/// themes.
-const PAGES: [(&str, &str); 6] = [
+/// themes, and a comparison of six devices.
+const PAGES: [(&str, &str); 7] = [
     ("default, light", "v=1&theme=light"),
     ("default, dark", "v=1&theme=dark"),
     (
@@ -30,6 +30,10 @@ const PAGES: [(&str, &str); 6] = [
     (
         "GB10 operator, dark",
         "v=1&mode=op&hw=gb10&op=gemv&m=1&n=8192&k=8192&vary=weights&theme=dark",
+    ),
+    (
+        "six devices side by side, dark",
+        "v=1&mode=model&hw=h100-sxm&model=llama-3-70b&cmp=h200,b200,gb10,mi300x,rtx-5090&theme=dark",
     ),
 ];
 

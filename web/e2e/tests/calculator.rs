@@ -99,6 +99,72 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     assert_eq!(bound, format!("{}-bound", r.prediction.bound.name()));
     screenshot(&client, "calculator-operator-dark.png").await?;
 
+    // Devices side by side: a link with five devices beside the H100 shows one row per
+    // device, each the model crate's own analysis on that device.
+    let devices = ["h100-sxm", "h200", "b200", "gb10", "mi300x", "rtx-5090"];
+    let query = format!(
+        "v=1&mode=model&hw=h100-sxm&w=fp8-e4m3&model=llama-3-70b&phase=decode&batch=8&seq=8192&cmp={}",
+        devices[1..5].join(",")
+    );
+    client.goto(&format!("{page}?{query}")).await?;
+    text_of(&client, "#comparison").await?;
+    let scenario = Scenario {
+        phase: Phase::Decode,
+        batch: 8,
+        seq: 8192,
+        precision: Precision {
+            weights: Format::Fp8E4m3,
+            ..Precision::uniform(Format::Fp16)
+        },
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    };
+    let times = client
+        .execute(
+            "return [...document.querySelectorAll('#comparison tbody tr td:nth-child(2)')].map(td => td.firstChild.textContent)",
+            vec![],
+        )
+        .await?;
+    let times: Vec<String> = serde_json::from_value(times)?;
+    assert_eq!(times.len(), 5);
+    for (key, shown) in devices[..5].iter().zip(&times) {
+        let a = analysis::analyze(
+            &presets::get("llama-3-70b")?,
+            &registry::get(key)?,
+            &scenario,
+            &Efficiency::IDEAL,
+        )?;
+        assert_eq!(*shown, si(a.time.get(), "s"), "{key}");
+    }
+    // Adding the sixth device through the picker: the time until its row is in the page.
+    let added_ms = client
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+            const select = document.getElementById('compare-add');
+            const start = performance.now();
+            select.value = arguments[0];
+            select.dispatchEvent(new Event('change', { bubbles: true }));
+            const wait = () => document.querySelectorAll('#comparison tbody tr').length === 6
+                ? done(performance.now() - start)
+                : requestAnimationFrame(wait);
+            wait();"#,
+            vec![serde_json::json!(devices[5])],
+        )
+        .await?;
+    println!(
+        "comparison of six devices: rendered {:.1} ms after the sixth was picked",
+        added_ms.as_f64().unwrap_or(f64::NAN)
+    );
+    let search = client.execute("return location.search", vec![]).await?;
+    assert!(
+        search
+            .as_str()
+            .unwrap_or("")
+            .contains("cmp=h200%2Cb200%2Cgb10%2Cmi300x%2Crtx-5090"),
+        "{search}"
+    );
+    screenshot(&client, "calculator-comparison.png").await?;
+
     // A link with a broken config names the problem instead of going blank.
     let query =
         "v=1&mode=model&hw=h100-sxm&model=custom&config=%7B%22model_type%22%3A%22llama%22%7D";

@@ -324,6 +324,50 @@ impl ModelView {
     }
 }
 
+/// One device of a side-by-side comparison: the model and scenario of the view, analysed
+/// on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceRow {
+    /// The device.
+    pub hardware: Hardware,
+    /// The pass on it.
+    pub analysis: ModelAnalysis,
+    /// The pass with the device's shipped kernel profiles, where it has any.
+    pub calibrated: rooflinr_model::kernel_time::CalibratedPass,
+}
+
+/// Model mode's comparison: the chosen device (from the view) and then each device of
+/// `state.compare` other than it, in order; empty when nothing is compared. A device the
+/// registry does not list is left out (the link parser has already said so).
+pub fn comparison(state: &State, hw: &Hardware, view: &ModelView) -> Vec<DeviceRow> {
+    let others: Vec<Hardware> = state
+        .compare
+        .iter()
+        .filter(|k| **k != hw.key)
+        .filter_map(|k| registry::get(k).ok())
+        .collect();
+    if others.is_empty() {
+        return Vec::new();
+    }
+    let first = DeviceRow {
+        hardware: hw.clone(),
+        analysis: view.analysis.clone(),
+        calibrated: view.calibrated,
+    };
+    std::iter::once(first)
+        .chain(others.into_iter().filter_map(|other| {
+            let analysis =
+                analysis::analyze(&view.config, &other, &view.scenario, &Efficiency::IDEAL).ok()?;
+            let calibrated = rooflinr_model::kernel_time::calibrated_pass(&analysis.ops, &other);
+            Some(DeviceRow {
+                hardware: other,
+                analysis,
+                calibrated,
+            })
+        }))
+        .collect()
+}
+
 /// Points on the decode-time curve.
 pub const CURVE_POINTS: usize = 28;
 

@@ -7,7 +7,7 @@ use rooflinr_model::ops::Precision;
 use rooflinr_model::units::si;
 use serde_json::{Value, json};
 
-use crate::compute::{ModelView, OperatorView};
+use crate::compute::{DeviceRow, ModelView, OperatorView};
 
 /// What every export says about where its numbers come from.
 pub const PROVENANCE: &str = "predicted by the roofline model (rooflinr), not measured";
@@ -143,8 +143,38 @@ pub fn model_csv(view: &ModelView) -> String {
     csv(&MODEL_HEADER, &model_rows(view))
 }
 
-/// A model analysis as JSON.
-pub fn model_json(hw: &Hardware, view: &ModelView) -> Value {
+/// A comparison's devices as JSON, one object each (the first is the chosen device).
+fn comparison_json(rows: &[DeviceRow]) -> Value {
+    Value::Array(
+        rows.iter()
+            .map(|r| {
+                let a = &r.analysis;
+                json!({
+                    "hardware": r.hardware.key,
+                    "time_s": a.time.get(),
+                    "tokens_per_s": a.tokens_per_s,
+                    "expected_time_s": (r.calibrated.calibrated_ops > 0).then_some(r.calibrated.time_s),
+                    "memory_required_bytes": a.memory.required.get(),
+                    "memory_capacity_bytes": a.memory.capacity.get(),
+                    "fits": a.memory.fits,
+                    "memory_bound_share": a.memory_bound_share(),
+                    "slowest_op": a.slowest_op().map(|o| o.name()),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// A model analysis as JSON, with the side-by-side devices when there are any.
+pub fn model_json(hw: &Hardware, view: &ModelView, comparison: &[DeviceRow]) -> Value {
+    let mut out = model_analysis_json(hw, view);
+    if !comparison.is_empty() {
+        out["comparison"] = comparison_json(comparison);
+    }
+    out
+}
+
+fn model_analysis_json(hw: &Hardware, view: &ModelView) -> Value {
     let a = &view.analysis;
     json!({
         "kind": PROVENANCE,
@@ -261,8 +291,62 @@ pub fn operator_markdown(hw: &Hardware, view: &OperatorView, link: &str) -> Stri
     )
 }
 
-/// A Markdown report of a model analysis, with a link that reproduces it.
-pub fn model_markdown(hw: &Hardware, view: &ModelView, link: &str) -> String {
+/// The comparison's rows as they are shown: device, time, tokens/s, memory, what binds.
+pub fn comparison_rows(rows: &[DeviceRow]) -> Vec<Vec<String>> {
+    let first = rows.first().map_or(0.0, |r| r.analysis.time.get());
+    rows.iter()
+        .map(|r| {
+            let a = &r.analysis;
+            vec![
+                r.hardware.name.clone(),
+                si(a.time.get(), "s"),
+                format!("{:.1}", a.tokens_per_s),
+                format!("{:.2}x", first / a.time.get()),
+                format!(
+                    "{} of {}{}",
+                    a.memory.required,
+                    a.memory.capacity,
+                    if a.memory.fits { "" } else { ", does not fit" }
+                ),
+                format!(
+                    "{:.0}% memory-bound; slowest {}",
+                    a.memory_bound_share() * 100.0,
+                    a.slowest_op().map_or("-", |o| o.name())
+                ),
+            ]
+        })
+        .collect()
+}
+
+/// Headers of [`comparison_rows`].
+pub const COMPARISON_HEADER: [&str; 6] = [
+    "device",
+    "time per pass",
+    "tokens/s",
+    "speed vs first",
+    "memory",
+    "what binds",
+];
+
+/// A Markdown report of a model analysis, with a link that reproduces it, and the
+/// side-by-side devices when there are any.
+pub fn model_markdown(
+    hw: &Hardware,
+    view: &ModelView,
+    link: &str,
+    comparison: &[DeviceRow],
+) -> String {
+    let mut out = model_analysis_markdown(hw, view, link);
+    if !comparison.is_empty() {
+        out.push_str(&format!(
+            "\n## Side by side (predicted, roofline bound)\n\n{}",
+            md_table(&COMPARISON_HEADER, &comparison_rows(comparison))
+        ));
+    }
+    out
+}
+
+fn model_analysis_markdown(hw: &Hardware, view: &ModelView, link: &str) -> String {
     let a = &view.analysis;
     let s = &view.scenario;
     let rows: Vec<Vec<String>> = a

@@ -58,7 +58,8 @@ fn model_exports_carry_the_analysis() {
             .all(|l| l.ends_with('"') && l.matches(",\"").count() == 1),
         "{text}"
     );
-    let json = model_json(&hw, &v);
+    let json = model_json(&hw, &v, &[]);
+    assert!(json.get("comparison").is_none());
     assert_eq!(json["kind"], PROVENANCE);
     assert_eq!(json["time_s"].as_f64(), Some(v.analysis.time.get()));
     assert_eq!(json["ops"].as_array().unwrap().len(), v.analysis.ops.len());
@@ -74,7 +75,7 @@ fn model_exports_carry_the_analysis() {
 #[test]
 fn markdown_reports_say_what_they_are() {
     let (hw, v) = model_view();
-    let md = model_markdown(&hw, &v, "https://example.test/?v=1");
+    let md = model_markdown(&hw, &v, "https://example.test/?v=1", &[]);
     assert!(
         md.starts_with("# rooflinr: meta-llama/Meta-Llama-3-8B on NVIDIA H100"),
         "{md}"
@@ -89,4 +90,34 @@ fn markdown_reports_say_what_they_are() {
     assert!(md.contains("memory-bound") || md.contains("compute-bound"));
     let json = operator_json(&hw, &v);
     assert_eq!(json["ranking"].as_array().unwrap().len(), v.ranking.len());
+}
+
+#[test]
+fn a_comparison_travels_in_the_json_and_the_report() {
+    let s = State {
+        compare: vec!["b200".into(), "h100-sxm".into(), "gb10".into()],
+        ..State::default()
+    };
+    let hw = compute::hardware(&s).unwrap();
+    let v = compute::model(&s, &hw).unwrap();
+    let rows = compute::comparison(&s, &hw, &v);
+    // The chosen H100 first, then B200 and GB10 (the H100 in the list is not repeated).
+    let keys: Vec<&str> = rows.iter().map(|r| r.hardware.key.as_str()).collect();
+    assert_eq!(keys, ["h100-sxm", "b200", "gb10"]);
+    assert_eq!(rows[0].analysis, v.analysis);
+    let json = model_json(&hw, &v, &rows);
+    let cmp = json["comparison"].as_array().unwrap();
+    assert_eq!(cmp.len(), 3);
+    for (row, j) in rows.iter().zip(cmp) {
+        assert_eq!(j["time_s"].as_f64(), Some(row.analysis.time.get()));
+        assert_eq!(j["fits"].as_bool(), Some(row.analysis.memory.fits));
+    }
+    // Decode at batch 1 reads every weight once: B200's 7.7 TB/s beats H100's 3.35 TB/s by
+    // their bandwidth ratio, to within the few compute-bound operators.
+    let speedup = rows[0].analysis.time.get() / rows[1].analysis.time.get();
+    assert!((speedup - 7.7 / 3.35).abs() < 0.05, "{speedup}");
+    let md = model_markdown(&hw, &v, "x", &rows);
+    assert!(md.contains("## Side by side"));
+    assert!(md.contains("| NVIDIA B200 (HGX B200) |"), "{md}");
+    assert_eq!(comparison_rows(&rows)[0][3], "1.00x");
 }

@@ -136,7 +136,13 @@ pub struct State {
     pub theme: Theme,
     /// Chart series hidden through the legend.
     pub hidden: BTreeSet<String>,
+    /// Model mode: registry keys of other devices analysed side by side with `hardware`
+    /// (at most [`MAX_COMPARED`]).
+    pub compare: Vec<String>,
 }
+
+/// Devices a comparison adds to the one chosen: six in all.
+pub const MAX_COMPARED: usize = 5;
 
 impl Default for State {
     fn default() -> Self {
@@ -167,6 +173,7 @@ impl Default for State {
             seq: "4096".into(),
             theme: Theme::Auto,
             hidden: BTreeSet::new(),
+            compare: Vec::new(),
         }
     }
 }
@@ -251,6 +258,9 @@ impl State {
                 q.append_pair("phase", name_of(PHASES, self.phase));
                 q.append_pair("batch", &self.batch);
                 q.append_pair("seq", &self.seq);
+                if !self.compare.is_empty() {
+                    q.append_pair("cmp", &self.compare.join(","));
+                }
             }
         }
         if self.theme != Theme::Auto {
@@ -287,6 +297,22 @@ impl State {
                 "phase" => pick(set(&mut s.phase, value_of(PHASES, &value))),
                 "causal" => pick(set(&mut s.causal, value_of(BOOLS, &value))),
                 "hw_bs" => pick(set(&mut s.custom.block_scaled, value_of(BOOLS, &value))),
+                "cmp" => {
+                    for key in value.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+                        let key = key.to_ascii_lowercase();
+                        if rooflinr_model::hardware::registry::get(&key).is_err() {
+                            warnings.push(format!(
+                                "link parameter `cmp`: unknown device `{key}`, left out of the comparison"
+                            ));
+                        } else if s.compare.len() == MAX_COMPARED {
+                            warnings.push(format!(
+                                "link parameter `cmp`: at most {MAX_COMPARED} devices beside the chosen one; `{key}` left out"
+                            ));
+                        } else if !s.compare.contains(&key) {
+                            s.compare.push(key);
+                        }
+                    }
+                }
                 "hide" => {
                     s.hidden = value
                         .split(',')

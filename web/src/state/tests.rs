@@ -42,6 +42,20 @@ fn operator_state_with_custom_device_round_trips() {
 }
 
 #[test]
+fn a_comparison_travels_in_the_link_and_bad_devices_are_named() {
+    let mut s = State::default();
+    s.compare = vec!["b200".into(), "gb10".into()];
+    let q = s.to_query();
+    assert!(q.contains("cmp=b200%2Cgb10"), "{q}");
+    assert_eq!(State::from_query(&q), (s, Vec::new()));
+    let (s, warnings) = State::from_query("cmp=b200,tpu-v9,B200,h200,h20,l4,l40s,a100");
+    assert_eq!(s.compare, ["b200", "h200", "h20", "l4", "l40s"]);
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("unknown device `tpu-v9`"));
+    assert!(warnings[1].contains("at most 5 devices"));
+}
+
+#[test]
 fn a_pasted_config_travels_in_the_link() {
     let s = State {
         model: CUSTOM.into(),

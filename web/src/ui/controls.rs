@@ -7,6 +7,7 @@ use rooflinr_model::hardware::{Figure, Hardware, registry};
 use rooflinr_model::presets;
 use rooflinr_model::units::si;
 
+use super::compare::CompareControls;
 use super::fields::{CurrentProblem, FormatSelect, Segmented, TextField};
 use crate::browser;
 use crate::compute::Problem;
@@ -293,6 +294,9 @@ pub fn HardwarePanel(
                     <option value=CUSTOM selected=is_custom>"Custom device…"</option>
                 </select>
             </label>
+            <Show when=move || state.with(|s| s.mode == Mode::Model)>
+                <CompareControls />
+            </Show>
             <Show when=is_custom>
                 <div class="custom-editor">
                     <TextField label="name" get=|s| &s.custom.name set=|s| &mut s.custom.name />

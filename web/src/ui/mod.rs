@@ -1,6 +1,7 @@
 //! The app shell: state from the link (or the last session), the derived analyses, the
 //! layout, and the export bar.
 
+mod compare;
 mod controls;
 mod fields;
 mod results;
@@ -12,12 +13,13 @@ use crate::browser;
 use crate::chart::data::ChartData;
 use crate::chart::palette::{DARK, LIGHT};
 use crate::chart::view::{CHART_ID, RooflineChart};
-use crate::compute::{self, ModelView, OperatorView, Problem};
+use crate::compute::{self, DeviceRow, ModelView, OperatorView, Problem};
 use crate::export;
 use crate::lab::link::{Lab, LinkState};
 use crate::lab::view::LabPanel;
 use crate::lab::{self, LabData, LabView};
 use crate::state::{Mode, State, Theme};
+use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
@@ -154,6 +156,21 @@ pub fn App() -> impl IntoView {
                 let hw = hardware.get()?;
                 state.with(|s| compute::model(s, &hw))
             })
+        })
+    });
+    // Devices side by side: the chosen device's analysis and one more per compared device,
+    // with the time the extra analyses took.
+    let comparison: Memo<(Vec<DeviceRow>, f64)> = Memo::new(move |_| {
+        let Ok(hw) = hardware.get() else {
+            return (Vec::new(), 0.0);
+        };
+        model.with(|m| match m {
+            Some((Ok(v), _)) => {
+                let start = browser::now_ms();
+                let rows = state.with(|s| compute::comparison(s, &hw, v));
+                (rows, browser::now_ms() - start)
+            }
+            _ => (Vec::new(), 0.0),
         })
     });
     // The decode curve does not depend on the chosen length: recompute it only when what it
@@ -309,11 +326,18 @@ pub fn App() -> impl IntoView {
                 <section class="output">
                     <div class="output-head">
                         <h2 id="analysis-title">{title}</h2>
-                        <ExportBar hardware=hardware operator=operator model=model />
+                        <ExportBar hardware=hardware operator=operator model=model comparison=comparison />
                     </div>
                     <RooflineChart data=chart palette=palette />
                     <div class="results" aria-live="polite">
                         {results}
+                        {move || {
+                            comparison.with(|(rows, ms)| {
+                                (!rows.is_empty()).then(|| {
+                                    view! { <Comparison rows=rows.clone() palette=palette.get() ms=*ms /> }
+                                })
+                            })
+                        }}
                         <Show when=move || !table.with(Vec::is_empty)>
                             <OperatorTable rows=table />
                         </Show>
@@ -361,6 +385,8 @@ fn ExportBar(
     operator: Memo<Timed<OperatorView>>,
     /// The model analysis (model mode).
     model: Memo<Timed<ModelView>>,
+    /// Devices side by side (model mode), when any are compared.
+    comparison: Memo<(Vec<DeviceRow>, f64)>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     let link = move || {
@@ -393,8 +419,15 @@ fn ExportBar(
         } else if let Some((Ok(v), _)) = model.get_untracked() {
             match kind {
                 "csv" => Some(export::model_csv(&v)),
-                "json" => Some(export::model_json(&hw, &v).to_string()),
-                _ => Some(export::model_markdown(&hw, &v, &link)),
+                "json" => Some(
+                    comparison
+                        .with_untracked(|(rows, _)| export::model_json(&hw, &v, rows))
+                        .to_string(),
+                ),
+                _ => Some(
+                    comparison
+                        .with_untracked(|(rows, _)| export::model_markdown(&hw, &v, &link, rows)),
+                ),
             }
         } else {
             None

@@ -255,18 +255,8 @@ fn compare(args: &Args) -> Result<()> {
         1,
     );
     for (name, json, a) in &rows {
-        let memory_share = a
-            .ops
-            .iter()
-            .filter(|o| o.bound() == rooflinr_model::roofline::Bound::Memory)
-            .map(|o| o.time.get())
-            .sum::<f64>()
-            / a.time.get();
-        let largest = a
-            .ops
-            .iter()
-            .max_by(|x, y| x.time.get().total_cmp(&y.time.get()))
-            .map_or("-", |o| o.name());
+        let memory_share = a.memory_bound_share();
+        let largest = a.slowest_op().map_or("-", |o| o.name());
         t.add_row(vec![
             name.clone(),
             si(json.time_s, "s"),

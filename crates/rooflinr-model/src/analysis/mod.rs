@@ -368,6 +368,37 @@ pub struct ModelAnalysis {
     pub kv_crossover_tokens: f64,
 }
 
+impl ModelAnalysis {
+    /// The fraction of the pass's time spent in memory-bound operators (0 to 1).
+    pub fn memory_bound_share(&self) -> f64 {
+        if self.time.get() <= 0.0 {
+            return 0.0;
+        }
+        self.ops
+            .iter()
+            .filter(|o| o.bound() == Bound::Memory)
+            .map(|o| o.time.get())
+            .sum::<f64>()
+            / self.time.get()
+    }
+
+    /// The operator that takes the most time in the pass (all its instances together).
+    pub fn slowest_op(&self) -> Option<&OpReport> {
+        self.ops
+            .iter()
+            .max_by(|x, y| x.time.get().total_cmp(&y.time.get()))
+    }
+
+    /// The ceiling the pass's heaviest operator (most FLOPs) meets: the compute roof the
+    /// whole pass is measured against.
+    pub fn main_ceiling(&self) -> Option<crate::hardware::ComputeCeiling> {
+        self.ops
+            .iter()
+            .max_by(|x, y| x.flops().get().total_cmp(&y.flops().get()))
+            .map(|o| o.result.ceiling)
+    }
+}
+
 /// Which of the scenario's formats an operator's operands use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {

@@ -253,3 +253,39 @@ fn each_operator_has_one_id_and_the_id_says_its_block() {
     }
     assert!(OpId::KProj.shares_input() && !OpId::QProj.shares_input());
 }
+
+#[test]
+fn what_binds_a_pass_is_read_off_its_operators() {
+    // Llama-3-8B decode at batch 1 on H100: every operator reads more bytes than it can
+    // compute on, so the whole pass is memory-bound; its heaviest GEMMs (FP16 weights,
+    // BF16 activations) meet the BF16 roof.
+    let decode = run(
+        "llama-3-8b",
+        "h100-sxm",
+        &scenario(Phase::Decode, 1, 4096, Format::Fp16, Format::Fp16),
+    );
+    assert_eq!(decode.memory_bound_share(), 1.0);
+    let slowest = decode.slowest_op().unwrap();
+    assert!(decode.ops.iter().all(|o| o.time <= slowest.time));
+    assert_eq!(
+        decode.main_ceiling().unwrap().executed_as,
+        crate::format::Math::Bf16
+    );
+    // A long prompt is mostly compute-bound: the share is the memory-bound operators' time
+    // over the pass's, by its definition.
+    let prefill = run(
+        "llama-3-8b",
+        "h100-sxm",
+        &scenario(Phase::Prefill, 8, 4096, Format::Fp16, Format::Fp16),
+    );
+    let share = prefill.memory_bound_share();
+    let by_hand: f64 = prefill
+        .ops
+        .iter()
+        .filter(|o| o.bound() == crate::roofline::Bound::Memory)
+        .map(|o| o.time.get())
+        .sum::<f64>()
+        / prefill.time.get();
+    assert!((share - by_hand).abs() < 1e-12);
+    assert!(share < 0.5, "{share}");
+}

@@ -1,0 +1,298 @@
+//! Devices side by side (model mode): the controls that pick up to five devices beside the
+//! chosen one, and the result: one row per device (time, tokens/s, speed against the first,
+//! memory fit, what binds) and one chart with every device's roofline and the pass's
+//! operating point on it.
+
+use leptos::prelude::*;
+use rooflinr_model::hardware::registry;
+use rooflinr_model::units::si;
+
+use crate::chart::geometry::{self, Extent, Frame};
+use crate::chart::palette::Palette;
+use crate::compute::DeviceRow;
+use crate::export::{COMPARISON_HEADER, comparison_rows};
+use crate::state::{CUSTOM, MAX_COMPARED, State};
+
+/// The comparison chart's canvas: small enough to sit beside the table.
+const FRAME: Frame = Frame {
+    width: 560.0,
+    height: 340.0,
+    left: 64.0,
+    right: 16.0,
+    top: 16.0,
+    bottom: 44.0,
+};
+
+/// The devices compared with the chosen one: a removable chip each, and a picker that adds
+/// another until there are six in all.
+#[component]
+pub fn CompareControls() -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let names = StoredValue::new(
+        registry::all()
+            .into_iter()
+            .map(|h| (h.key, h.name))
+            .collect::<Vec<_>>(),
+    );
+    let name_of = move |key: &str| {
+        names.with_value(|n| {
+            n.iter()
+                .find(|(k, _)| k == key)
+                .map_or_else(|| key.to_string(), |(_, name)| name.clone())
+        })
+    };
+    let chosen = move || state.with(|s| s.compare.clone());
+    let full = move || state.with(|s| s.compare.len() >= MAX_COMPARED);
+    // Devices that can still be added: not the chosen one, not already compared.
+    let addable = move || {
+        state.with(|s| {
+            names.with_value(|n| {
+                n.iter()
+                    .filter(|(k, _)| *k != s.hardware && !s.compare.contains(k))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    view! {
+        <div class="compare-controls">
+            <span class="label" id="compare-label">"compare with"</span>
+            <ul class="chips" aria-labelledby="compare-label">
+                <For each=chosen key=|k| k.clone() let:key>
+                    {
+                        let name = name_of(&key);
+                        let remove = key.clone();
+                        view! {
+                            <li class="chip">
+                                {name.clone()}
+                                <button
+                                    class="chip-remove"
+                                    aria-label=format!("remove {name} from the comparison")
+                                    on:click=move |_| state.update(|s| s.compare.retain(|k| *k != remove))
+                                >
+                                    "×"
+                                </button>
+                            </li>
+                        }
+                    }
+                </For>
+            </ul>
+            <label class="field">
+                <span class="visually-hidden">"add a device to compare"</span>
+                <select
+                    id="compare-add"
+                    prop:disabled=full
+                    on:change=move |ev| {
+                        let key = event_target_value(&ev);
+                        if !key.is_empty() && key != CUSTOM {
+                            state.update(|s| {
+                                if s.compare.len() < MAX_COMPARED && !s.compare.contains(&key) {
+                                    s.compare.push(key);
+                                }
+                            });
+                        }
+                    }
+                >
+                    <option value="" selected=true>
+                        {move || if full() {
+                            "six devices compared (the most)".to_string()
+                        } else {
+                            "add a device to compare…".to_string()
+                        }}
+                    </option>
+                    {move || {
+                        addable()
+                            .into_iter()
+                            .map(|(key, name)| view! { <option value=key>{name}</option> })
+                            .collect_view()
+                    }}
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// The comparison's result: a table and one chart.
+#[component]
+pub fn Comparison(
+    /// The devices, the chosen one first.
+    rows: Vec<DeviceRow>,
+    /// Colours of the theme.
+    palette: Palette,
+    /// Time the comparison's analyses took, ms.
+    ms: f64,
+) -> impl IntoView {
+    let colours: Vec<&'static str> = (0..rows.len())
+        .map(|i| palette.series[i % palette.series.len()])
+        .collect();
+    let table_rows = comparison_rows(&rows);
+    let expected: Vec<Option<String>> = rows
+        .iter()
+        .map(|r| {
+            (r.calibrated.calibrated_ops > 0)
+                .then(|| format!("expected {}", si(r.calibrated.time_s, "s")))
+        })
+        .collect();
+    let body = table_rows
+        .into_iter()
+        .zip(&colours)
+        .zip(expected)
+        .enumerate()
+        .map(|(i, ((cells, colour), expected))| {
+            let mut cells = cells.into_iter();
+            let device = cells.next().unwrap_or_default();
+            let time = cells.next().unwrap_or_default();
+            let rest: Vec<String> = cells.collect();
+            view! {
+                <tr class:chosen=i == 0>
+                    <th scope="row">
+                        <span class="swatch dot" style=format!("--c:{colour}")></span>
+                        {device}
+                    </th>
+                    <td class="num">
+                        {time}
+                        {expected.map(|e| view! { <span class="sub">{e}</span> })}
+                    </td>
+                    {rest.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                </tr>
+            }
+        })
+        .collect_view();
+    let chart = comparison_chart(&rows, &colours, &palette);
+    view! {
+        <section class="comparison" aria-labelledby="comparison-title">
+            <h3 id="comparison-title">"Side by side"</h3>
+            <p class="hint">
+                {format!(
+                    "The same model and scenario on {} devices: predicted at the roofline bound; where NVIDIA's measured kernel tables cover a device, the expected time is under it. Computed in {ms:.1} ms.",
+                    rows.len()
+                )}
+            </p>
+            <div class="table-wrap">
+                <table class="data" id="comparison">
+                    <thead>
+                        <tr>
+                            {COMPARISON_HEADER
+                                .iter()
+                                .map(|h| view! { <th scope="col">{*h}</th> })
+                                .collect_view()}
+                        </tr>
+                    </thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+            {chart}
+        </section>
+    }
+}
+
+/// Every device's roofline, up to the roof its heaviest operator meets, and the pass's
+/// operating point (the pass's FLOPs over its bytes, and over its time).
+fn comparison_chart(
+    rows: &[DeviceRow],
+    colours: &[&'static str],
+    pal: &Palette,
+) -> impl IntoView + use<> {
+    struct Series {
+        bandwidth: f64,
+        peak: f64,
+        intensity: f64,
+        performance: f64,
+        colour: &'static str,
+        name: String,
+    }
+    let series: Vec<Series> = rows
+        .iter()
+        .zip(colours)
+        .filter_map(|(r, colour)| {
+            let a = &r.analysis;
+            let peak = a.main_ceiling()?.peak.get();
+            let (flops, bytes, time) = (a.work.flops.get(), a.work.bytes.get(), a.time.get());
+            (peak > 0.0 && bytes > 0.0 && time > 0.0).then(|| Series {
+                bandwidth: r.hardware.memory_bandwidth.value.get(),
+                peak,
+                intensity: flops / bytes,
+                performance: flops / time,
+                colour,
+                name: r.hardware.name.clone(),
+            })
+        })
+        .collect();
+    let mut extent = Extent::default();
+    for s in &series {
+        extent.include(s.peak / s.bandwidth, s.peak);
+        extent.include(s.intensity, s.performance);
+    }
+    let v = extent.fit();
+    let x_ticks = geometry::log_ticks(v.x, "")
+        .into_iter()
+        .filter(|t| !t.label.is_empty())
+        .map(|t| {
+            let (x, _) = v.project(&FRAME, t.value, 1.0);
+            view! {
+                <line x1=x x2=x y1=FRAME.y0() y2=FRAME.y1() stroke=pal.grid></line>
+                <text x=x y=FRAME.y1() + 18.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
+            }
+        })
+        .collect_view();
+    let y_ticks = geometry::log_ticks(v.y, "")
+        .into_iter()
+        .filter(|t| !t.label.is_empty())
+        .map(|t| {
+            let (_, y) = v.project(&FRAME, 1.0, t.value);
+            view! {
+                <line x1=FRAME.x0() x2=FRAME.x1() y1=y y2=y stroke=pal.grid></line>
+                <text x=FRAME.x0() - 8.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
+            }
+        })
+        .collect_view();
+    let lines = series
+        .iter()
+        .map(|s| {
+            let outline = geometry::roof_outline(s.bandwidth, s.peak, &v);
+            let (px, py) = v.project(&FRAME, s.intensity, s.performance);
+            view! {
+                <path d=geometry::path(&v, &FRAME, &outline) fill="none" stroke=s.colour stroke-width="2"></path>
+                <circle cx=px cy=py r="6" fill=s.colour stroke=pal.background stroke-width="1.5">
+                    <title>{format!("{}: {:.2} FLOP/B, {}", s.name, s.intensity, si(s.performance, "FLOP/s"))}</title>
+                </circle>
+            }
+        })
+        .collect_view();
+    let summary = format!(
+        "Rooflines of {} devices with the pass's operating point on each: {}",
+        series.len(),
+        series
+            .iter()
+            .map(|s| format!(
+                "{} at {} against a {} roof",
+                s.name,
+                si(s.performance, "FLOP/s"),
+                si(s.peak, "FLOP/s")
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+    view! {
+        <svg
+            class="comparison-chart"
+            xmlns="http://www.w3.org/2000/svg"
+            viewBox=format!("0 0 {} {}", FRAME.width, FRAME.height)
+            role="img"
+            aria-label=summary
+            font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
+        >
+            <rect width=FRAME.width height=FRAME.height fill=pal.background></rect>
+            {x_ticks}
+            {y_ticks}
+            <clipPath id="comparison-plot">
+                <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0()></rect>
+            </clipPath>
+            <g clip-path="url(#comparison-plot)">{lines}</g>
+            <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0() fill="none" stroke=pal.muted></rect>
+            <text x=(FRAME.x0() + FRAME.x1()) / 2.0 y=FRAME.height - 8.0 text-anchor="middle" font-size="12" fill=pal.ink>
+                "Arithmetic intensity of the whole pass (FLOP/byte)"
+            </text>
+        </svg>
+    }
+}
