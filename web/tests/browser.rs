@@ -126,8 +126,14 @@ async fn default_view_shows_the_model_crates_answer() {
     );
     // One roof line per distinct peak, the memory roof, and a point per operator of both phases.
     assert!(count(&host, "#roofline-chart path") >= 2);
-    assert!(count(&host, "#roofline-chart circle") > 5, "decode points");
-    assert!(count(&host, "#roofline-chart rect") > 5, "prefill points");
+    assert!(
+        count(&host, "#roofline-chart .point[data-phase=decode]") > 5,
+        "decode points"
+    );
+    assert!(
+        count(&host, "#roofline-chart .point[data-phase=prefill]") > 5,
+        "prefill points"
+    );
     assert_eq!(
         count(&host, "#operators tbody tr") as usize,
         expected.ops.len()
@@ -199,7 +205,7 @@ async fn operator_mode_ranks_every_format_and_flags_bad_numbers() {
 async fn the_legend_hides_and_shows_a_series() {
     let host = mount();
     settle().await;
-    let points = count(&host, "#roofline-chart circle") + count(&host, "#roofline-chart rect");
+    let points = count(&host, "#roofline-chart .point");
     let fp16 = host
         .query_selector_all(".legend-item")
         .unwrap()
@@ -210,11 +216,11 @@ async fn the_legend_hides_and_shows_a_series() {
     click(&fp16);
     settle().await;
     assert_eq!(fp16.get_attribute("aria-pressed").as_deref(), Some("false"));
-    let after = count(&host, "#roofline-chart circle") + count(&host, "#roofline-chart rect");
+    let after = count(&host, "#roofline-chart .point");
     assert!(after < points, "{after} < {points}");
     click(&fp16);
     settle().await;
-    let again = count(&host, "#roofline-chart circle") + count(&host, "#roofline-chart rect");
+    let again = count(&host, "#roofline-chart .point");
     assert_eq!(again, points);
 }
 

@@ -122,7 +122,10 @@ async fn shared_pages_pass_wcag_a_and_aa_in_both_themes_and_fit_a_phone() -> Res
             document.body.appendChild(probe);
             const bad = [...document.querySelectorAll('.legend-item .swatch')].filter(s => {
                 probe.style.color = s.style.getPropertyValue('--c');
-                return getComputedStyle(s).backgroundColor !== getComputedStyle(probe).color;
+                const shown = s.tagName.toLowerCase() === 'svg'
+                    ? getComputedStyle(s.querySelector('path')).fill
+                    : getComputedStyle(s).backgroundColor;
+                return shown !== getComputedStyle(probe).color;
             }).map(s => s.parentElement.textContent.trim());
             probe.remove();
             return bad;"#,

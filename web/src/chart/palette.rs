@@ -4,6 +4,8 @@
 
 use rooflinr_model::format::{Format, Math};
 
+use super::geometry::Shape;
+
 /// Formats with a colour of their own, in palette order.
 const PREFERRED: [&str; 10] = [
     "fp16",
@@ -17,6 +19,26 @@ const PREFERRED: [&str; 10] = [
     "fp32",
     "nf4",
 ];
+
+/// A format's place in the palette: its position among the preferred formats, else in the
+/// catalogue (names outside both hash to one).
+fn format_index(name: &str) -> usize {
+    PREFERRED
+        .iter()
+        .position(|f| *f == name)
+        .unwrap_or_else(|| {
+            Format::CATALOGUE
+                .iter()
+                .position(|f| f.name() == name)
+                .unwrap_or_else(|| name.bytes().map(usize::from).sum())
+        })
+}
+
+/// The marker shape of a format's points: the second channel beside colour. Formats that
+/// share a shape have colours from opposite ends of the palette.
+pub fn format_shape(name: &str) -> Shape {
+    Shape::ALL[format_index(name) % Shape::ALL.len()]
+}
 
 /// Colours of one theme.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,7 +57,9 @@ pub struct Palette {
     pub series: [&'static str; 10],
 }
 
-/// The light theme.
+/// The light theme. Series colours: Okabe and Ito's colour-blind-safe set ("Color
+/// Universal Design", 2008), darkened where needed to 3:1 against white (WCAG 1.4.11), with
+/// Paul Tol's indigo, olive and wine for the formats beyond it.
 pub const LIGHT: Palette = Palette {
     background: "#ffffff",
     ink: "#1d2330",
@@ -43,12 +67,13 @@ pub const LIGHT: Palette = Palette {
     grid: "#e6e9ef",
     memory: "#1d2330",
     series: [
-        "#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777", "#0891b2", "#65a30d",
-        "#ea580c", "#4b5563",
+        "#0072b2", "#d55e00", "#007d5c", "#a86b00", "#b4528a", "#332288", "#5a8a00", "#882255",
+        "#0096c7", "#555555",
     ],
 };
 
-/// The dark theme.
+/// The dark theme. Series colours: Okabe and Ito's set as published, and Paul Tol's light
+/// blue, sand and teal, each at least 4.5:1 against the background.
 pub const DARK: Palette = Palette {
     background: "#11151c",
     ink: "#e6e9ef",
@@ -56,8 +81,8 @@ pub const DARK: Palette = Palette {
     grid: "#252c38",
     memory: "#e6e9ef",
     series: [
-        "#60a5fa", "#f87171", "#34d399", "#fbbf24", "#a78bfa", "#f472b6", "#22d3ee", "#a3e635",
-        "#fb923c", "#9ca3af",
+        "#56b4e9", "#e69f00", "#009e73", "#f0e442", "#cc79a7", "#d55e00", "#88ccee", "#ddcc77",
+        "#44aa99", "#bbbbbb",
     ],
 };
 
@@ -65,16 +90,7 @@ impl Palette {
     /// The colour of a format's points: the ten most used formats each have their own;
     /// the rest share by catalogue position. Stable whatever else is shown.
     pub fn format(&self, name: &str) -> &'static str {
-        let index = PREFERRED
-            .iter()
-            .position(|f| *f == name)
-            .unwrap_or_else(|| {
-                Format::CATALOGUE
-                    .iter()
-                    .position(|f| f.name() == name)
-                    .unwrap_or_else(|| name.bytes().map(usize::from).sum())
-            });
-        self.series[index % self.series.len()]
+        self.series[format_index(name) % self.series.len()]
     }
 
     /// The colour of a compute roof: by operation type.
@@ -125,6 +141,25 @@ pub fn text_on(background: &str) -> &'static str {
 #[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests {
     use super::*;
+
+    #[test]
+    fn series_stand_out_from_the_background_and_formats_differ_in_shape_too() {
+        for p in [LIGHT, DARK] {
+            for c in p.series {
+                // WCAG 1.4.11: graphical objects at 3:1 or more against what is behind them.
+                assert!(contrast(c, p.background) >= 3.0, "{c} on {}", p.background);
+            }
+        }
+        // The ten preferred formats: each (colour, shape) pair once; formats sharing a
+        // shape never share a colour.
+        let pairs: std::collections::BTreeSet<(&str, String)> = PREFERRED
+            .iter()
+            .map(|f| (LIGHT.format(f), format!("{:?}", format_shape(f))))
+            .collect();
+        assert_eq!(pairs.len(), PREFERRED.len());
+        assert_ne!(format_shape("fp16"), format_shape("nvfp4"));
+        assert_ne!(format_shape("fp8-e4m3"), format_shape("int8"));
+    }
 
     #[test]
     fn text_on_any_series_colour_meets_wcag_aa() {

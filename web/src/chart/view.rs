@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::geometry::labels::{self, Placed, RoofLabel};
 use super::geometry::{self, Frame, Viewport};
-use super::palette::Palette;
+use super::palette::{self, Palette};
 use crate::browser;
 use crate::chart::data::{ChartData, ChartPoint};
 use crate::state::State;
@@ -41,7 +41,8 @@ struct LegendItem {
     key: String,
     label: String,
     colour: &'static str,
-    roof: bool,
+    /// A format's marker shape; `None` for a roof (drawn as a line).
+    shape: Option<geometry::Shape>,
 }
 
 fn legend(data: &ChartData, palette: &Palette) -> Vec<LegendItem> {
@@ -52,7 +53,7 @@ fn legend(data: &ChartData, palette: &Palette) -> Vec<LegendItem> {
             key: r.key.clone(),
             label: format!("{} roof", r.math.to_uppercase()),
             colour: palette.roof(r.math),
-            roof: true,
+            shape: None,
         })
         .collect();
     for p in &data.points {
@@ -61,7 +62,7 @@ fn legend(data: &ChartData, palette: &Palette) -> Vec<LegendItem> {
                 key: p.key.clone(),
                 label: p.format.clone(),
                 colour: palette.format(&p.format),
-                roof: false,
+                shape: Some(palette::format_shape(&p.format)),
             });
         }
     }
@@ -302,12 +303,19 @@ pub fn RooflineChart(
                     let (i, _, format, decode, selected) = k;
                     let at = move || projected.with(|pts| pts.get(i).copied().unwrap_or((-100.0, -100.0)));
                     let r = if selected { 7.0 } else { 5.0 };
-                    let width = if selected { "2" } else { "1" };
-                    let fill = move || palette.get().format(&format);
-                    let ring = move || {
-                        let pal = palette.get();
-                        if selected { pal.ink } else { pal.background }
+                    // Shape and colour say the format; filled is decode, hollow prefill.
+                    let shape = palette::format_shape(&format);
+                    let format = StoredValue::new(format);
+                    let colour = move || format.with_value(|f| palette.get().format(f));
+                    let fill = move || if decode { colour() } else { palette.get().background };
+                    let stroke = move || if decode { palette.get().background } else { colour() };
+                    let width = if decode { "1" } else { "2.2" };
+                    let outline = move || {
+                        let (x, y) = at();
+                        geometry::marker_path(shape, x, y, r)
                     };
+                    // The user's selection: a ring around the marker.
+                    let ring = move || palette.get().ink;
                     // Keyboard users reach every point with Tab; focus shows its tooltip.
                     let describe = move || {
                         visible.with(|v| {
@@ -329,19 +337,15 @@ pub fn RooflineChart(
                         hover_at.set(at());
                     };
                     let blur = move |_| hover.set(None);
-                    if decode {
-                        view! {
-                            <circle class="point" tabindex="0" role="img" aria-label=describe on:focus=focus on:blur=blur
-                                cx=move || at().0 cy=move || at().1 r=r fill=fill stroke=ring stroke-width=width></circle>
-                        }
-                        .into_any()
-                    } else {
-                        view! {
-                            <rect class="point" tabindex="0" role="img" aria-label=describe on:focus=focus on:blur=blur
-                                x=move || at().0 - r y=move || at().1 - r width=2.0 * r height=2.0 * r fill=fill stroke=ring stroke-width=width></rect>
-                        }
-                        .into_any()
+                    let phase = if decode { "decode" } else { "prefill" };
+                    view! {
+                        {selected.then(|| view! {
+                            <circle cx=move || at().0 cy=move || at().1 r=r + 3.5 fill="none" stroke=ring stroke-width="1.5"></circle>
+                        })}
+                        <path class="point" data-phase=phase tabindex="0" role="img" aria-label=describe on:focus=focus on:blur=blur
+                            d=outline fill=fill stroke=stroke stroke-width=width></path>
                     }
+                    .into_any()
                 }
             </For>
         }
@@ -389,14 +393,14 @@ pub fn RooflineChart(
                     let (_, py) = v.project(&f, m.intensity, m.predicted);
                     let colour = pal.format(&m.format);
                     let r = 6.5;
-                    // Diamonds for decode, triangles for prefill, squares for other phases.
+                    // Crosses, apart from every predicted marker: x for decode, + for
+                    // prefill, both for other phases.
+                    let times = format!("M{:.1},{:.1} L{:.1},{:.1} M{:.1},{:.1} L{:.1},{:.1}", x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r);
+                    let plus = format!("M{:.1},{y:.1} L{:.1},{y:.1} M{x:.1},{:.1} L{x:.1},{:.1}", x - r, x + r, y - r, y + r);
                     let marker = match m.phase.as_str() {
-                        "decode" => format!("M{x:.1},{:.1} L{:.1},{y:.1} L{x:.1},{:.1} L{:.1},{y:.1} Z", y - r, x + r, y + r, x - r),
-                        "prefill" => format!("M{x:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} Z", y - r, x + r, y + 0.8 * r, x - r, y + 0.8 * r),
-                        _ => {
-                            let h = 0.8 * r;
-                            format!("M{:.1},{:.1} h{:.1} v{:.1} h{:.1} Z", x - h, y - h, 2.0 * h, 2.0 * h, -2.0 * h)
-                        }
+                        "decode" => times,
+                        "prefill" => plus,
+                        _ => format!("{times} {plus}"),
                     };
                     let title = format!(
                         "{} · {} · measured {} · datasheet predicts {} ({:+.0}%)",
@@ -410,7 +414,8 @@ pub fn RooflineChart(
                         <g class="measured-mark">
                             <line x1=x x2=x y1=py y2=y stroke=pal.muted stroke-width="1" stroke-dasharray="2 3"></line>
                             <circle cx=x cy=py r="2.5" fill=pal.muted></circle>
-                            <path d=marker fill=pal.background stroke=colour stroke-width="2.5"><title>{title}</title></path>
+                            <path d=marker.clone() fill="none" stroke=pal.background stroke-width="5.5" stroke-linecap="round"></path>
+                            <path d=marker fill="none" stroke=colour stroke-width="2.5" stroke-linecap="round"><title>{title}</title></path>
                         </g>
                     }
                 })
@@ -509,7 +514,14 @@ pub fn RooflineChart(
                                             }
                                         })
                                     >
-                                        <span class=if item.roof { "swatch line" } else { "swatch dot" } style=format!("--c:{}", item.colour)></span>
+                                        {match item.shape {
+                                            None => view! { <span class="swatch line" style=format!("--c:{}", item.colour)></span> }.into_any(),
+                                            Some(shape) => view! {
+                                                <svg class="swatch shape" style=format!("--c:{}", item.colour) width="12" height="12" viewBox="0 0 12 12" aria-hidden="true">
+                                                    <path d=geometry::marker_path(shape, 6.0, 6.0, 4.2) fill=item.colour></path>
+                                                </svg>
+                                            }.into_any(),
+                                        }}
                                         {item.label.clone()}
                                     </button>
                                 </li>
@@ -518,7 +530,7 @@ pub fn RooflineChart(
                     </For>
                 </ul>
                 <p class="hint">
-                    "Circles: decode · squares: prefill · ringed: your selection · hollow diamonds, triangles, squares: measured decode, prefill, other kernels, joined to their datasheet prediction · dashed: measured roofline. Scroll to zoom, drag to pan, "
+                    "Shape and colour: format · filled: decode · hollow: prefill · ringed: your selection · crosses (×, +, both): measured decode, prefill, other kernels, joined to their datasheet prediction · dashed: measured roofline. Tab reaches every point. Scroll to zoom, drag to pan, "
                     <button class="link" on:click=move |_| zoomed.set(None)>"fit to data"</button>"."
                 </p>
             </figcaption>

@@ -299,6 +299,86 @@ pub fn path(view: &Viewport, frame: &Frame, vertices: &[(f64, f64)]) -> String {
     d
 }
 
+/// A marker's outline: each format has one, so points read without colour (in print, in
+/// greyscale, for colour-blind readers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A circle.
+    Circle,
+    /// A square.
+    Square,
+    /// A square on its corner.
+    Diamond,
+    /// An equilateral triangle, point up.
+    TriangleUp,
+    /// An equilateral triangle, point down.
+    TriangleDown,
+}
+
+impl Shape {
+    /// Every shape, in the order formats take them.
+    pub const ALL: [Shape; 5] = [
+        Shape::Circle,
+        Shape::Square,
+        Shape::Diamond,
+        Shape::TriangleUp,
+        Shape::TriangleDown,
+    ];
+}
+
+/// The SVG path of a marker of `shape` centred on (`x`, `y`), sized so every shape covers
+/// about the area of a circle of radius `r` (pi r^2), so none looks heavier than another.
+pub fn marker_path(shape: Shape, x: f64, y: f64, r: f64) -> String {
+    match shape {
+        Shape::Circle => format!(
+            "M{:.2} {y:.2} a{r:.2} {r:.2} 0 1 0 {:.2} 0 a{r:.2} {r:.2} 0 1 0 {:.2} 0 Z",
+            x - r,
+            2.0 * r,
+            -2.0 * r
+        ),
+        Shape::Square => {
+            // Side sqrt(pi) r.
+            let h = 0.886 * r;
+            format!(
+                "M{:.2} {:.2} h{:.2} v{:.2} h{:.2} Z",
+                x - h,
+                y - h,
+                2.0 * h,
+                2.0 * h,
+                -2.0 * h
+            )
+        }
+        Shape::Diamond => {
+            // Half-diagonal sqrt(pi / 2) r.
+            let d = 1.253 * r;
+            format!(
+                "M{x:.2} {:.2} L{:.2} {y:.2} L{x:.2} {:.2} L{:.2} {y:.2} Z",
+                y - d,
+                x + d,
+                y + d,
+                x - d
+            )
+        }
+        Shape::TriangleUp | Shape::TriangleDown => {
+            // Side s with sqrt(3)/4 s^2 = pi r^2; centred on its centroid.
+            let side = 2.694 * r;
+            let height = side * 3f64.sqrt() / 2.0;
+            let sign = if shape == Shape::TriangleUp {
+                1.0
+            } else {
+                -1.0
+            };
+            let apex = y - sign * 2.0 * height / 3.0;
+            let base = y + sign * height / 3.0;
+            format!(
+                "M{x:.2} {apex:.2} L{:.2} {base:.2} L{:.2} {base:.2} Z",
+                x + side / 2.0,
+                x - side / 2.0
+            )
+        }
+    }
+}
+
 /// Whether an SVG point lies inside the plot area.
 pub fn inside(frame: &Frame, px: f64, py: f64) -> bool {
     px >= frame.x0() && px <= frame.x1() && py >= frame.y0() && py <= frame.y1()

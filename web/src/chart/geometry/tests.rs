@@ -217,3 +217,57 @@ proptest! {
         prop_assert!(ticks.windows(2).all(|w| w[0].value < w[1].value));
     }
 }
+
+#[test]
+fn markers_are_centred_and_about_equally_heavy() {
+    fn numbers(path: &str) -> Vec<f64> {
+        path.split(|c: char| c.is_ascii_alphabetic() || c == ' ')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().unwrap())
+            .collect()
+    }
+    // The area a marker covers, read back from its path: a square's sides are its relative
+    // `h`/`v` moves; the other polygons are absolute vertices (shoelace formula).
+    fn area(shape: Shape, path: &str) -> f64 {
+        let n = numbers(path);
+        if shape == Shape::Square {
+            return (n[2] * n[3]).abs();
+        }
+        let pts: Vec<(f64, f64)> = n.chunks(2).map(|p| (p[0], p[1])).collect();
+        let twice: f64 = (0..pts.len())
+            .map(|i| {
+                let (x1, y1) = pts[i];
+                let (x2, y2) = pts[(i + 1) % pts.len()];
+                x1 * y2 - x2 * y1
+            })
+            .sum();
+        twice.abs() / 2.0
+    }
+    let (x, y, r) = (100.0, 50.0, 5.0);
+    let circle = std::f64::consts::PI * r * r;
+    for shape in [
+        Shape::Square,
+        Shape::Diamond,
+        Shape::TriangleUp,
+        Shape::TriangleDown,
+    ] {
+        let a = area(shape, &marker_path(shape, x, y, r));
+        assert!(
+            (a / circle - 1.0).abs() < 0.01,
+            "{shape:?}: {a} vs {circle}"
+        );
+    }
+    // Polygon vertices average to the centre (the triangles are centred on their
+    // centroid), and the circle starts one radius left of it.
+    for shape in [Shape::Diamond, Shape::TriangleUp, Shape::TriangleDown] {
+        let n = numbers(&marker_path(shape, x, y, r));
+        let k = (n.len() / 2) as f64;
+        let cx: f64 = n.iter().step_by(2).sum::<f64>() / k;
+        let cy: f64 = n.iter().skip(1).step_by(2).sum::<f64>() / k;
+        assert!((cx - x).abs() < 0.01 && (cy - y).abs() < 0.01, "{shape:?}");
+    }
+    let n = numbers(&marker_path(Shape::Circle, x, y, r));
+    assert_eq!((n[0], n[1]), (x - r, y));
+    let n = numbers(&marker_path(Shape::Square, x, y, r));
+    assert!((n[0] + n[2] / 2.0 - x).abs() < 0.01 && (n[1] + n[3] / 2.0 - y).abs() < 0.01);
+}
