@@ -43,8 +43,10 @@ fn operator_state_with_custom_device_round_trips() {
 
 #[test]
 fn a_comparison_travels_in_the_link_and_bad_devices_are_named() {
-    let mut s = State::default();
-    s.compare = vec!["b200".into(), "gb10".into()];
+    let s = State {
+        compare: vec!["b200".into(), "gb10".into()],
+        ..State::default()
+    };
     let q = s.to_query();
     assert!(q.contains("cmp=b200%2Cgb10"), "{q}");
     assert_eq!(State::from_query(&q), (s, Vec::new()));
