@@ -214,13 +214,20 @@ pub fn compare(
         ]);
     }
     let text = format!(
-        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings ({bandwidth_kernel} bandwidth {}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction",
+        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings ({bandwidth_kernel} bandwidth {}{}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction",
         measured
             .first()
             .map(|m| m.device.clone())
             .unwrap_or_default(),
         backend.kind(),
         si(bandwidth, "B/s"),
+        ceilings
+            .read
+            .map(|r| format!(
+                "; GEMVs against the read bandwidth {}, as they only read",
+                si(r, "B/s")
+            ))
+            .unwrap_or_default(),
     );
     Ok((rows, text))
 }

@@ -227,6 +227,9 @@ impl KernelPoint {
 pub struct MeasuredCeilings {
     /// The best of the read, copy and triad bandwidths, B/s, and which kernel gave it.
     pub bandwidth: Option<(f64, String)>,
+    /// The read kernel's bandwidth, B/s: the yardstick of a GEMV, which only reads (copy
+    /// and triad also write, and a machine's write traffic differs).
+    pub read: Option<f64>,
     /// The peak GEMM rate per weight format, FLOP/s (best of repeated measurements).
     pub peaks: Vec<(String, f64)>,
     /// The device measured.
@@ -248,6 +251,12 @@ impl MeasuredCeilings {
     pub fn record(&mut self, m: &Measurement) {
         match m.kind {
             MeasurementKind::Read | MeasurementKind::Copy | MeasurementKind::Triad => {
+                if m.kind == MeasurementKind::Read {
+                    self.read = Some(
+                        self.read
+                            .map_or(m.achieved_bytes_per_s, |r| r.max(m.achieved_bytes_per_s)),
+                    );
+                }
                 let name = format!("{:?}", m.kind).to_lowercase();
                 if self
                     .bandwidth
@@ -279,14 +288,17 @@ impl MeasuredCeilings {
     }
 
     /// The roofline prediction of an operator measurement from these ceilings alone:
-    /// the measured bandwidth and its format's measured peak (memory-bound only when no
-    /// peak was measured for it). `None` for ceilings themselves and before any bandwidth
-    /// was measured.
+    /// the measured bandwidth (the read kernel's for a GEMV, when measured; else the best)
+    /// and its format's measured peak (memory-bound only when no peak was measured for
+    /// it). `None` for ceilings themselves and before any bandwidth was measured.
     pub fn predict(&self, m: &Measurement) -> Option<MeasuredPrediction> {
         if !matches!(m.kind, MeasurementKind::Gemv | MeasurementKind::Gemm) {
             return None;
         }
-        let (bandwidth, bandwidth_kernel) = self.bandwidth.clone()?;
+        let (bandwidth, bandwidth_kernel) = match (m.kind, self.read) {
+            (MeasurementKind::Gemv, Some(read)) => (read, "read".to_string()),
+            _ => self.bandwidth.clone()?,
+        };
         let peak = m.format.as_deref().and_then(|f| self.peak(f));
         let roof = Roof {
             bandwidth: BytesPerSecond(bandwidth),

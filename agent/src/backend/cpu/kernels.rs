@@ -1,36 +1,28 @@
 //! The CPU kernels, each spread over every core with rayon: a read (sum), STREAM-style
-//! copy and triad,
-//! a GEMV that reads the packed weights directly, and a GEMM that dequantises weight
-//! panels into FP32 and multiplies them with `matrixmultiply` (through ndarray).
+//! copy and triad, a GEMV (batch 1 to 8) that reads the packed weights directly with the
+//! SIMD loops of [`simd`], and a GEMM that dequantises weight panels into FP32 and
+//! multiplies them with `matrixmultiply` (through ndarray).
 
 use ndarray::{ArrayView2, ArrayViewMut2, Axis, linalg::general_mat_mul};
 use rayon::prelude::*;
 
+use super::simd;
 use super::weights::{Packed, Weights};
 
 /// Elements per parallel chunk of the bandwidth kernels (512 KiB of f64).
 const STREAM_CHUNK: usize = 1 << 16;
-/// Weight rows per GEMV task.
-const GEMV_ROWS: usize = 16;
+/// Weight bytes per GEMV task: large enough that scheduling a task costs little next to
+/// streaming its rows (a 4096-wide INT4 row is only 2 KiB), small enough that every core
+/// gets many tasks.
+const GEMV_TASK_BYTES: usize = 256 << 10;
 /// Weight rows (output columns) per GEMM panel.
 const GEMM_PANEL: usize = 64;
 
 /// The sum of `a`: a pure read (a GEMV's access pattern), its result checked by the
-/// caller. Eight partial sums per chunk so the loop vectorises.
+/// caller; each chunk summed by [`simd::sum_f64`], vectorised like the GEMV's loops so the
+/// read ceiling and the GEMVs are measured with the same instructions available.
 pub fn read(a: &[f64]) -> f64 {
-    a.par_chunks(STREAM_CHUNK)
-        .map(|chunk| {
-            let mut acc = [0.0f64; 8];
-            let blocks = chunk.chunks_exact(8);
-            let tail: f64 = blocks.remainder().iter().sum();
-            for b in blocks {
-                for i in 0..8 {
-                    acc[i] += b[i];
-                }
-            }
-            acc.iter().sum::<f64>() + tail
-        })
-        .sum()
+    a.par_chunks(STREAM_CHUNK).map(simd::sum_f64).sum()
 }
 
 /// b = a.
@@ -52,15 +44,79 @@ pub fn triad(a: &mut [f64], b: &[f64], c: &[f64], scalar: f64) {
         });
 }
 
-/// y = W x for one token (`x.len() == w.cols`, `y.len() == w.rows`).
+/// The largest batch the GEMV kernel takes; larger ones are GEMMs.
+pub const GEMV_MAX_BATCH: usize = 8;
+
+/// The activations a GEMV's weights meet: FP32, or int8 per block for integer weights
+/// (see [`simd`]).
+enum Activations<'a> {
+    Float(Vec<&'a [f32]>),
+    Quantized(Vec<simd::QuantizedActs>),
+}
+
+impl<'a> Activations<'a> {
+    fn of(w: &Weights, x: &'a [f32]) -> Self {
+        let vectors = x.chunks(w.cols);
+        if w.integer_path() {
+            Activations::Quantized(vectors.map(simd::QuantizedActs::new).collect())
+        } else {
+            Activations::Float(vectors.collect())
+        }
+    }
+
+    fn dot(&self, w: &Weights, row: usize, i: usize) -> f32 {
+        match self {
+            Activations::Float(x) => w.row_dot(row, x[i]),
+            Activations::Quantized(q) => w.row_dot_q8(row, &q[i]),
+        }
+    }
+}
+
+/// The values a GEMV multiplies `w` by, as the reference check must use them: `x` itself,
+/// or its int8 quantisation's values on the integer path.
+pub fn gemv_inputs(w: &Weights, x: &[f32]) -> Vec<f32> {
+    match Activations::of(w, x) {
+        Activations::Float(_) => x.to_vec(),
+        Activations::Quantized(q) => q.iter().flat_map(simd::QuantizedActs::values).collect(),
+    }
+}
+
+/// Y[m, n] = X[m, k] W[n, k]^T for a few vectors (`m = x.len() / w.cols`, at most
+/// [`GEMV_MAX_BATCH`]): each weight row is read from memory once and multiplied by every
+/// vector while it is in cache, rows spread over every core.
 pub fn gemv(w: &Weights, x: &[f32], y: &mut [f32]) {
-    y.par_chunks_mut(GEMV_ROWS)
+    let (n, k) = (w.rows, w.cols);
+    let m = x.len() / k.max(1);
+    let acts = Activations::of(w, x);
+    let rows_per_task = (GEMV_TASK_BYTES / (w.bytes() / n.max(1)).max(1)).clamp(1, 1024);
+    if m == 1 {
+        y.par_chunks_mut(rows_per_task)
+            .enumerate()
+            .for_each(|(chunk, out)| {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = acts.dot(w, chunk * rows_per_task + i, 0);
+                }
+            });
+        return;
+    }
+    // Row-major by weight row (each row's m outputs together), then written out m x n.
+    let mut by_row = vec![0.0f32; n * m];
+    by_row
+        .par_chunks_mut(rows_per_task * m)
         .enumerate()
         .for_each(|(chunk, out)| {
-            for (i, o) in out.iter_mut().enumerate() {
-                *o = w.row_dot(chunk * GEMV_ROWS + i, x);
+            for (local, outs) in out.chunks_mut(m).enumerate() {
+                let row = chunk * rows_per_task + local;
+                for (i, o) in outs.iter_mut().enumerate() {
+                    *o = acts.dot(w, row, i);
+                }
             }
         });
+    for (row, outs) in by_row.chunks(m).enumerate() {
+        for (i, v) in outs.iter().enumerate() {
+            y[i * n + row] = *v;
+        }
+    }
 }
 
 /// C[m, n] = X[m, k] W[n, k]^T, by panels of weight rows.

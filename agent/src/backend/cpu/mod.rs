@@ -5,6 +5,7 @@
 //! and accumulation are FP32; lower-precision weights are converted as they are read.
 
 pub mod kernels;
+pub mod simd;
 pub mod weights;
 
 use std::sync::atomic::AtomicBool;
@@ -307,19 +308,33 @@ impl CpuBackend {
         let x: Vec<f32> = (0..m * k).map(|_| rng.random_range(-1.0f32..1.0)).collect();
         let replicas = vec![w; self.rotations(self.weight_bytes(format, n, k))];
         let what = work.label();
-        let reference =
-            format!("fp64 dot products of the model crate's dequantised {format} weights");
+        let integer = m <= kernels::GEMV_MAX_BATCH && replicas[0].integer_path();
+        let reference = if integer {
+            format!(
+                "fp64 dot products of the model crate's dequantised {format} weights with the activations as the kernel quantised them (int8 per {} values)",
+                simd::ACT_BLOCK
+            )
+        } else {
+            format!("fp64 dot products of the model crate's dequantised {format} weights")
+        };
 
-        let (check, stats) = if m == 1 {
-            let mut y = vec![0.0f32; n];
+        let (check, stats) = if m <= kernels::GEMV_MAX_BATCH {
+            let mut y = vec![0.0f32; m * n];
             kernels::gemv(&replicas[0], &x, &mut y);
+            // The reference multiplies what the kernel multiplied: on the integer path,
+            // the int8 activations' values.
+            let inputs = kernels::gemv_inputs(&replicas[0], &x);
             let check = verdict(
                 &what,
-                (0..n).map(|r| {
-                    let (expected, bound) = reference_dot(&reference_rows[r * k..(r + 1) * k], &x);
+                (0..m * n).map(|o| {
+                    let (i, r) = (o / n, o % n);
+                    let (expected, bound) = reference_dot(
+                        &reference_rows[r * k..(r + 1) * k],
+                        &inputs[i * k..(i + 1) * k],
+                    );
                     Compared {
-                        index: r,
-                        got: f64::from(y[r]),
+                        index: o,
+                        got: f64::from(y[o]),
                         expected,
                         bound,
                     }
@@ -381,7 +396,11 @@ impl CpuBackend {
             kind,
             cost.work.flops.get(),
             cost.work.bytes.get(),
-            "fp32 activations read + weights read once + fp32 output written",
+            if integer {
+                "fp32 activations read (and quantised to int8 per block, inside the timed call) + weights read once + fp32 output written"
+            } else {
+                "fp32 activations read + weights read once + fp32 output written"
+            },
             stats,
         );
         measured.check = Some(check);

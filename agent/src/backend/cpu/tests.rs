@@ -84,6 +84,15 @@ fn every_format_measures_on_odd_shapes() {
                 n: 70,
                 k: 129,
             },
+            // Whole blocks of 128: INT8 and INT4 take the integer path, checked against
+            // the activations as they were quantised.
+            OperatorShape {
+                m: 3,
+                n: 40,
+                k: 256,
+            },
+            // A GEMM (more vectors than the GEMV takes).
+            OperatorShape { m: 9, n: 24, k: 64 },
         ] {
             let work = Work::Operator { shape, format };
             let m = cpu
@@ -108,10 +117,14 @@ fn a_corrupted_kernel_is_caught_before_any_time() {
     let x: Vec<f32> = (0..k).map(|i| (i as f32).sin()).collect();
     let mut y = vec![0.0f32; n];
     kernels::gemv(&w, &x, &mut y);
+    // k = 256 is whole blocks: the kernel multiplies int8 activations, and so does the
+    // reference.
+    assert!(w.integer_path());
+    let inputs = kernels::gemv_inputs(&w, &x);
     let result = verdict(
         "gemv",
         (0..n).map(|r| {
-            let (expected, bound) = reference_dot(&reference[r * k..(r + 1) * k], &x);
+            let (expected, bound) = reference_dot(&reference[r * k..(r + 1) * k], &inputs);
             Compared {
                 index: r,
                 got: f64::from(y[r]),
@@ -190,4 +203,150 @@ fn unsupported_formats_are_named() {
         )
         .expect_err("not a cpu format");
     assert!(err.to_string().contains("nvfp4"), "{err}");
+}
+
+#[test]
+fn simd_dots_match_a_plain_fp64_sum_on_every_length() {
+    // Lengths around the lane width (16) and the FP16 chunk (256), tails included.
+    for len in [0usize, 1, 15, 16, 17, 255, 256, 257, 1000] {
+        let w: Vec<f32> = (0..len)
+            .map(|i| ((i * 31 % 17) as f32 - 8.0) / 3.0)
+            .collect();
+        let x: Vec<f32> = (0..len).map(|i| (i as f32 * 0.1).cos()).collect();
+        let bf16: Vec<u16> = w
+            .iter()
+            .map(|v| half::bf16::from_f32(*v).to_bits())
+            .collect();
+        let f16: Vec<u16> = w
+            .iter()
+            .map(|v| half::f16::from_f32(*v).to_bits())
+            .collect();
+        for (name, got, values) in [
+            ("fp32", simd::dot_f32(&w, &x), w.clone()),
+            (
+                "bf16",
+                simd::dot_bf16(&bf16, &x),
+                bf16.iter()
+                    .map(|b| half::bf16::from_bits(*b).to_f32())
+                    .collect(),
+            ),
+            (
+                "fp16",
+                simd::dot_f16(&f16, &x),
+                f16.iter()
+                    .map(|h| half::f16::from_bits(*h).to_f32())
+                    .collect(),
+            ),
+        ] {
+            let (expected, bound) = reference_dot(&values, &x);
+            assert!(
+                (f64::from(got) - expected).abs() <= bound,
+                "{name} len {len}: {got} vs {expected}"
+            );
+        }
+    }
+}
+
+#[test]
+fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
+    let k = 2 * simd::ACT_BLOCK;
+    let x: Vec<f32> = (0..k)
+        .map(|i| (i as f32 * 0.37).sin() * (1 + i / 128) as f32)
+        .collect();
+    let q = simd::QuantizedActs::new(&x);
+    assert_eq!(q.scales.len(), 2);
+    // Each value within half a step of its block's scale; the largest maps to +-127.
+    for (b, block) in x.chunks(simd::ACT_BLOCK).enumerate() {
+        let s = q.scales[b];
+        let amax = block.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        assert!((s - amax / 127.0).abs() < 1e-9);
+        for (j, v) in block.iter().enumerate() {
+            let c = q.codes[b * simd::ACT_BLOCK + j];
+            assert!((f32::from(c) * s - v).abs() <= 0.5 * s + 1e-6);
+        }
+        // The split order: even elements, then odd ones.
+        let split = &q.split[b * simd::ACT_BLOCK..(b + 1) * simd::ACT_BLOCK];
+        for j in 0..simd::ACT_BLOCK / 2 {
+            assert_eq!(split[j], q.codes[b * simd::ACT_BLOCK + 2 * j]);
+            assert_eq!(
+                split[simd::ACT_BLOCK / 2 + j],
+                q.codes[b * simd::ACT_BLOCK + 2 * j + 1]
+            );
+        }
+    }
+    // INT8 and INT4 rows against the plain integer sums.
+    let w8: Vec<i8> = (0..k)
+        .map(|i| ((i * 53 % 255) as i32 - 127) as i8)
+        .collect();
+    let plain8: f32 = w8
+        .chunks(simd::ACT_BLOCK)
+        .zip(q.codes.chunks(simd::ACT_BLOCK))
+        .zip(&q.scales)
+        .map(|((w, c), s)| {
+            w.iter()
+                .zip(c)
+                .map(|(a, b)| i32::from(*a) * i32::from(*b))
+                .sum::<i32>() as f32
+                * s
+        })
+        .sum();
+    assert_eq!(simd::dot_i8(&w8, &q.codes, &q.scales), plain8);
+    let codes4: Vec<i8> = (0..k).map(|i| ((i * 7 % 16) as i8) - 8).collect();
+    assert!(q.codes.iter().all(|c| (-127..=127).contains(c)));
+    let bytes: Vec<u8> = codes4
+        .chunks(2)
+        .map(|p| (p[0] as u8 & 0x0f) | ((p[1] as u8) << 4))
+        .collect();
+    let wscales = [
+        half::f16::from_f32(0.5).to_bits(),
+        half::f16::from_f32(0.25).to_bits(),
+    ];
+    let plain4: f32 = codes4
+        .chunks(simd::ACT_BLOCK)
+        .zip(q.codes.chunks(simd::ACT_BLOCK))
+        .zip(q.scales.iter().zip(wscales))
+        .map(|((w, c), (s, ws))| {
+            w.iter()
+                .zip(c)
+                .map(|(a, b)| i32::from(*a) * i32::from(*b))
+                .sum::<i32>() as f32
+                * (half::f16::from_bits(ws).to_f32() * s)
+        })
+        .sum();
+    assert_eq!(simd::dot_i4(&bytes, &wscales, &q.split, &q.scales), plain4);
+}
+
+#[test]
+fn a_batched_gemv_equals_one_vector_at_a_time() {
+    for format in cpu_formats() {
+        let (n, k, m) = (37, 256, 5);
+        let (w, _) = sample_weights(format, n, k);
+        let x: Vec<f32> = (0..m * k).map(|i| (i as f32 * 0.11).sin()).collect();
+        let mut batched = vec![0.0f32; m * n];
+        kernels::gemv(&w, &x, &mut batched);
+        for i in 0..m {
+            let mut one = vec![0.0f32; n];
+            kernels::gemv(&w, &x[i * k..(i + 1) * k], &mut one);
+            assert_eq!(
+                &batched[i * n..(i + 1) * n],
+                &one[..],
+                "{format} vector {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_fp16_bit_pattern_converts_exactly() {
+    // All 65,536 halves through the FP16 dot with x = 1 one at a time: normal, subnormal,
+    // zero, infinity; NaNs stay NaN.
+    for bits in 0..=u16::MAX {
+        let want = half::f16::from_bits(bits).to_f32();
+        let got = simd::dot_f16(&[bits], &[1.0]);
+        if want.is_nan() {
+            assert!(got.is_nan(), "{bits:#06x}");
+        } else {
+            assert_eq!(got.to_bits(), (want * 1.0 + 0.0).to_bits(), "{bits:#06x}");
+        }
+    }
 }

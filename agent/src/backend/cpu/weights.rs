@@ -21,6 +21,8 @@ pub fn cpu_formats() -> Vec<Format> {
 
 pub use crate::backend::INT4_G128;
 
+use super::simd;
+
 /// Element storage.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Packed {
@@ -156,16 +158,45 @@ impl Weights {
         }
     }
 
+    /// Whether a GEMV with these weights multiplies int8-quantised activations
+    /// ([`simd::QuantizedActs`]): INT8, and INT4 in groups of [`simd::ACT_BLOCK`], when
+    /// rows are whole blocks. Other shapes take the FP32 path of [`Weights::row_dot`].
+    pub fn integer_path(&self) -> bool {
+        let whole_blocks = self.cols.is_multiple_of(simd::ACT_BLOCK);
+        match &self.packed {
+            Packed::Int8 { .. } => whole_blocks,
+            Packed::Int4 { group, .. } => whole_blocks && *group == simd::ACT_BLOCK,
+            _ => false,
+        }
+    }
+
+    /// Row `r` times a quantised activation (only on the [`Weights::integer_path`]).
+    pub fn row_dot_q8(&self, r: usize, q: &simd::QuantizedActs) -> f32 {
+        let k = self.cols;
+        match &self.packed {
+            Packed::Int8 { codes, scale } => {
+                simd::dot_i8(&codes[r * k..(r + 1) * k], &q.codes, &q.scales) * scale
+            }
+            Packed::Int4 { bytes, scales, .. } => {
+                let groups = k / simd::ACT_BLOCK;
+                simd::dot_i4(
+                    &bytes[r * k / 2..(r + 1) * k / 2],
+                    &scales[r * groups..(r + 1) * groups],
+                    &q.split,
+                    &q.scales,
+                )
+            }
+            _ => self.row_dot(r, &q.values()),
+        }
+    }
+
     /// Row `r` times `x` (`x.len() == cols`), accumulated in FP32.
     pub fn row_dot(&self, r: usize, x: &[f32]) -> f32 {
         let (k, start) = (self.cols, r * self.cols);
         match &self.packed {
-            Packed::F32(w) => dot_by(&w[start..start + k], x, |v| v),
-            Packed::Bf16(w) => dot_by(&w[start..start + k], x, bf16),
-            Packed::F16(w) => {
-                let table = f16_table();
-                dot_by(&w[start..start + k], x, |b| table[usize::from(b)])
-            }
+            Packed::F32(w) => simd::dot_f32(&w[start..start + k], x),
+            Packed::Bf16(w) => simd::dot_bf16(&w[start..start + k], x),
+            Packed::F16(w) => simd::dot_f16(&w[start..start + k], x),
             Packed::Int8 { codes, scale } => dot_by(&codes[start..start + k], x, f32::from) * scale,
             Packed::Int4 {
                 bytes,
@@ -193,7 +224,7 @@ impl Weights {
                             *c = nibble(bytes, first + j);
                         }
                     }
-                    let sum = dot_by(codes, &x[lo..hi], |c| c);
+                    let sum = simd::dot_f32(codes, &x[lo..hi]);
                     total += sum * table[usize::from(scales[r * groups + g])];
                 }
                 total

@@ -117,6 +117,7 @@ fn measured_ceilings_stand_in_where_no_operator_says() {
         .collect();
     let ceilings = MeasuredCeilings {
         bandwidth: Some((0.9 * hw.memory_bandwidth.value.get(), "copy".into())),
+        read: None,
         peaks: vec![(
             "int8".into(),
             0.5 * hw.peak(rooflinr_model::format::Math::Int8).unwrap().get(),
@@ -160,6 +161,7 @@ fn each_source_is_calibrated_on_its_own() {
     // Ceilings apply only to the agent points of the device they were measured on.
     let ceilings = MeasuredCeilings {
         bandwidth: Some((0.5 * hw.memory_bandwidth.value.get(), "copy".into())),
+        read: None,
         peaks: Vec::new(),
         device: Some("box".into()),
     };

@@ -128,6 +128,27 @@ fn ceilings_keep_the_best_bandwidth_and_each_formats_best_peak() {
 }
 
 #[test]
+fn a_gemv_is_predicted_from_the_read_bandwidth_a_gemm_from_the_best() {
+    // Triad (3 GB/s) beats read (2 GB/s) here; a GEMV only reads, so it meets the read
+    // figure; a GEMM meets the best.
+    let ms = vec![
+        measurement(MeasurementKind::Read, None, 0.0, 2e9, 1.0),
+        measurement(MeasurementKind::Triad, None, 0.0, 3e9, 1.0),
+    ];
+    let c = MeasuredCeilings::from_measurements(&ms);
+    assert_eq!(c.read, Some(2e9));
+    let gemv = measurement(MeasurementKind::Gemv, Some("fp32"), 1e6, 4e6, 1e-3);
+    let p = c.predict(&gemv).unwrap();
+    assert_eq!((p.bandwidth, p.bandwidth_kernel.as_str()), (2e9, "read"));
+    assert!((p.prediction.time.get() - 4e6 / 2e9).abs() < 1e-15);
+    let gemm = measurement(MeasurementKind::Gemm, Some("fp32"), 1e6, 4e6, 1e-3);
+    assert_eq!(c.predict(&gemm).unwrap().bandwidth_kernel, "triad");
+    // Without a read measurement a GEMV falls back to the best bandwidth.
+    let c = MeasuredCeilings::from_measurements(&ms[1..]);
+    assert_eq!(c.predict(&gemv).unwrap().bandwidth_kernel, "triad");
+}
+
+#[test]
 fn a_source_is_stored_as_its_text_and_read_back_as_the_same_source() {
     let agent = KernelSource::Agent {
         backend: "cuda".into(),

@@ -81,6 +81,7 @@ fn the_chart_places_every_kernel_and_escapes_names() {
     kernels[1].op = "a<b".into();
     let ceilings = MeasuredCeilings {
         bandwidth: Some((3.0e12, "copy".into())),
+        read: None,
         peaks: vec![("fp16".into(), 700e12)],
         device: None,
     };

@@ -1,0 +1,237 @@
+//! The GEMV's inner loops: plain loops over fixed-width lanes, compiled by `multiversion`
+//! for AVX-512 (with VNNI), AVX2 with FMA and F16C, and NEON, the best chosen at run time,
+//! so the compiler vectorises them for the machine they run on. No `unsafe`.
+//!
+//! Integer weights (INT8, INT4) multiply activations quantised to int8, as llama.cpp does
+//! (its Q8 activations): the dot products are exact integer sums per block, scaled once
+//! per block. A GEMV then reads bytes at the rate the memory delivers them instead of
+//! converting every weight to FP32 first, which costs more instructions than the memory
+//! takes time on a few cores.
+
+use multiversion::multiversion;
+
+/// Values per block of quantised activations: one FP32 scale each. It is the INT4 group
+/// (128), so a group's weight scale and its activation block's scale meet once.
+pub const ACT_BLOCK: usize = 128;
+
+/// FP32 lanes of the float loops: one AVX-512 register, two AVX2 ones, four NEON ones.
+const LANES: usize = 16;
+
+/// One activation vector quantised to int8 per block of [`ACT_BLOCK`] (symmetric: the
+/// block's largest magnitude maps to 127). The codes are kept widened to 16 bits, the
+/// width the multiply-add instructions take, so the kernels widen only the weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuantizedActs {
+    /// Codes (-127..=127) in element order.
+    pub codes: Vec<i16>,
+    /// The same codes with each block's even elements first, then its odd ones: the order
+    /// in which the INT4 kernel unpacks a block's bytes (low nibbles, high nibbles).
+    pub split: Vec<i16>,
+    /// One scale per block.
+    pub scales: Vec<f32>,
+}
+
+impl QuantizedActs {
+    /// Quantises `x` (its length a multiple of [`ACT_BLOCK`]).
+    pub fn new(x: &[f32]) -> QuantizedActs {
+        let mut codes = vec![0i16; x.len()];
+        let mut split = vec![0i16; x.len()];
+        let mut scales = Vec::with_capacity(x.len() / ACT_BLOCK);
+        for ((xb, cb), sb) in x
+            .chunks(ACT_BLOCK)
+            .zip(codes.chunks_mut(ACT_BLOCK))
+            .zip(split.chunks_mut(ACT_BLOCK))
+        {
+            let amax = xb.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+            let scale = amax / 127.0;
+            let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
+            for (c, v) in cb.iter_mut().zip(xb) {
+                // Clamped, so a rounding just past 127 stays 127.
+                *c = (v * inv).round().clamp(-127.0, 127.0) as i16;
+            }
+            let half = cb.len() / 2;
+            for (j, pair) in cb.chunks_exact(2).enumerate() {
+                sb[j] = pair[0];
+                sb[half + j] = pair[1];
+            }
+            scales.push(scale);
+        }
+        QuantizedActs {
+            codes,
+            split,
+            scales,
+        }
+    }
+
+    /// The values the integer kernels multiply by: each code times its block's scale.
+    pub fn values(&self) -> Vec<f32> {
+        self.codes
+            .chunks(ACT_BLOCK)
+            .zip(&self.scales)
+            .flat_map(|(c, s)| c.iter().map(move |v| f32::from(*v) * s))
+            .collect()
+    }
+}
+
+/// `sum(a)` with [`LANES`] / 2 FP64 accumulators: the read bandwidth kernel.
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
+    "x86_64+avx2+fma+f16c",
+    "aarch64+neon"
+))]
+pub fn sum_f64(a: &[f64]) -> f64 {
+    const N: usize = LANES / 2;
+    let mut acc = [0.0f64; N];
+    let chunks = a.chunks_exact(N);
+    let tail: f64 = chunks.remainder().iter().sum();
+    for c in chunks {
+        for i in 0..N {
+            acc[i] += c[i];
+        }
+    }
+    acc.iter().sum::<f64>() + tail
+}
+
+/// `sum(w[i] * x[i])` in FP32.
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
+    "x86_64+avx2+fma+f16c",
+    "aarch64+neon"
+))]
+pub fn dot_f32(w: &[f32], x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
+    let tail: f32 = wc
+        .remainder()
+        .iter()
+        .zip(xc.remainder())
+        .map(|(a, b)| a * b)
+        .sum();
+    for (a, b) in wc.zip(xc) {
+        for i in 0..LANES {
+            acc[i] += a[i] * b[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+/// `sum(bf16(w[i]) * x[i])`: a bfloat16 is the top half of an FP32.
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
+    "x86_64+avx2+fma+f16c",
+    "aarch64+neon"
+))]
+pub fn dot_bf16(w: &[u16], x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
+    let tail: f32 = wc
+        .remainder()
+        .iter()
+        .zip(xc.remainder())
+        .map(|(a, b)| f32::from_bits(u32::from(*a) << 16) * b)
+        .sum();
+    for (a, b) in wc.zip(xc) {
+        for i in 0..LANES {
+            acc[i] += f32::from_bits(u32::from(a[i]) << 16) * b[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+/// An FP16 bit pattern as the FP32 of the same value, exactly, in operations every SIMD
+/// unit has (so the loop around it vectorises): the exponent and mantissa shifted into
+/// FP32's places and rescaled by 2^112 (the difference of the biases, 127 - 15), which is
+/// exact for normal and subnormal halves alike; infinities and NaNs keep the all-ones
+/// exponent; the sign is put back last.
+#[inline(always)]
+fn f16_to_f32(h: u16) -> f32 {
+    const TWO_POW_112: u32 = (112 + 127) << 23;
+    let h = u32::from(h);
+    let magnitude = (h & 0x7fff) << 13;
+    let bits = if h & 0x7c00 == 0x7c00 {
+        magnitude | 0x7f80_0000
+    } else {
+        (f32::from_bits(magnitude) * f32::from_bits(TWO_POW_112)).to_bits()
+    };
+    f32::from_bits(bits | ((h & 0x8000) << 16))
+}
+
+/// `sum(f16(w[i]) * x[i])`.
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
+    "x86_64+avx2+fma+f16c",
+    "aarch64+neon"
+))]
+pub fn dot_f16(w: &[u16], x: &[f32]) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
+    let tail: f32 = wc
+        .remainder()
+        .iter()
+        .zip(xc.remainder())
+        .map(|(a, b)| f16_to_f32(*a) * b)
+        .sum();
+    for (a, b) in wc.zip(xc) {
+        for i in 0..LANES {
+            acc[i] += f16_to_f32(a[i]) * b[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+/// `sum(w[i] * q[i] * scale(block of i))` for int8 weights and quantised activations: an
+/// exact integer sum per block (|w q| <= 127^2, so 128 of them fit an i32), scaled once.
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vl+avx512vnni+avx2+fma+f16c",
+    "x86_64+avx2+fma+f16c",
+    "aarch64+neon"
+))]
+pub fn dot_i8(w: &[i8], q: &[i16], scales: &[f32]) -> f32 {
+    let mut total = 0.0f32;
+    for ((wb, qb), s) in w
+        .chunks_exact(ACT_BLOCK)
+        .zip(q.chunks_exact(ACT_BLOCK))
+        .zip(scales)
+    {
+        let mut acc = 0i32;
+        for (a, b) in wb.iter().zip(qb) {
+            acc += i32::from(*a) * i32::from(*b);
+        }
+        total += acc as f32 * s;
+    }
+    total
+}
+
+/// The INT4 dot of one row: `bytes` hold two's complement 4-bit codes, the first of each
+/// pair in the low nibble, [`ACT_BLOCK`] codes (one group) per FP16 weight scale (its bit
+/// pattern, as stored and counted); `split` is the
+/// quantised activation in [`QuantizedActs::split`] order. Per group, an exact integer sum
+/// times the group's weight scale times the block's activation scale.
+#[multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vl+avx512vnni+avx2+fma+f16c",
+    "x86_64+avx2+fma+f16c",
+    "aarch64+neon"
+))]
+pub fn dot_i4(bytes: &[u8], weight_scales: &[u16], split: &[i16], act_scales: &[f32]) -> f32 {
+    const HALF: usize = ACT_BLOCK / 2;
+    let mut total = 0.0f32;
+    for (((gb, ws), qb), s) in bytes
+        .chunks_exact(HALF)
+        .zip(weight_scales)
+        .zip(split.chunks_exact(ACT_BLOCK))
+        .zip(act_scales)
+    {
+        let (even, odd) = qb.split_at(HALF);
+        let mut acc = 0i32;
+        for j in 0..HALF {
+            // The byte sign-extended to 16 bits: its high nibble is `>> 4`, its low one
+            // `<< 12 >> 12` (16-bit shifts, which every SIMD unit has; 8-bit ones it lacks).
+            let v = i16::from(gb[j] as i8);
+            let lo = (v << 12) >> 12;
+            let hi = v >> 4;
+            acc += i32::from(lo) * i32::from(even[j]) + i32::from(hi) * i32::from(odd[j]);
+        }
+        total += acc as f32 * (half::f16::from_bits(*ws).to_f32() * s);
+    }
+    total
+}
