@@ -1,6 +1,8 @@
 //! Measured quality: the SQNR of each tensor a strategy stores in a low format, each
 //! measured once on its sample.
 
+use std::sync::Mutex;
+
 use crate::format::Format;
 use crate::ops::Precision;
 use crate::quant::Codec;
@@ -30,33 +32,71 @@ impl TensorRole {
     }
 }
 
-/// Measured SQNR per (role, format), each measured once.
+/// One measured SQNR: which sample (its fingerprint), which role, which format.
+struct Measured {
+    sample: u64,
+    role: TensorRole,
+    format: Format,
+    sqnr_db: f64,
+}
+
+/// SQNRs measured so far in this process. A strategy's quality depends only on the sample
+/// tensors and the formats, so a second recommendation on the same samples (another
+/// device, batch or phase) measures nothing again. Keyed by a fingerprint of the sample's
+/// values, so a sample changed in place is measured afresh.
+static MEASURED: Mutex<Vec<Measured>> = Mutex::new(Vec::new());
+
+/// Entries kept before the table starts afresh (each is a few dozen bytes).
+const MEASURED_MAX: usize = 4096;
+
+/// A 64-bit fingerprint of a sample's row length and values (every bit of every value).
+fn fingerprint(values: &[f32], cols: usize) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |h: u64, v: u64| (h.rotate_left(5) ^ v).wrapping_mul(K);
+    values
+        .iter()
+        .fold(mix(values.len() as u64, cols as u64), |h, v| {
+            mix(h, u64::from(v.to_bits()))
+        })
+}
+
+/// Measured SQNR per (role, format) for one recommendation's samples.
 pub(super) struct QualityCache<'a> {
     samples: &'a QualitySamples,
-    measured: Vec<(TensorRole, Format, f64)>,
+    /// Each role's sample fingerprint, taken on first use.
+    fingerprints: [Option<u64>; 3],
 }
 
 impl<'a> QualityCache<'a> {
     pub(super) fn new(samples: &'a QualitySamples) -> Self {
         QualityCache {
             samples,
-            measured: Vec::new(),
+            fingerprints: [None; 3],
         }
     }
 
-    fn sqnr(&mut self, role: TensorRole, format: Format) -> f64 {
-        if let Some((_, _, db)) = self
-            .measured
-            .iter()
-            .find(|(r, f, _)| *r == role && *f == format)
-        {
-            return *db;
-        }
+    fn sample(&self, role: TensorRole) -> (&'a [f32], usize) {
         let (values, cols) = match role {
             TensorRole::Weights => &self.samples.weights,
             TensorRole::Activations => &self.samples.activations,
             TensorRole::Kv => &self.samples.kv,
         };
+        (values, *cols)
+    }
+
+    fn sqnr(&mut self, role: TensorRole, format: Format) -> f64 {
+        let (values, cols) = self.sample(role);
+        let sample =
+            *self.fingerprints[role as usize].get_or_insert_with(|| fingerprint(values, cols));
+        let known = MEASURED.lock().ok().and_then(|table| {
+            table
+                .iter()
+                .find(|m| m.sample == sample && m.role == role && m.format == format)
+                .map(|m| m.sqnr_db)
+        });
+        if let Some(db) = known {
+            return db;
+        }
         // Activations are scaled per token: INT8 per row, the block formats per block.
         let codec = match (role, format) {
             (TensorRole::Activations, Format::Int8) => {
@@ -65,10 +105,20 @@ impl<'a> QualityCache<'a> {
             _ => Codec::for_format(format),
         };
         let db = codec
-            .round_trip(values, *cols)
+            .round_trip(values, cols)
             .map(|q| ErrorStats::between(values, &q).sqnr_db)
             .unwrap_or(f64::NEG_INFINITY);
-        self.measured.push((role, format, db));
+        if let Ok(mut table) = MEASURED.lock() {
+            if table.len() >= MEASURED_MAX {
+                table.clear();
+            }
+            table.push(Measured {
+                sample,
+                role,
+                format,
+                sqnr_db: db,
+            });
+        }
         db
     }
 

@@ -285,3 +285,38 @@ fn deepseek_v3_recommendation_runs() {
             .all(|c| c.time.get() > 0.0 && c.memory.get() > 0.0)
     );
 }
+
+#[test]
+fn quality_is_remembered_per_sample_and_measured_again_when_the_sample_changes() {
+    let hw = registry::get("b200").unwrap();
+    let config = presets::get("llama-3-8b").unwrap();
+    let req = request(Target::Model(Box::new(config)), &hw, Phase::Decode);
+    let mut samples = QualitySamples::synthetic();
+    let first = recommend(&req, &samples).unwrap();
+    let again = recommend(&req, &samples).unwrap();
+    assert_eq!(first, again);
+    // Each candidate's quality is the SQNR measured afresh on this sample.
+    let uniform_id = |scheme| StrategyId::Uniform { scheme, kv: None };
+    let nvfp4 = find(&first, uniform_id(Scheme::NvFp4W4A4));
+    let fresh = Codec::for_format(Format::NvFp4)
+        .round_trip(&samples.weights.0, samples.weights.1)
+        .map(|q| ErrorStats::between(&samples.weights.0, &q).sqnr_db)
+        .unwrap();
+    assert!(nvfp4.quality_db <= fresh);
+    // A sample changed in place is measured again, not read from what was remembered for
+    // the old one: an outlier per row moves the INT4 weights' SQNR, and the candidate
+    // reports exactly the fresh figure.
+    for row in samples.weights.0.chunks_mut(samples.weights.1) {
+        row[0] = 1e4;
+    }
+    let changed = recommend(&req, &samples).unwrap();
+    let int4 = |r: &Recommendation| find(r, uniform_id(Scheme::Int4Awq)).clone();
+    let (before, after) = (int4(&first), int4(&changed));
+    assert_eq!(after.quality_limited_by, TensorRole::Weights);
+    let fresh = Codec::for_format(Format::Grouped(GroupedInt::AWQ_INT4))
+        .round_trip(&samples.weights.0, samples.weights.1)
+        .map(|q| ErrorStats::between(&samples.weights.0, &q).sqnr_db)
+        .unwrap();
+    assert_eq!(after.quality_db, fresh);
+    assert_ne!(after.quality_db, before.quality_db);
+}
