@@ -24,7 +24,7 @@ use rooflinr_protocol::api::{
     RecommendRequest, RecommendResponse, SweepRequest, SweepResponse, TelemetryStatus,
 };
 use rooflinr_protocol::{
-    JobId, JobKind, JobRequest, Measurement, OperatorShape, PROTOCOL_VERSION, decode, encode,
+    JobId, JobKind, JobRequest, Measurement, OperatorShape, PROTOCOL_VERSION, decode,
 };
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
@@ -340,8 +340,8 @@ pub async fn nvml_stream(
     let stream = futures_util::stream::unfold(receiver, |mut rx| async move {
         loop {
             match rx.recv().await {
-                Ok(sample) => {
-                    let event = Event::default().event("telemetry").data(encode(&sample));
+                Ok(published) => {
+                    let event = Event::default().event("telemetry").data(&published.json);
                     return Some((Ok(event), rx));
                 }
                 Err(RecvError::Lagged(_)) => continue,

@@ -97,7 +97,7 @@ async fn connection(socket: WebSocket, state: Arc<AppState>) {
                     Err(RecvError::Closed) => return,
                 },
                 sample = telemetry.recv(), if telemetry_on => match sample {
-                    Ok(s) => Message::Text(encode(&ServerMessage::Telemetry(s)).into()),
+                    Ok(published) => Message::Text(published.message.clone()),
                     // A slow client skips ahead; it is never dropped for lagging.
                     Err(RecvError::Lagged(_)) => continue,
                     Err(RecvError::Closed) => return,

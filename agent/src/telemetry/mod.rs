@@ -11,7 +11,8 @@ pub mod nvml;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rooflinr_protocol::{HostSample, NvmlStatus, TelemetrySample};
+use axum::extract::ws::Utf8Bytes;
+use rooflinr_protocol::{HostSample, NvmlStatus, ServerMessage, TelemetrySample, encode};
 use tokio::sync::{broadcast, watch};
 use tokio::time::MissedTickBehavior;
 
@@ -20,12 +21,36 @@ const STREAM_CAPACITY: usize = 1024;
 /// The host source's period.
 const HOST_PERIOD: Duration = Duration::from_millis(200);
 
+/// One sample as it is published: serialised once, here, for every subscriber, so a
+/// connection's only work per sample is the send.
+#[derive(Debug)]
+pub struct Published {
+    /// The sample.
+    pub sample: TelemetrySample,
+    /// The WebSocket message `{"type":"telemetry",...}`, ready to send.
+    pub message: Utf8Bytes,
+    /// The sample alone as JSON (the server-sent events' data).
+    pub json: String,
+}
+
+impl Published {
+    fn new(sample: TelemetrySample) -> Published {
+        let json = encode(&sample);
+        let message = encode(&ServerMessage::Telemetry(sample.clone())).into();
+        Published {
+            sample,
+            message,
+            json,
+        }
+    }
+}
+
 /// The running telemetry sources.
 pub struct Telemetry {
     /// The latest sample.
     pub latest: watch::Receiver<Option<TelemetrySample>>,
-    /// Every sample.
-    pub stream: broadcast::Sender<TelemetrySample>,
+    /// Every sample, serialised once for all subscribers.
+    pub stream: broadcast::Sender<Arc<Published>>,
     /// NVML's state.
     pub nvml: NvmlStatus,
     /// Samples per second.
@@ -101,8 +126,11 @@ impl Telemetry {
                     gpus,
                 };
                 seq += 1;
-                // No subscribers is fine; the latest value is still kept.
-                let _ = sender.send(sample.clone());
+                // Serialised only when someone listens; no subscribers is fine, the latest
+                // value is still kept.
+                if sender.receiver_count() > 0 {
+                    let _ = sender.send(Arc::new(Published::new(sample.clone())));
+                }
                 if latest_tx.send(Some(sample)).is_err() {
                     return;
                 }
