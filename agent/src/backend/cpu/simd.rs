@@ -92,6 +92,26 @@ pub fn sum_f64(a: &[f64]) -> f64 {
     acc.iter().sum::<f64>() + tail
 }
 
+/// `sum(convert(w[i]) * x[i])` over [`LANES`] accumulators, so the loop vectorises with
+/// whatever the calling function was compiled for (it is always inlined into one).
+#[inline(always)]
+pub fn dot_with<T: Copy>(w: &[T], x: &[f32], convert: impl Fn(T) -> f32) -> f32 {
+    let mut acc = [0.0f32; LANES];
+    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
+    let tail: f32 = wc
+        .remainder()
+        .iter()
+        .zip(xc.remainder())
+        .map(|(a, b)| convert(*a) * b)
+        .sum();
+    for (a, b) in wc.zip(xc) {
+        for i in 0..LANES {
+            acc[i] += convert(a[i]) * b[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
 /// `sum(w[i] * x[i])` in FP32.
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
@@ -99,20 +119,7 @@ pub fn sum_f64(a: &[f64]) -> f64 {
     "aarch64+neon"
 ))]
 pub fn dot_f32(w: &[f32], x: &[f32]) -> f32 {
-    let mut acc = [0.0f32; LANES];
-    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
-    let tail: f32 = wc
-        .remainder()
-        .iter()
-        .zip(xc.remainder())
-        .map(|(a, b)| a * b)
-        .sum();
-    for (a, b) in wc.zip(xc) {
-        for i in 0..LANES {
-            acc[i] += a[i] * b[i];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
+    dot_with(w, x, |v| v)
 }
 
 /// `sum(bf16(w[i]) * x[i])`: a bfloat16 is the top half of an FP32.
@@ -122,20 +129,7 @@ pub fn dot_f32(w: &[f32], x: &[f32]) -> f32 {
     "aarch64+neon"
 ))]
 pub fn dot_bf16(w: &[u16], x: &[f32]) -> f32 {
-    let mut acc = [0.0f32; LANES];
-    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
-    let tail: f32 = wc
-        .remainder()
-        .iter()
-        .zip(xc.remainder())
-        .map(|(a, b)| f32::from_bits(u32::from(*a) << 16) * b)
-        .sum();
-    for (a, b) in wc.zip(xc) {
-        for i in 0..LANES {
-            acc[i] += f32::from_bits(u32::from(a[i]) << 16) * b[i];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
+    dot_with(w, x, |b| f32::from_bits(u32::from(b) << 16))
 }
 
 /// An FP16 bit pattern as the FP32 of the same value, exactly, in operations every SIMD
@@ -163,20 +157,7 @@ fn f16_to_f32(h: u16) -> f32 {
     "aarch64+neon"
 ))]
 pub fn dot_f16(w: &[u16], x: &[f32]) -> f32 {
-    let mut acc = [0.0f32; LANES];
-    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
-    let tail: f32 = wc
-        .remainder()
-        .iter()
-        .zip(xc.remainder())
-        .map(|(a, b)| f16_to_f32(*a) * b)
-        .sum();
-    for (a, b) in wc.zip(xc) {
-        for i in 0..LANES {
-            acc[i] += f16_to_f32(a[i]) * b[i];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
+    dot_with(w, x, f16_to_f32)
 }
 
 /// `sum(w[i] * q[i] * scale(block of i))` for int8 weights and quantised activations: an

@@ -88,24 +88,6 @@ fn nibble(bytes: &[u8], i: usize) -> f32 {
     f32::from(((code << 4) as i8) >> 4)
 }
 
-/// `sum(convert(w[i]) * x[i])` with eight accumulators, so the loop vectorises.
-fn dot_by<T: Copy>(w: &[T], x: &[f32], convert: impl Fn(T) -> f32) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (wc, xc) = (w.chunks_exact(8), x.chunks_exact(8));
-    let tail: f32 = wc
-        .remainder()
-        .iter()
-        .zip(xc.remainder())
-        .map(|(a, b)| convert(*a) * b)
-        .sum();
-    for (a, b) in wc.zip(xc) {
-        for i in 0..8 {
-            acc[i] += convert(a[i]) * b[i];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
-}
-
 impl Weights {
     /// Reads the codec's bytes; `None` for a codec the CPU kernels do not read.
     pub fn from_quantized(q: &Quantized) -> Option<Weights> {
@@ -197,7 +179,9 @@ impl Weights {
             Packed::F32(w) => simd::dot_f32(&w[start..start + k], x),
             Packed::Bf16(w) => simd::dot_bf16(&w[start..start + k], x),
             Packed::F16(w) => simd::dot_f16(&w[start..start + k], x),
-            Packed::Int8 { codes, scale } => dot_by(&codes[start..start + k], x, f32::from) * scale,
+            Packed::Int8 { codes, scale } => {
+                simd::dot_with(&codes[start..start + k], x, f32::from) * scale
+            }
             Packed::Int4 {
                 bytes,
                 scales,

@@ -81,20 +81,50 @@ fn grace_lpddr5x(capacity_gb: f64, bandwidth_gb_s: f64, text: &'static str) -> M
     }
 }
 
-/// The GH200's Hopper GPU, both memory options (its datasheet prints one set of rates).
-fn gh200_peaks() -> Vec<(Math, Figure<f64>)> {
-    vec![
-        (
-            Math::Fp64,
-            ds(67.0, "NVIDIA GH200 datasheet: FP64 Tensor Core"),
-        ),
-        (Math::Fp32, ds(67.0, GH200)),
-        (Math::Tf32, ds(494.5, GH200)),
-        (Math::Fp16, ds(989.5, GH200)),
-        (Math::Bf16, ds(989.5, GH200)),
-        (Math::Fp8, ds(1979.0, GH200)),
-        (Math::Int8, ds(1979.0, GH200)),
-    ]
+/// A GH200: its Hopper GPU (one set of rates for both memory options, as the datasheet
+/// prints them) with `capacity_gb` of `memory_type` at `bandwidth_gb_s`, and the Grace CPU's
+/// LPDDR5X beside it.
+fn gh200(
+    key: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+    bandwidth_gb_s: f64,
+    capacity_gb: f64,
+    memory_type: &'static str,
+) -> Entry {
+    Entry {
+        key,
+        name,
+        aliases,
+        vendor: Vendor::Nvidia,
+        class: DeviceClass::DataCentre,
+        architecture: "Hopper (sm_90)",
+        bandwidth_gb_s: ds(bandwidth_gb_s, GH200_DOC),
+        capacity: gib(capacity_gb, GH200_DOC),
+        memory_type,
+        unified_memory: false,
+        second_memory: Some(grace_lpddr5x(480.0, 512.0, GRACE_LPDDR5X)),
+        sm_count: Some(ds(132.0, HOPPER_WP)),
+        l2_mib: Some(ds(50.0, HOPPER_WP)),
+        boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
+        power_watts: Some(ds(
+            1000.0,
+            "NVIDIA GH200 datasheet: the whole module (CPU, GPU, memory), configurable 450-1000 W",
+        )),
+        block_scaled_mma: false,
+        peaks: vec![
+            (
+                Math::Fp64,
+                ds(67.0, "NVIDIA GH200 datasheet: FP64 Tensor Core"),
+            ),
+            (Math::Fp32, ds(67.0, GH200)),
+            (Math::Tf32, ds(494.5, GH200)),
+            (Math::Fp16, ds(989.5, GH200)),
+            (Math::Bf16, ds(989.5, GH200)),
+            (Math::Fp8, ds(1979.0, GH200)),
+            (Math::Int8, ds(1979.0, GH200)),
+        ],
+    }
 }
 
 struct Entry {
@@ -1161,50 +1191,22 @@ fn entries() -> Vec<Entry> {
                 ),
             ],
         },
-        Entry {
-            key: "gh200",
-            name: "NVIDIA GH200 Grace Hopper (96 GB HBM3)",
-            aliases: &["gh200-96gb"],
-            vendor: Vendor::Nvidia,
-            class: DeviceClass::DataCentre,
-            architecture: "Hopper (sm_90)",
-            bandwidth_gb_s: ds(4000.0, GH200_DOC),
-            capacity: gib(96.0, GH200_DOC),
-            memory_type: "HBM3",
-            unified_memory: false,
-            second_memory: Some(grace_lpddr5x(480.0, 512.0, GRACE_LPDDR5X)),
-            sm_count: Some(ds(132.0, HOPPER_WP)),
-            l2_mib: Some(ds(50.0, HOPPER_WP)),
-            boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
-            power_watts: Some(ds(
-                1000.0,
-                "NVIDIA GH200 datasheet: the whole module (CPU, GPU, memory), configurable 450-1000 W",
-            )),
-            block_scaled_mma: false,
-            peaks: gh200_peaks(),
-        },
-        Entry {
-            key: "gh200-144gb",
-            name: "NVIDIA GH200 Grace Hopper (144 GB HBM3e)",
-            aliases: &[],
-            vendor: Vendor::Nvidia,
-            class: DeviceClass::DataCentre,
-            architecture: "Hopper (sm_90)",
-            bandwidth_gb_s: ds(4900.0, GH200_DOC),
-            capacity: gib(144.0, GH200_DOC),
-            memory_type: "HBM3e",
-            unified_memory: false,
-            second_memory: Some(grace_lpddr5x(480.0, 512.0, GRACE_LPDDR5X)),
-            sm_count: Some(ds(132.0, HOPPER_WP)),
-            l2_mib: Some(ds(50.0, HOPPER_WP)),
-            boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
-            power_watts: Some(ds(
-                1000.0,
-                "NVIDIA GH200 datasheet: the whole module (CPU, GPU, memory), configurable 450-1000 W",
-            )),
-            block_scaled_mma: false,
-            peaks: gh200_peaks(),
-        },
+        gh200(
+            "gh200",
+            "NVIDIA GH200 Grace Hopper (96 GB HBM3)",
+            &["gh200-96gb"],
+            4000.0,
+            96.0,
+            "HBM3",
+        ),
+        gh200(
+            "gh200-144gb",
+            "NVIDIA GH200 Grace Hopper (144 GB HBM3e)",
+            &[],
+            4900.0,
+            144.0,
+            "HBM3e",
+        ),
         Entry {
             key: "dgx-station",
             name: "NVIDIA DGX Station (GB300 Desktop Superchip)",
