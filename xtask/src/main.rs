@@ -110,6 +110,22 @@ fn test() -> Result<()> {
             "warnings",
         ],
     )?;
+    // The agent builds, lint-clean, for aarch64 Linux (GB10's and Grace's Arm cores): its
+    // SIMD loops have a NEON version, and nothing in it may be x86-only.
+    step(
+        "cargo",
+        &[
+            "clippy",
+            "--package",
+            "rooflinr-agent",
+            "--target",
+            setup::AARCH64,
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
     // The model and report crates' invariant: they build, lint-clean, for the browser.
     let wasm = [
         "--package",

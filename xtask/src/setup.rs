@@ -23,7 +23,7 @@ pub const CUDA_WHEELS: [(&str, &str); 2] = [
 /// Installs everything; prints one line per tool.
 pub fn all() -> Result<()> {
     println!("==> set-up (skips what is installed)");
-    wasm_target()?;
+    rust_targets()?;
     trunk()?;
     wasm_bindgen()?;
     wasm_opt()?;
@@ -201,20 +201,28 @@ fn ensure(
     }
 }
 
-fn wasm_target() -> Result<()> {
+/// Targets the project builds for besides the host: the calculator's WebAssembly, and
+/// aarch64 Linux, for which the agent is checked (GB10's and Grace's CPUs).
+const TARGETS: [&str; 2] = ["wasm32-unknown-unknown", AARCH64];
+
+/// The aarch64 target the agent is linted for.
+pub const AARCH64: &str = "aarch64-unknown-linux-gnu";
+
+fn rust_targets() -> Result<()> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .current_dir(root())
         .output()
         .context("cannot run rustup")?;
-    if String::from_utf8_lossy(&installed.stdout)
-        .lines()
-        .any(|l| l.trim() == "wasm32-unknown-unknown")
-    {
-        ok("wasm32-unknown-unknown target", "installed");
-        return Ok(());
+    let installed = String::from_utf8_lossy(&installed.stdout).into_owned();
+    for target in TARGETS {
+        if installed.lines().any(|l| l.trim() == target) {
+            ok(&format!("{target} target"), "installed");
+        } else {
+            step("rustup", &["target", "add", target])?;
+        }
     }
-    step("rustup", &["target", "add", "wasm32-unknown-unknown"])
+    Ok(())
 }
 
 fn trunk() -> Result<()> {

@@ -296,9 +296,13 @@ impl Gpu {
     }
 }
 
-/// NVML's UUID text (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) of the driver's 16 bytes.
+/// NVML's UUID text (`GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`) of the driver's 16 bytes
+/// (`c_char` is signed on x86-64 and unsigned on aarch64: each is read as its byte).
 pub fn uuid_text(bytes: &[std::ffi::c_char; 16]) -> String {
-    let hex: Vec<String> = bytes.iter().map(|b| format!("{:02x}", *b as u8)).collect();
+    let hex: Vec<String> = bytes
+        .iter()
+        .map(|b| format!("{:02x}", b.to_ne_bytes()[0]))
+        .collect();
     format!(
         "GPU-{}-{}-{}-{}-{}",
         hex[0..4].concat(),
