@@ -35,10 +35,12 @@ pub fn si_prefix(magnitude: f64, rounding: f64) -> (f64, &'static str) {
 
 /// Formats `value` with a decimal SI prefix and `unit`, e.g. `33.55 MB`.
 ///
-/// Three significant figures, or more when the integer part needs them.
+/// Three significant figures, or more when the integer part needs them. A value with no
+/// finite figure (the time of a computation a chip has no published rate for) reads `n/a`,
+/// never `inf s`.
 pub fn si(value: f64, unit: &str) -> String {
     if !value.is_finite() {
-        return format!("{value} {unit}");
+        return "n/a".into();
     }
     if value == 0.0 {
         return format!("0 {unit}");
@@ -274,6 +276,9 @@ mod tests {
         // One prefix table for the whole product (the chart's ticks too), down to pico.
         check(3e-10, "s", "300 ps");
         check(4.2e-9, "s", "4.20 ns");
+        // No finite figure: the time of FP64 work on a part with no published FP64 rate.
+        check(f64::INFINITY, "s", "n/a");
+        check(f64::NAN, "FLOP/s", "n/a");
     }
 
     #[test]

@@ -147,7 +147,9 @@ pub fn ModelResults(
     } else {
         0.0
     };
-    let memory_note = if mem.fits {
+    let memory_note = if !capacity.is_finite() {
+        "no capacity given for this device".to_string()
+    } else if mem.fits {
         format!("of {} · fits", mem.capacity)
     } else {
         format!("of {} · does not fit", mem.capacity)
