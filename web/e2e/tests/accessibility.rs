@@ -190,11 +190,11 @@ async fn shared_pages_pass_wcag_a_and_aa_in_both_themes_and_fit_a_phone() -> Res
         report.join("\n")
     );
 
-    // A phone: 375 CSS px wide. Nothing scrolls sideways, the chart's text keeps a
-    // readable size, and the page is saved for a look.
+    // A phone: 375 CSS px wide, six devices side by side. Nothing scrolls sideways, both
+    // charts' text keeps a readable size, and the page is saved for a look.
     let phone = open_phone(&driver, 375, 2400).await?;
-    phone.goto(&format!("{page}?{}", PAGES[3].1)).await?;
-    text_of(&phone, "[data-figure=model-time]").await?;
+    phone.goto(&format!("{page}?{}", PAGES[6].1)).await?;
+    text_of(&phone, "#comparison").await?;
     let overflow = phone
         .execute(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
@@ -209,11 +209,12 @@ async fn shared_pages_pass_wcag_a_and_aa_in_both_themes_and_fit_a_phone() -> Res
     // The smallest chart label, as drawn on screen, in CSS px.
     let smallest = phone
         .execute(
-            r#"const svg = document.getElementById('roofline-chart');
-            const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-            let least = Infinity;
-            for (const t of svg.querySelectorAll('text')) {
-                least = Math.min(least, parseFloat(t.getAttribute('font-size') || '12') * scale);
+            r#"let least = Infinity;
+            for (const svg of document.querySelectorAll('svg#roofline-chart, svg.comparison-chart')) {
+                const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                for (const t of svg.querySelectorAll('text')) {
+                    least = Math.min(least, parseFloat(t.getAttribute('font-size') || '12') * scale);
+                }
             }
             return least;"#,
             vec![],

@@ -16,9 +16,6 @@ use crate::state::State;
 /// The `id` of the chart's `<svg>`, used by the SVG and PNG exports.
 pub const CHART_ID: &str = "roofline-chart";
 
-/// Widest viewport (CSS px) that gets the narrow chart frame.
-const NARROW_MAX_PX: f64 = 600.0;
-
 /// Colour of the measured roofline.
 const MEASURED: &str = "#059669";
 
@@ -84,9 +81,9 @@ pub fn RooflineChart(
     let drag = StoredValue::new(None::<(f64, f64)>);
     // On a phone the chart draws in a narrower frame, so its text keeps a readable size
     // instead of shrinking with a 960-unit-wide drawing.
-    let narrow = RwSignal::new(browser::viewport_width() <= NARROW_MAX_PX);
+    let narrow = RwSignal::new(browser::viewport_width() <= geometry::NARROW_VIEWPORT_PX);
     let _resize = window_event_listener(leptos::ev::resize, move |_| {
-        let now = browser::viewport_width() <= NARROW_MAX_PX;
+        let now = browser::viewport_width() <= geometry::NARROW_VIEWPORT_PX;
         if narrow.get_untracked() != now {
             narrow.set(now);
         }

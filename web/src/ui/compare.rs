@@ -7,14 +7,16 @@ use leptos::prelude::*;
 use rooflinr_model::hardware::registry;
 use rooflinr_model::units::si;
 
+use crate::browser;
 use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::Palette;
 use crate::compute::DeviceRow;
 use crate::export::{COMPARISON_HEADER, comparison_rows};
 use crate::state::{CUSTOM, MAX_COMPARED, State};
 
-/// The comparison chart's canvas: small enough to sit beside the table.
-const FRAME: Frame = Frame {
+/// The comparison chart's canvas: small enough to sit beside the table (on a phone, the
+/// main chart's narrow frame).
+const WIDE: Frame = Frame {
     width: 560.0,
     height: 340.0,
     left: 64.0,
@@ -218,6 +220,11 @@ fn comparison_chart(
             })
         })
         .collect();
+    let f = if browser::viewport_width() <= geometry::NARROW_VIEWPORT_PX {
+        Frame::NARROW
+    } else {
+        WIDE
+    };
     let mut extent = Extent::default();
     for s in &series {
         extent.include(s.peak / s.bandwidth, s.peak);
@@ -228,10 +235,10 @@ fn comparison_chart(
         .into_iter()
         .filter(|t| !t.label.is_empty())
         .map(|t| {
-            let (x, _) = v.project(&FRAME, t.value, 1.0);
+            let (x, _) = v.project(&f, t.value, 1.0);
             view! {
-                <line x1=x x2=x y1=FRAME.y0() y2=FRAME.y1() stroke=pal.grid></line>
-                <text x=x y=FRAME.y1() + 18.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
+                <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=pal.grid></line>
+                <text x=x y=f.y1() + 18.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
             }
         })
         .collect_view();
@@ -239,10 +246,10 @@ fn comparison_chart(
         .into_iter()
         .filter(|t| !t.label.is_empty())
         .map(|t| {
-            let (_, y) = v.project(&FRAME, 1.0, t.value);
+            let (_, y) = v.project(&f, 1.0, t.value);
             view! {
-                <line x1=FRAME.x0() x2=FRAME.x1() y1=y y2=y stroke=pal.grid></line>
-                <text x=FRAME.x0() - 8.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
+                <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=pal.grid></line>
+                <text x=f.x0() - 8.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
             }
         })
         .collect_view();
@@ -250,9 +257,9 @@ fn comparison_chart(
         .iter()
         .map(|s| {
             let outline = geometry::roof_outline(s.bandwidth, s.peak, &v);
-            let (px, py) = v.project(&FRAME, s.intensity, s.performance);
+            let (px, py) = v.project(&f, s.intensity, s.performance);
             view! {
-                <path d=geometry::path(&v, &FRAME, &outline) fill="none" stroke=s.colour stroke-width="2"></path>
+                <path d=geometry::path(&v, &f, &outline) fill="none" stroke=s.colour stroke-width="2"></path>
                 <circle cx=px cy=py r="6" fill=s.colour stroke=pal.background stroke-width="1.5">
                     <title>{format!("{}: {:.2} FLOP/B, {}", s.name, s.intensity, si(s.performance, "FLOP/s"))}</title>
                 </circle>
@@ -277,20 +284,20 @@ fn comparison_chart(
         <svg
             class="comparison-chart"
             xmlns="http://www.w3.org/2000/svg"
-            viewBox=format!("0 0 {} {}", FRAME.width, FRAME.height)
+            viewBox=format!("0 0 {} {}", f.width, f.height)
             role="img"
             aria-label=summary
             font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
         >
-            <rect width=FRAME.width height=FRAME.height fill=pal.background></rect>
+            <rect width=f.width height=f.height fill=pal.background></rect>
             {x_ticks}
             {y_ticks}
             <clipPath id="comparison-plot">
-                <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0()></rect>
+                <rect x=f.x0() y=f.y0() width=f.x1() - f.x0() height=f.y1() - f.y0()></rect>
             </clipPath>
             <g clip-path="url(#comparison-plot)">{lines}</g>
-            <rect x=FRAME.x0() y=FRAME.y0() width=FRAME.x1() - FRAME.x0() height=FRAME.y1() - FRAME.y0() fill="none" stroke=pal.muted></rect>
-            <text x=(FRAME.x0() + FRAME.x1()) / 2.0 y=FRAME.height - 8.0 text-anchor="middle" font-size="12" fill=pal.ink>
+            <rect x=f.x0() y=f.y0() width=f.x1() - f.x0() height=f.y1() - f.y0() fill="none" stroke=pal.muted></rect>
+            <text x=(f.x0() + f.x1()) / 2.0 y=f.height - 8.0 text-anchor="middle" font-size="12" fill=pal.ink>
                 "Arithmetic intensity of the whole pass (FLOP/byte)"
             </text>
         </svg>

@@ -61,6 +61,9 @@ impl Frame {
     }
 }
 
+/// Widest viewport (CSS px) whose charts draw in [`Frame::NARROW`]-sized frames.
+pub const NARROW_VIEWPORT_PX: f64 = 600.0;
+
 /// What part of the data plane is visible, as base-10 logarithms of its edges.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Viewport {
