@@ -25,6 +25,9 @@ enum Command {
     Predict(commands::predict::Args),
     /// Analyse a whole model (prefill or one decode step) from a preset or config.json.
     Model(commands::model::Args),
+    /// A model over many GPUs: per-GPU memory, communication, serving figures; or a
+    /// search over parallel layouts and formats.
+    Deploy(commands::deploy::Args),
     /// Predict a grid of GEMM shapes x formats.
     Sweep(commands::sweep::Args),
     /// Round values through a format, or measure every format's error on a tensor.
@@ -46,6 +49,7 @@ fn main() -> std::process::ExitCode {
         Command::Hardware(a) => commands::hardware::run(a),
         Command::Predict(a) => commands::predict::run(a),
         Command::Model(a) => commands::model::run(a),
+        Command::Deploy(a) => commands::deploy::run(a),
         Command::Sweep(a) => commands::sweep::run(a),
         Command::Quantize(a) => commands::quantize::run(a),
         Command::Recommend(a) => commands::recommend::run(a),

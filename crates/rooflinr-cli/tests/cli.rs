@@ -695,3 +695,142 @@ fn a_model_compares_side_by_side_on_several_devices() {
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
 }
+
+#[test]
+fn deploy_json_matches_the_model_and_searches() {
+    use rooflinr_model::deploy::{self, DeployOptions, Layout, Workload};
+    let args = [
+        "deploy",
+        "--preset",
+        "llama-3-70b",
+        "--hardware",
+        "h100-sxm",
+        "--weights",
+        "fp8",
+        "--tp",
+        "4",
+        "--pp",
+        "2",
+        "--prompt",
+        "1000",
+        "--output",
+        "200",
+        "--concurrency",
+        "48",
+        "--json",
+    ];
+    let v = json(&args);
+    let d = &v["deployment"];
+    assert_eq!(d["layout"], "TP4 PP2 DP1");
+    assert_eq!(d["gpus"], 8);
+    let scenario = Scenario {
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 1,
+        precision: Precision {
+            weights: Format::Fp8E4m3,
+            ..Precision::uniform(Format::Bf16)
+        },
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    };
+    let expected = deploy::evaluate(
+        &presets::get("llama-3-70b").unwrap(),
+        &registry::get("h100-sxm").unwrap(),
+        &scenario,
+        &Efficiency::IDEAL,
+        Layout {
+            tensor: 4,
+            pipeline: 2,
+            data: 1,
+            expert: false,
+        },
+        Workload {
+            prompt: 1000,
+            output: 200,
+            concurrency: 48,
+        },
+        &DeployOptions::default(),
+    )
+    .unwrap();
+    close(d, "ttft_s", expected.serving.ttft.get());
+    close(d, "tpot_s", expected.serving.tpot.get());
+    close(
+        d,
+        "tokens_per_s_per_gpu",
+        expected.serving.tokens_per_s_per_gpu,
+    );
+    close(d, "weights_per_gpu_bytes", expected.memory.weights.get());
+    let comms = d["decode"]["communication"].as_array().unwrap();
+    let names: Vec<&str> = comms.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "attention.all_reduce",
+            "mlp.all_reduce",
+            "logits.all_gather",
+            "pipeline.send"
+        ]
+    );
+    assert!(v["kind"].as_str().unwrap().contains("not measured"));
+    assert!(!v["curve"].as_array().unwrap().is_empty());
+
+    let s = json(&[
+        "deploy",
+        "--preset",
+        "mixtral-8x7b",
+        "--hardware",
+        "b200",
+        "--weights",
+        "fp8,nvfp4",
+        "--search",
+        "--max-gpus",
+        "8",
+        "--min-user-speed",
+        "30",
+        "--json",
+    ]);
+    let candidates = s["candidates"].as_array().unwrap();
+    assert!(candidates[0]["loss"].is_null());
+    assert!(
+        candidates[0]["best"]["tokens_per_s_per_user"]
+            .as_f64()
+            .unwrap()
+            >= 30.0
+    );
+    assert!(candidates[1..].iter().all(|c| c["loss"].is_string()));
+    assert!(candidates.iter().any(|c| c["weights"] == "nvfp4"));
+    assert!(!s["pareto"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn deploy_errors_name_the_problem() {
+    check_error(
+        &["deploy", "--preset", "llama-3-8b", "--tp", "3"],
+        "does not divide the model's 32 query heads",
+    );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "llama-3-8b",
+            "--hardware",
+            "m4-max",
+            "--tp",
+            "2",
+        ],
+        "no published interconnect",
+    );
+    check_error(
+        &["deploy", "--preset", "llama-3-8b", "--dp", "2", "--ep"],
+        "has no experts",
+    );
+    check_error(
+        &["deploy", "--preset", "llama-3-8b", "--weights", "fp8,bf16"],
+        "one format unless --search",
+    );
+    check_error(
+        &["deploy", "--preset", "llama-3-8b", "--link=0", "--tp", "2"],
+        "--link must be a positive",
+    );
+}

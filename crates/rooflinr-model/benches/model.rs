@@ -110,9 +110,55 @@ fn llm_viewer_example(c: &mut Criterion) {
     });
 }
 
+/// Issue target: a whole deployment search for DeepSeek-V3 over 1-72 GPUs of one type
+/// (FP8 weights, every layout, concurrency up to the memory's limit) under 50 ms.
+fn deepseek_deployment_search(c: &mut Criterion) {
+    use rooflinr_model::deploy::{self, DeployOptions, SearchSpace};
+    let config = rooflinr_model::presets::get("deepseek-v3").unwrap();
+    let hw = rooflinr_model::hardware::registry::get("h200").unwrap();
+    let precision = Precision {
+        weights: Format::Fp8E4m3,
+        ..Precision::uniform(Format::Bf16)
+    };
+    let base = Scenario {
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 1,
+        precision,
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    };
+    let space = SearchSpace {
+        gpu_counts: Vec::new(),
+        max_gpus: 72,
+        precisions: vec![precision],
+        prompt: 2048,
+        output: 512,
+        min_tokens_per_user: 20.0,
+        max_ttft: None,
+    };
+    let mut group = c.benchmark_group("deploy");
+    group.sample_size(20);
+    group.bench_function("deepseek_v3_h200_search_1_to_72_gpus", |b| {
+        b.iter(|| {
+            let r = deploy::search(
+                black_box(&config),
+                &hw,
+                &base,
+                &Efficiency::IDEAL,
+                &space,
+                &DeployOptions::default(),
+            )
+            .unwrap();
+            black_box(r.candidates.len())
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     name = benches;
     config = Criterion::default();
-    targets = deepseek_decode, gemm_sweep, llm_viewer_example
+    targets = deepseek_decode, gemm_sweep, llm_viewer_example, deepseek_deployment_search
 );
 criterion_main!(benches);

@@ -38,6 +38,7 @@
 
 pub mod analysis;
 pub mod config;
+pub mod deploy;
 pub mod error;
 pub mod format;
 pub mod hardware;

@@ -67,12 +67,22 @@ struct HardwareJson {
     unified_memory: bool,
     /// A second, slower memory beside the first, not counted in `memory_capacity_gb`.
     second_memory: Option<SecondMemoryJson>,
+    /// How several are joined (per GPU, per direction), where published.
+    interconnect: Option<InterconnectJson>,
     block_scaled_mma: bool,
     sm_count: Option<SourcedJson<u32>>,
     l2_cache_mib: Option<SourcedJson<f64>>,
     boost_clock_mhz: Option<SourcedJson<f64>>,
     power_watts: Option<SourcedJson<f64>>,
     peaks: Vec<PeakJson>,
+}
+
+#[derive(Serialize)]
+struct InterconnectJson {
+    scale_up: String,
+    scale_up_gb_s: SourcedJson<f64>,
+    domain_gpus: SourcedJson<u32>,
+    scale_out_gb_s: Option<SourcedJson<f64>>,
 }
 
 fn to_json(hw: &Hardware) -> HardwareJson {
@@ -94,6 +104,15 @@ fn to_json(hw: &Hardware) -> HardwareJson {
             capacity_gb: sourced(&t.capacity, |b| b.get() / 1e9),
             bandwidth_gb_s: sourced(&t.bandwidth, |b| b.get() / 1e9),
             link: t.link.clone(),
+        }),
+        interconnect: hw.interconnect.as_ref().map(|ic| InterconnectJson {
+            scale_up: ic.scale_up.kind.name(),
+            scale_up_gb_s: sourced(&ic.scale_up.bandwidth, |b| b.get() / 1e9),
+            domain_gpus: sourced(&ic.domain, |v| v),
+            scale_out_gb_s: ic
+                .scale_out
+                .as_ref()
+                .map(|l| sourced(&l.bandwidth, |b| b.get() / 1e9)),
         }),
         block_scaled_mma: hw.block_scaled_mma,
         sm_count: hw.sm_count.as_ref().map(|f| sourced(f, |v| v)),
@@ -209,6 +228,25 @@ fn detail(hw: &Hardware) {
             ),
             source(&tier.capacity.source),
         ]);
+    }
+    if let Some(ic) = &hw.interconnect {
+        t.add_row(vec![
+            "interconnect".into(),
+            format!(
+                "{} {} per GPU each way, {} GPUs per domain",
+                ic.scale_up.kind.name(),
+                si(ic.scale_up.bandwidth.value.get(), "B/s"),
+                ic.domain.value
+            ),
+            source(&ic.scale_up.bandwidth.source),
+        ]);
+        if let Some(out) = &ic.scale_out {
+            t.add_row(vec![
+                "network".into(),
+                format!("{} per GPU each way", si(out.bandwidth.value.get(), "B/s")),
+                source(&out.bandwidth.source),
+            ]);
+        }
     }
     let optional = |name: &str, value: Option<(String, &Source)>| match value {
         Some((v, s)) => vec![name.to_string(), v, source(s)],

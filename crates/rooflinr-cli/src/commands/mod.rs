@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod deploy;
 pub mod formats;
 pub mod hardware;
 pub mod model;

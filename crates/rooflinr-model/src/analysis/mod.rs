@@ -25,7 +25,7 @@ use crate::ops::{AttentionShape, NormKind, Op, OpPrediction, Precision};
 use crate::roofline::{Bound, Efficiency, Work};
 use crate::units::{Bytes, Flops, Seconds};
 
-pub use params::ParamCounts;
+pub use params::{ParamCounts, WeightShard, weights_per_gpu};
 
 /// Which pass is analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -30,31 +30,54 @@ enum Kind {
     Routed,
 }
 
+/// How a group of tensors divides across GPUs (Megatron-LM's tensor parallelism,
+/// Shoeybi et al., arXiv 1909.08053: attention split by heads, the MLP by intermediate
+/// columns; expert parallelism places whole experts).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    /// Embedding table and LM head: split by vocabulary rows over tensor parallelism,
+    /// held by the first and last pipeline stage.
+    Vocab,
+    /// Split by query heads or intermediate columns over tensor parallelism.
+    Heads,
+    /// Key/value projections: split by KV heads, one head per GPU at least (replicated
+    /// when there are fewer KV heads than GPUs).
+    KvHeads,
+    /// Small or shared tensors every GPU holds whole (norms, routers, MLA's down
+    /// projections, whose outputs every head needs).
+    Replicated,
+    /// Routed experts: spread over the whole stage (expert parallelism places whole
+    /// experts; without it each expert is split by columns over the same GPUs).
+    Experts,
+}
+
 /// One group of identical tensors: `instances` tensors of `elements` each.
 struct Group {
     elements: f64,
     instances: f64,
     kind: Kind,
+    split: Split,
 }
 
 fn inventory(c: &ModelConfig) -> Vec<Group> {
     let mut g = Vec::with_capacity(24);
-    let mut add = |elements: f64, instances: f64, kind: Kind| {
+    let mut add = |elements: f64, instances: f64, kind: Kind, split: Split| {
         if elements > 0.0 && instances > 0.0 {
             g.push(Group {
                 elements,
                 instances,
                 kind,
+                split,
             });
         }
     };
     let (h, l, v) = (c.hidden as f64, c.layers as f64, c.vocab as f64);
-    add(v * h, 1.0, Kind::Embedding);
+    add(v * h, 1.0, Kind::Embedding, Split::Vocab);
     if !c.tie_embeddings {
-        add(v * h, 1.0, Kind::Embedding);
+        add(v * h, 1.0, Kind::Embedding, Split::Vocab);
     }
-    add(h, 1.0, Kind::Plain); // final norm
-    add(h, 2.0 * l, Kind::Plain); // attention and MLP norms
+    add(h, 1.0, Kind::Plain, Split::Replicated); // final norm
+    add(h, 2.0 * l, Kind::Plain, Split::Replicated); // attention and MLP norms
     match &c.mla {
         Some(m) => {
             let heads = c.heads as f64;
@@ -67,29 +90,34 @@ fn inventory(c: &ModelConfig) -> Vec<Group> {
             match m.q_lora_rank {
                 Some(r) => {
                     let r = r as f64;
-                    add(h * r, l, Kind::Quantised);
-                    add(r, l, Kind::Plain);
-                    add(r * heads * (nope + rope), l, Kind::Quantised);
+                    add(h * r, l, Kind::Quantised, Split::Replicated);
+                    add(r, l, Kind::Plain, Split::Replicated);
+                    add(r * heads * (nope + rope), l, Kind::Quantised, Split::Heads);
                 }
-                None => add(h * heads * (nope + rope), l, Kind::Quantised),
+                None => add(h * heads * (nope + rope), l, Kind::Quantised, Split::Heads),
             }
-            add(h * (latent + rope), l, Kind::Quantised);
-            add(latent, l, Kind::Plain);
-            add(latent * heads * (nope + vd), l, Kind::Quantised);
-            add(heads * vd * h, l, Kind::Quantised);
+            add(h * (latent + rope), l, Kind::Quantised, Split::Replicated);
+            add(latent, l, Kind::Plain, Split::Replicated);
+            add(
+                latent * heads * (nope + vd),
+                l,
+                Kind::Quantised,
+                Split::Heads,
+            );
+            add(heads * vd * h, l, Kind::Quantised, Split::Heads);
         }
         None => {
             let q = (c.heads * c.head_dim) as f64;
             let kv = (c.kv_heads * c.head_dim) as f64;
-            add(h * q, l, Kind::Quantised);
-            add(h * kv, 2.0 * l, Kind::Quantised);
-            add(q * h, l, Kind::Quantised);
+            add(h * q, l, Kind::Quantised, Split::Heads);
+            add(h * kv, 2.0 * l, Kind::Quantised, Split::KvHeads);
+            add(q * h, l, Kind::Quantised, Split::Heads);
             if c.qkv_bias {
-                add(q, l, Kind::Plain);
-                add(kv, 2.0 * l, Kind::Plain);
+                add(q, l, Kind::Plain, Split::Heads);
+                add(kv, 2.0 * l, Kind::Plain, Split::KvHeads);
             }
             if c.qk_norm {
-                add(c.head_dim as f64, 2.0 * l, Kind::Plain);
+                add(c.head_dim as f64, 2.0 * l, Kind::Plain, Split::Replicated);
             }
         }
     }
@@ -98,20 +126,22 @@ fn inventory(c: &ModelConfig) -> Vec<Group> {
         h * c.intermediate as f64,
         3.0 * dense_layers,
         Kind::Quantised,
+        Split::Heads,
     );
     if let Some(m) = &c.moe {
         let moe_layers = l - dense_layers;
         let (e, ie) = (m.experts as f64, m.expert_intermediate as f64);
-        add(e * h, moe_layers, Kind::Plain); // router
+        add(e * h, moe_layers, Kind::Plain, Split::Replicated); // router
         if m.shared_experts > 0 {
-            add(e, moe_layers, Kind::Plain); // DeepSeek's e_score_correction_bias
+            add(e, moe_layers, Kind::Plain, Split::Replicated); // DeepSeek's e_score_correction_bias
             add(
                 h * ie * m.shared_experts as f64,
                 3.0 * moe_layers,
                 Kind::Quantised,
+                Split::Heads,
             );
         }
-        add(h * ie, 3.0 * e * moe_layers, Kind::Routed);
+        add(h * ie, 3.0 * e * moe_layers, Kind::Routed, Split::Experts);
     }
     g
 }
@@ -182,4 +212,47 @@ pub fn storage(c: &ModelConfig, s: &Scenario, batch: f64) -> Storage {
         total,
         decode_read: total - unread - table + gathered,
     }
+}
+
+/// How one GPU's share of the weights is cut: the parallel layout's degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WeightShard {
+    /// Tensor-parallel degree (attention heads, MLP columns, vocabulary rows).
+    pub tensor: f64,
+    /// GPUs the routed experts are spread over (one pipeline stage's GPUs).
+    pub experts: f64,
+    /// Layers on the GPU's pipeline stage over the model's layers (1 without pipelining).
+    pub layer_fraction: f64,
+    /// Whether the model is pipelined: the embedding and LM head then sit on different
+    /// stages, so a GPU holds one of them (a tied matrix is held by both).
+    pub pipelined: bool,
+}
+
+impl WeightShard {
+    /// One GPU holding everything.
+    pub const WHOLE: WeightShard = WeightShard {
+        tensor: 1.0,
+        experts: 1.0,
+        layer_fraction: 1.0,
+        pipelined: false,
+    };
+}
+
+/// The weight bytes one GPU holds under `shard` (the heaviest stage's GPU). Under
+/// [`WeightShard::WHOLE`] this is [`storage`]'s total exactly.
+pub fn weights_per_gpu(c: &ModelConfig, s: &Scenario, shard: &WeightShard) -> Bytes {
+    let kv_split = shard.tensor.min(c.kv_heads as f64).max(1.0);
+    let mut total = Bytes::ZERO;
+    for g in inventory(c) {
+        let bytes = format_of(g.kind, s).tensor_bytes(g.elements) * g.instances;
+        total += match g.split {
+            Split::Vocab if shard.pipelined && !c.tie_embeddings => bytes * (0.5 / shard.tensor),
+            Split::Vocab => bytes * (1.0 / shard.tensor),
+            Split::Heads => bytes * (shard.layer_fraction / shard.tensor),
+            Split::KvHeads => bytes * (shard.layer_fraction / kv_split),
+            Split::Replicated => bytes * shard.layer_fraction,
+            Split::Experts => bytes * (shard.layer_fraction / shard.experts),
+        };
+    }
+    total
 }

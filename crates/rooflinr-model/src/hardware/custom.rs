@@ -176,6 +176,7 @@ fn build(spec: CustomSpec) -> Result<Hardware, ModelError> {
         power_watts: optional("power_watts", spec.power_watts)?.map(|v| user(v, source())),
         block_scaled_mma: spec.block_scaled_mma,
         peaks,
+        interconnect: None,
     })
 }
 

@@ -159,6 +159,70 @@ pub struct MemoryTier {
     pub link: String,
 }
 
+/// What carries traffic between accelerators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// NVLink through NVSwitch, by generation (4: Hopper, 5: Blackwell).
+    NvLink(u8),
+    /// NVLink bridges joining two or four PCIe cards, by generation.
+    NvLinkBridge(u8),
+    /// PCI Express x16, by generation.
+    Pcie(u8),
+    /// AMD Infinity Fabric, a direct link to every other GPU of the platform.
+    InfinityFabric,
+    /// InfiniBand or Ethernet through the host's network adapters.
+    Network,
+}
+
+impl LinkKind {
+    /// `NVLink 5`, `PCIe 4.0`, `Infinity Fabric`, `network`.
+    pub fn name(self) -> String {
+        match self {
+            LinkKind::NvLink(g) => format!("NVLink {g}"),
+            LinkKind::NvLinkBridge(g) => format!("NVLink {g} bridge"),
+            LinkKind::Pcie(g) => format!("PCIe {g}.0"),
+            LinkKind::InfinityFabric => "Infinity Fabric".into(),
+            LinkKind::Network => "network".into(),
+        }
+    }
+}
+
+/// One link's bandwidth: per GPU, per direction (half the bidirectional figure vendors
+/// print: an H100's "900 GB/s NVLink" is 450 GB/s each way).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    /// The technology.
+    pub kind: LinkKind,
+    /// Bytes per second one GPU can send (and receive at the same time).
+    pub bandwidth: Figure<BytesPerSecond>,
+}
+
+/// How a device's GPUs reach each other: the fast fabric inside a domain (an 8-GPU HGX
+/// board, a 72-GPU NVL72 rack) and the network beyond it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interconnect {
+    /// The fabric inside one domain.
+    pub scale_up: Link,
+    /// GPUs that reach each other over `scale_up`.
+    pub domain: Figure<u32>,
+    /// The network to GPUs in other domains, per GPU; `None` where no figure is published.
+    pub scale_out: Option<Link>,
+}
+
+impl Interconnect {
+    /// The link a group of `gpus` GPUs placed next to each other communicates over: the
+    /// fabric while the group fits in one domain, the network once it spans domains (a
+    /// ring across domains runs at its slowest hop). `None` when the group spans domains
+    /// and no network is known.
+    pub fn link_for(&self, gpus: u32) -> Option<&Link> {
+        if gpus <= self.domain.value {
+            Some(&self.scale_up)
+        } else {
+            self.scale_out.as_ref()
+        }
+    }
+}
+
 /// A dense peak rate for one operation type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Peak {
@@ -206,6 +270,8 @@ pub struct Hardware {
     pub block_scaled_mma: bool,
     /// Dense peaks per operation type; a type not listed falls back to what it converts to.
     pub peaks: Vec<Peak>,
+    /// How several of these devices are joined, where the vendor publishes it.
+    pub interconnect: Option<Interconnect>,
 }
 
 /// The compute ceiling a computation of a given type meets on a given chip.

@@ -14,7 +14,9 @@ use crate::error::ModelError;
 use crate::format::Math;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
 
-use super::{DeviceClass, Figure, Hardware, MemoryTier, Peak, Source, Vendor};
+use super::{
+    DeviceClass, Figure, Hardware, Interconnect, Link, LinkKind, MemoryTier, Peak, Source, Vendor,
+};
 
 const H100_SXM: &str = "NVIDIA H100 Tensor Core GPU datasheet (SXM5): tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
 const H100_PCIE: &str = "NVIDIA H100 Tensor Core GPU datasheet (PCIe): tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
@@ -53,6 +55,49 @@ const DGX_STATION: &str =
     "NVIDIA DGX Station datasheet (GB300 Grace Blackwell Ultra Desktop Superchip)";
 const THOR: &str = "NVIDIA Jetson AGX Thor (T5000 module) datasheet";
 const STRIX_HALO: &str = "AMD Ryzen AI Max+ 395 product specifications";
+
+/// Several devices joined: `scale_up` at `up_gb_s` per GPU per direction among `domain`
+/// GPUs, and a network of `out_gb_s` per GPU per direction beyond them.
+fn joined(
+    scale_up: LinkKind,
+    up_gb_s: f64,
+    domain: u32,
+    out_gb_s: Option<f64>,
+    text: &'static str,
+) -> Option<Interconnect> {
+    Some(Interconnect {
+        scale_up: Link {
+            kind: scale_up,
+            bandwidth: Figure::new(BytesPerSecond::gb_s(up_gb_s), Source::datasheet(text)),
+        },
+        domain: Figure::new(domain, Source::datasheet(text)),
+        scale_out: out_gb_s.map(|gb_s| Link {
+            kind: LinkKind::Network,
+            bandwidth: Figure::new(BytesPerSecond::gb_s(gb_s), Source::datasheet(text)),
+        }),
+    })
+}
+
+/// NVIDIA's per-GPU node files (PyPI aiconfigurator-core 0.12.0, Apache-2.0) give each
+/// link's bandwidth per GPU and direction and the GPUs per node.
+const AIC_H100_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/h100_sxm.yaml: NVLink 450 GB/s per GPU per direction (the datasheet's 900 GB/s bidirectional), 8 GPUs per HGX node, ConnectX-7 400 Gb/s per GPU";
+const AIC_H200_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/h200_sxm.yaml: NVLink 450 GB/s per GPU per direction, 8 GPUs per HGX node, ConnectX-7 400 Gb/s per GPU";
+const AIC_B200_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/b200_sxm.yaml: NVLink 900 GB/s per GPU per direction (1.8 TB/s bidirectional), 8 GPUs per HGX node, ConnectX-8 800 Gb/s per GPU";
+const AIC_B300_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/b300_sxm.yaml: NVLink 900 GB/s per GPU per direction, 8 GPUs per HGX node, ConnectX-8 800 Gb/s per GPU";
+const AIC_GB200_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/gb200.yaml and the GB200 NVL72 datasheet: NVLink 900 GB/s per GPU per direction through NVSwitch across the 72-GPU rack, ConnectX-8 800 Gb/s per GPU between racks";
+const AIC_GB300_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/gb300.yaml and the GB300 NVL72 datasheet: NVLink 900 GB/s per GPU per direction through NVSwitch across the 72-GPU rack, ConnectX-8 800 Gb/s per GPU between racks";
+const AIC_A100_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/a100_sxm.yaml: NVLink 300 GB/s per GPU per direction (the datasheet's 600 GB/s bidirectional), 8 GPUs per HGX node, 200 Gb/s per GPU";
+const AIC_H100_PCIE_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/h100_pcie.yaml: PCIe Gen5 x16, 64 GB/s per direction, 8 GPUs per node, 400 Gb/s per GPU";
+const AIC_A100_PCIE_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/a100_pcie.yaml: PCIe Gen4 x16, 32 GB/s per direction, 8 GPUs per node, 200 Gb/s per GPU";
+const AIC_L40S_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/l40s.yaml: PCIe Gen4 x16, 32 GB/s per direction, 8 GPUs per node, 400 Gb/s per GPU";
+const AIC_L4_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/l4.yaml: PCIe Gen4 x16, 32 GB/s per direction, 8 GPUs per node, 200 Gb/s per GPU";
+const AIC_RTX_PRO_NODE: &str = "NVIDIA aiconfigurator-core 0.12.0 systems/rtx_pro_6000_server.yaml: PCIe Gen5 x16, 64 GB/s per direction, 8 GPUs per node, 400 Gb/s per GPU";
+const H100_NVL_LINK: &str = "NVIDIA H100 NVL datasheet: NVLink bridge 600 GB/s bidirectional between a pair of cards (300 GB/s each way)";
+const H200_NVL_LINK: &str = "NVIDIA H200 NVL datasheet: 2- or 4-way NVLink bridge, 900 GB/s per GPU bidirectional (450 GB/s each way)";
+const H20_LINK: &str =
+    "NVIDIA H20 product brief: NVLink 900 GB/s bidirectional (450 GB/s each way), 8-GPU HGX board";
+const MI300X_LINK: &str = "AMD Instinct MI300X datasheet: 7 Infinity Fabric links of 128 GB/s bidirectional to the other 7 GPUs of the platform (64 GB/s each way per peer, 448 GB/s each way in all)";
+const MI325X_LINK: &str = "AMD Instinct MI325X datasheet: 7 Infinity Fabric links of 128 GB/s bidirectional to the other 7 GPUs of the platform (64 GB/s each way per peer, 448 GB/s each way in all)";
 
 fn ds(value: f64, text: &'static str) -> Figure<f64> {
     Figure::new(value, Source::datasheet(text))
@@ -112,6 +157,7 @@ fn gh200(
             "NVIDIA GH200 datasheet: the whole module (CPU, GPU, memory), configurable 450-1000 W",
         )),
         block_scaled_mma: false,
+        interconnect: None,
         peaks: vec![
             (
                 Math::Fp64,
@@ -147,6 +193,7 @@ struct Entry {
     block_scaled_mma: bool,
     /// (operation type, dense TFLOP/s, source)
     peaks: Vec<(Math, Figure<f64>)>,
+    interconnect: Option<Interconnect>,
 }
 
 impl Entry {
@@ -181,6 +228,7 @@ impl Entry {
                     rate: Figure::new(FlopsPerSecond::tflops(f.value), f.source),
                 })
                 .collect(),
+            interconnect: self.interconnect,
         }
     }
 }
@@ -219,6 +267,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: Some(ds(140.0, GB10_HOT_CHIPS)),
             block_scaled_mma: true,
+            interconnect: None,
             peaks: vec![
                 (Math::Fp32, ds(31.0, GB10_HOT_CHIPS)),
                 (
@@ -282,6 +331,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: Some(ds(1200.0, "NVIDIA GB200 NVL72 datasheet (per GPU)")),
             block_scaled_mma: true,
+            interconnect: joined(LinkKind::NvLink(5), 900.0, 72, Some(100.0), AIC_GB200_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -323,6 +373,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: Some(ds(1000.0, "NVIDIA HGX B200 datasheet (per GPU)")),
             block_scaled_mma: true,
+            interconnect: joined(LinkKind::NvLink(5), 900.0, 8, Some(100.0), AIC_B200_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -358,6 +409,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: Some(ds(1400.0, GB300)),
             block_scaled_mma: true,
+            interconnect: joined(LinkKind::NvLink(5), 900.0, 72, Some(100.0), AIC_GB300_NODE),
             // FP64 is not published for Blackwell Ultra per GPU: left out, not borrowed.
             peaks: vec![
                 (
@@ -401,6 +453,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: Some(ds(1100.0, B300)),
             block_scaled_mma: true,
+            interconnect: joined(LinkKind::NvLink(5), 900.0, 8, Some(100.0), AIC_B300_NODE),
             // FP64 is not published for Blackwell Ultra per GPU: left out, not borrowed.
             peaks: vec![
                 (
@@ -441,6 +494,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
             power_watts: Some(ds(700.0, H200_DOC)),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::NvLink(4), 450.0, 8, Some(50.0), AIC_H200_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -471,6 +525,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(1980.0, HOPPER_WP)),
             power_watts: Some(ds(700.0, H100_SXM_DOC)),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::NvLink(4), 450.0, 8, Some(50.0), AIC_H100_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -501,6 +556,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(1755.0, HOPPER_WP)),
             power_watts: Some(ds(350.0, H100_PCIE_DOC)),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::Pcie(5), 64.0, 8, Some(50.0), AIC_H100_PCIE_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -531,6 +587,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(1410.0, AMPERE_WP)),
             power_watts: Some(ds(400.0, A100)),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::NvLink(3), 300.0, 8, Some(25.0), AIC_A100_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -567,6 +624,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2520.0, "NVIDIA L40S product brief")),
             power_watts: Some(ds(350.0, "NVIDIA L40S datasheet")),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::Pcie(4), 32.0, 8, Some(50.0), AIC_L40S_NODE),
             peaks: vec![
                 (Math::Fp32, ds(91.6, "NVIDIA L40S datasheet")),
                 (Math::Tf32, ds(183.0, L40S)),
@@ -597,6 +655,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(1300.0, ORIN)),
             power_watts: Some(ds(60.0, ORIN)),
             block_scaled_mma: false,
+            interconnect: None,
             peaks: vec![
                 (Math::Fp32, ds(5.3, ORIN)),
                 (
@@ -637,6 +696,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2040.0, "NVIDIA L4 product brief")),
             power_watts: Some(ds(72.0, "NVIDIA L4 datasheet")),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::Pcie(4), 32.0, 8, Some(25.0), AIC_L4_NODE),
             // The L4 datasheet gives no FP64 rate: left out, not borrowed.
             peaks: vec![
                 (Math::Fp32, ds(30.3, "NVIDIA L4 datasheet")),
@@ -688,6 +748,7 @@ fn entries() -> Vec<Entry> {
                 "NVIDIA H100 NVL datasheet (per GPU, 350-400 W configurable)",
             )),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::NvLinkBridge(4), 300.0, 2, None, H100_NVL_LINK),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -754,6 +815,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: Some(ds(600.0, "NVIDIA H200 NVL datasheet (up to 600 W)")),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::NvLinkBridge(4), 450.0, 4, None, H200_NVL_LINK),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -814,6 +876,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: Some(ds(400.0, "NVIDIA HGX H20 specifications")),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::NvLink(4), 450.0, 8, None, H20_LINK),
             // Its SM count and FP64 rate are not published: left out.
             peaks: vec![
                 (
@@ -889,6 +952,7 @@ fn entries() -> Vec<Entry> {
                 "NVIDIA A100 Tensor Core GPU datasheet (SXM4 40GB)",
             )),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::NvLink(3), 300.0, 8, Some(25.0), AIC_A100_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -967,6 +1031,7 @@ fn entries() -> Vec<Entry> {
                 "NVIDIA A100 Tensor Core GPU datasheet (PCIe 80GB)",
             )),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::Pcie(4), 32.0, 8, Some(25.0), AIC_A100_PCIE_NODE),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -1051,6 +1116,7 @@ fn entries() -> Vec<Entry> {
                 "NVIDIA Ada Lovelace GPU architecture whitepaper, GeForce RTX 4090",
             )),
             block_scaled_mma: false,
+            interconnect: None,
             // Rates with FP32 accumulation, as inference GEMMs accumulate; FP64 is not published.
             peaks: vec![
                 (
@@ -1138,6 +1204,7 @@ fn entries() -> Vec<Entry> {
                 "NVIDIA RTX PRO 6000 Blackwell Server Edition datasheet",
             )),
             block_scaled_mma: true,
+            interconnect: joined(LinkKind::Pcie(5), 64.0, 8, Some(50.0), AIC_RTX_PRO_NODE),
             // NVIDIA's figures scaled to the clock it observed; FP64 is not published.
             peaks: vec![
                 (
@@ -1231,6 +1298,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: None,
             block_scaled_mma: true,
+            interconnect: None,
             // NVIDIA prints only the FP4 headline (20 PFLOPS with sparsity, the GB300 NVL72's
             // per-GPU figure); the other dense rates are the GB300's, its clocks unpublished.
             peaks: vec![
@@ -1301,6 +1369,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2407.0, RTX_5090)),
             power_watts: Some(ds(575.0, RTX_5090)),
             block_scaled_mma: true,
+            interconnect: None,
             // Rates with FP32 accumulation, as inference GEMMs accumulate: GeForce runs
             // FP16/BF16 with FP32 accumulate at half the FP16-accumulate rate. FP64 is not
             // published.
@@ -1369,6 +1438,7 @@ fn entries() -> Vec<Entry> {
                 "NVIDIA Jetson AGX Thor datasheet: configurable 40-130 W",
             )),
             block_scaled_mma: true,
+            interconnect: None,
             peaks: vec![
                 (
                     Math::Fp32,
@@ -1437,6 +1507,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2900.0, STRIX_HALO)),
             power_watts: None,
             block_scaled_mma: false,
+            interconnect: None,
             // AMD prints no GPU FLOP rate for it: both are computed, and say so.
             peaks: vec![
                 (
@@ -1481,6 +1552,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI300X data sheet")),
             power_watts: Some(ds(750.0, "AMD Instinct MI300X data sheet")),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::InfinityFabric, 448.0, 8, None, MI300X_LINK),
             // 304 compute units, not SMs: the SM count is left out. No MX block-scaled math on CDNA 3.
             peaks: vec![
                 (
@@ -1545,6 +1617,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2100.0, "AMD Instinct MI325X data sheet")),
             power_watts: Some(ds(1000.0, "AMD Instinct MI325X data sheet")),
             block_scaled_mma: false,
+            interconnect: joined(LinkKind::InfinityFabric, 448.0, 8, None, MI325X_LINK),
             peaks: vec![
                 (
                     Math::Fp64,
@@ -1608,6 +1681,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2400.0, "AMD Instinct MI355X data sheet")),
             power_watts: Some(ds(1400.0, "AMD Instinct MI355X data sheet")),
             block_scaled_mma: true,
+            interconnect: None,
             // CDNA 4 runs MXFP6 and MXFP4 natively (OCP MX block scales).
             peaks: vec![
                 (
@@ -1679,6 +1753,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: Some(ds(2200.0, "AMD Instinct MI350X data sheet")),
             power_watts: Some(ds(1000.0, "AMD Instinct MI350X data sheet")),
             block_scaled_mma: true,
+            interconnect: None,
             peaks: vec![
                 (
                     Math::Fp64,
@@ -1758,6 +1833,7 @@ fn entries() -> Vec<Entry> {
                 "Intel Gaudi 3 AI accelerator white paper (OAM HL-325L)",
             )),
             block_scaled_mma: false,
+            interconnect: None,
             // Intel publishes matrix BF16 and FP8: FP32 and INT8 matrix rates are left out.
             peaks: vec![
                 (
@@ -1794,6 +1870,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: None,
             block_scaled_mma: false,
+            interconnect: None,
             // Google publishes BF16 and INT8: no FP8 on v5e, no FP32 matrix rate.
             peaks: vec![
                 (
@@ -1836,6 +1913,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: None,
             block_scaled_mma: false,
+            interconnect: None,
             // Google publishes BF16 and INT8; no FP32 matrix rate.
             peaks: vec![
                 (
@@ -1881,6 +1959,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: None,
             block_scaled_mma: false,
+            interconnect: None,
             // Bandwidth and capacity are published; compute is derived, and says so.
             peaks: vec![
                 (
@@ -1921,6 +2000,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: None,
             block_scaled_mma: false,
+            interconnect: None,
             // Bandwidth and capacity are published; compute is derived, and says so.
             peaks: vec![
                 (
@@ -1961,6 +2041,7 @@ fn entries() -> Vec<Entry> {
             boost_clock_mhz: None,
             power_watts: None,
             block_scaled_mma: false,
+            interconnect: None,
             // Bandwidth and capacity are published; compute is derived, and says so.
             peaks: vec![
                 (
