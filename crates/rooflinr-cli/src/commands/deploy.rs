@@ -98,6 +98,10 @@ pub struct Args {
     /// Network bandwidth per GPU per direction, GB/s (replaces the registry's).
     #[arg(long, value_name = "GB_S")]
     network: Option<f64>,
+    /// Achieved fraction of each link's bandwidth (NVIDIA's NCCL tables: 40-70 %,
+    /// `rooflinr validate` fits it per device).
+    #[arg(long, default_value_t = 1.0, value_name = "FRACTION")]
+    link_efficiency: f64,
     /// Latency per collective step inside a domain, µs.
     #[arg(long, default_value_t = 1.0, value_name = "US")]
     link_latency: f64,
@@ -337,7 +341,7 @@ fn options(args: &Args) -> Result<DeployOptions> {
         comm: CommModel {
             scale_up_latency: Seconds(args.link_latency * 1e-6),
             scale_out_latency: Seconds(args.network_latency * 1e-6),
-            bandwidth_efficiency: args.hardware.bandwidth_efficiency,
+            bandwidth_efficiency: args.link_efficiency,
             overlap: args.overlap,
         },
         expert_imbalance: args.imbalance,

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod collectives;
 pub mod deploy;
 pub mod formats;
 pub mod hardware;

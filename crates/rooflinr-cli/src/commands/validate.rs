@@ -619,6 +619,8 @@ struct Validation {
     seconds: f64,
     groups: Vec<Group>,
     skipped: Vec<String>,
+    /// NCCL collectives against the deployment model's collective cost.
+    collectives: super::collectives::Collectives,
 }
 
 fn validate(rows: &[Row]) -> Validation {
@@ -768,6 +770,7 @@ fn validate(rows: &[Row]) -> Validation {
         seconds: began.elapsed().as_secs_f64(),
         groups,
         skipped,
+        collectives: Default::default(),
     }
 }
 
@@ -833,6 +836,7 @@ fn markdown(v: &Validation) -> String {
     for s in &v.skipped {
         let _ = writeln!(out, "\nskipped: {s}");
     }
+    out += &super::collectives::markdown(&v.collectives);
     let _ = writeln!(out, "\n{} rows validated in {:.2} s.", v.rows, v.seconds);
     out
 }
@@ -840,7 +844,8 @@ fn markdown(v: &Validation) -> String {
 /// Reads the tables, validates, prints.
 pub fn run(args: Args) -> Result<()> {
     let rows = read_tables(&args.tables)?;
-    let v = validate(&rows);
+    let mut v = validate(&rows);
+    v.collectives = super::collectives::validate(&args.tables)?;
     if args.json {
         super::print_json(&v)?;
     } else {

@@ -16,7 +16,7 @@
 //! - **Communication** ([`Collective`]): a bandwidth term plus a latency per step.
 //!   All-reduce sends `2(n-1)/n` of the message per GPU in `2(n-1)` steps (the ring
 //!   algorithm NCCL uses for large messages; Patarasuk and Yuan, JPDC 2009); all-gather
-//!   `(n-1)/n` in `n-1` steps; all-to-all `(n-1)/n` of what a GPU holds for all
+//!   and reduce-scatter `(n-1)/n` in `n-1` steps; all-to-all `(n-1)/n` of what a GPU holds for all
 //!   destinations, sent at once through the switch (one step); a pipeline hand-off sends
 //!   the whole activation (one step). A group inside one scale-up domain uses the fabric,
 //!   a group that spans domains runs at the network's per-GPU bandwidth.
@@ -44,7 +44,7 @@ use crate::analysis::{
 };
 use crate::config::ModelConfig;
 use crate::error::ModelError;
-use crate::hardware::{Hardware, Interconnect, LinkKind};
+use crate::hardware::{Hardware, LinkKind};
 use crate::ops::{AttentionShape, Op};
 use crate::roofline::Efficiency;
 use crate::units::{Bytes, Seconds};
@@ -159,6 +159,8 @@ pub enum Collective {
     AllReduce,
     /// Every GPU ends with everyone's part; the message is the gathered whole.
     AllGather,
+    /// Every GPU ends with its part of the sum; the message is the whole input.
+    ReduceScatter,
     /// Every GPU sends a different part to each other GPU; the message is what one GPU
     /// holds for all destinations.
     AllToAll,
@@ -172,6 +174,7 @@ impl Collective {
         match self {
             Collective::AllReduce => "all-reduce",
             Collective::AllGather => "all-gather",
+            Collective::ReduceScatter => "reduce-scatter",
             Collective::AllToAll => "all-to-all",
             Collective::SendRecv => "send/recv",
         }
@@ -183,7 +186,9 @@ impl Collective {
         let n = f64::from(n);
         match self {
             Collective::AllReduce => message * (2.0 * (n - 1.0) / n),
-            Collective::AllGather | Collective::AllToAll => message * ((n - 1.0) / n),
+            Collective::AllGather | Collective::ReduceScatter | Collective::AllToAll => {
+                message * ((n - 1.0) / n)
+            }
             Collective::SendRecv => message,
         }
     }
@@ -193,7 +198,7 @@ impl Collective {
         let n = f64::from(n);
         match self {
             Collective::AllReduce => 2.0 * (n - 1.0),
-            Collective::AllGather => n - 1.0,
+            Collective::AllGather | Collective::ReduceScatter => n - 1.0,
             Collective::AllToAll | Collective::SendRecv => 1.0,
         }
     }
@@ -476,14 +481,22 @@ pub fn evaluate(
             format!("must be in (0, 1], got {eff}"),
         ));
     }
-    let links = Links::new(hardware, layout)?;
+    if layout.gpus() > 1 && hardware.interconnect.is_none() {
+        return Err(ModelError::invalid(
+            "interconnect",
+            format!(
+                "{} has no published interconnect; give one (link bandwidth and domain size) to deploy on {} GPUs",
+                hardware.name,
+                layout.gpus()
+            ),
+        ));
+    }
     let cx = Context {
         config,
         hardware,
         efficiency,
         layout,
         options,
-        links,
     };
     let end = workload.prompt + workload.output;
     let memory = cx.memory(scenario, workload.concurrency, workload.prompt, end);
@@ -530,63 +543,58 @@ pub fn evaluate(
     })
 }
 
-/// The links each group of the layout communicates over.
-#[derive(Clone, Copy)]
-struct Links<'a> {
-    interconnect: Option<&'a Interconnect>,
-    name: &'a str,
+/// One collective's cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CollectiveCost {
+    /// The link it runs over.
+    pub link: LinkKind,
+    /// Bytes each GPU sends.
+    pub sent: Bytes,
+    /// Its time: a latency per step plus the bytes sent over the link's bandwidth.
+    pub time: Seconds,
 }
 
-impl<'a> Links<'a> {
-    fn new(hardware: &'a Hardware, layout: Layout) -> Result<Self, ModelError> {
-        if layout.gpus() > 1 && hardware.interconnect.is_none() {
-            return Err(ModelError::invalid(
-                "interconnect",
-                format!(
-                    "{} has no published interconnect; give one (link bandwidth and domain size) to deploy on {} GPUs",
-                    hardware.name,
-                    layout.gpus()
-                ),
-            ));
-        }
-        Ok(Links {
-            interconnect: hardware.interconnect.as_ref(),
-            name: &hardware.name,
-        })
-    }
-
-    /// The cost of one instance of `collective` among `gpus` GPUs placed within `span`
-    /// adjacent GPUs (the span decides the link).
-    fn cost(
-        &self,
-        collective: Collective,
-        message: Bytes,
-        gpus: u32,
-        span: u32,
-        comm: &CommModel,
-    ) -> Result<(LinkKind, Bytes, Seconds), ModelError> {
-        let ic = self
-            .interconnect
-            .expect("checked in Links::new for more than one GPU");
-        let link = ic.link_for(span).ok_or_else(|| {
-            ModelError::invalid(
-                "interconnect",
-                format!(
-                    "a group spanning {span} GPUs crosses {}-GPU domains of {}, and no network bandwidth is known",
-                    ic.domain.value, self.name
-                ),
-            )
-        })?;
-        let latency = if span <= ic.domain.value {
-            comm.scale_up_latency
-        } else {
-            comm.scale_out_latency
-        };
-        let sent = collective.bytes_sent(message, gpus);
-        let bandwidth = link.bandwidth.value.get() * comm.bandwidth_efficiency;
-        let time = latency * collective.steps(gpus) + Seconds(sent.get() / bandwidth);
-        Ok((link.kind, sent, time))
-    }
+/// The cost of one `collective` of `message` among `gpus` GPUs placed within `span`
+/// adjacent GPUs of `hardware` (the span decides the link: the fabric inside a domain,
+/// the network beyond).
+pub fn collective_cost(
+    hardware: &Hardware,
+    collective: Collective,
+    message: Bytes,
+    gpus: u32,
+    span: u32,
+    comm: &CommModel,
+) -> Result<CollectiveCost, ModelError> {
+    let ic = hardware.interconnect.as_ref().ok_or_else(|| {
+        ModelError::invalid(
+            "interconnect",
+            format!(
+                "{} has no published interconnect; give one (link bandwidth and domain size) to deploy on {gpus} GPUs",
+                hardware.name
+            ),
+        )
+    })?;
+    let link = ic.link_for(span).ok_or_else(|| {
+        ModelError::invalid(
+            "interconnect",
+            format!(
+                "a group spanning {span} GPUs crosses {}-GPU domains of {}, and no network bandwidth is known",
+                ic.domain.value, hardware.name
+            ),
+        )
+    })?;
+    let latency = if span <= ic.domain.value {
+        comm.scale_up_latency
+    } else {
+        comm.scale_out_latency
+    };
+    let sent = collective.bytes_sent(message, gpus);
+    let bandwidth = link.bandwidth.value.get() * comm.bandwidth_efficiency;
+    Ok(CollectiveCost {
+        link: link.kind,
+        sent,
+        time: latency * collective.steps(gpus) + Seconds(sent.get() / bandwidth),
+    })
 }
 
 struct Context<'a> {
@@ -595,7 +603,6 @@ struct Context<'a> {
     efficiency: &'a Efficiency,
     layout: Layout,
     options: &'a DeployOptions,
-    links: Links<'a>,
 }
 
 /// How one GPU's operators are cut from the whole model's.
@@ -1015,9 +1022,15 @@ impl Context<'_> {
             if count <= 0.0 || gpus <= 1 {
                 return Ok(());
             }
-            let (link, sent, one) =
-                self.links
-                    .cost(collective, message, gpus, span, &self.options.comm)?;
+            let cost = collective_cost(
+                self.hardware,
+                collective,
+                message,
+                gpus,
+                span,
+                &self.options.comm,
+            )?;
+            let (link, sent, one) = (cost.link, cost.sent, cost.time);
             out.push(CommReport {
                 id,
                 collective,
