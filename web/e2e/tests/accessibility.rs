@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The pages checked: the default, a whole-model link, and an operator link, each in both
 /// themes, and a comparison of six devices.
-const PAGES: [(&str, &str); 7] = [
+const PAGES: [(&str, &str); 9] = [
     ("default, light", "v=1&theme=light"),
     ("default, dark", "v=1&theme=dark"),
     (
@@ -34,6 +34,14 @@ const PAGES: [(&str, &str); 7] = [
     (
         "six devices side by side, dark",
         "v=1&mode=model&hw=h100-sxm&model=llama-3-70b&cmp=h200,b200,gb10,mi300x,rtx-5090&theme=dark",
+    ),
+    (
+        "DeepSeek-V3 on 16 H200s, light",
+        "v=1&mode=deploy&hw=h200&w=fp8-e4m3&model=deepseek-v3&tp=2&pp=1&dp=8&ep=1&conc=256&theme=light",
+    ),
+    (
+        "DeepSeek-V3 on 16 H200s, dark",
+        "v=1&mode=deploy&hw=h200&w=fp8-e4m3&model=deepseek-v3&tp=2&pp=1&dp=8&ep=1&conc=256&theme=dark",
     ),
 ];
 
@@ -102,6 +110,8 @@ async fn shared_pages_pass_wcag_a_and_aa_in_both_themes_and_fit_a_phone() -> Res
         // The analysis has rendered once its figures are there.
         let figure = if query.contains("mode=op") {
             "[data-figure=op-time]"
+        } else if query.contains("mode=deploy") {
+            "[data-figure=deploy-tpot]"
         } else {
             "[data-figure=model-time]"
         };

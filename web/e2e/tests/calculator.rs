@@ -165,6 +165,102 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     );
     screenshot(&client, "calculator-comparison.png").await?;
 
+    // A deployment link: Llama-3-70B with FP8 weights on 8 H100s (TP4 PP2), 64 requests;
+    // the page shows the model crate's own serving figures and the serving chart.
+    let query = "v=1&mode=deploy&hw=h100-sxm&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=llama-3-70b&tp=4&pp=2&dp=1&ep=0&prompt=1024&gen=256&conc=64&ovl=0";
+    client.goto(&format!("{page}?{query}")).await?;
+    let ttft = text_of(&client, "[data-figure=deploy-ttft]").await?;
+    let tpot = text_of(&client, "[data-figure=deploy-tpot]").await?;
+    let per_gpu = text_of(&client, "[data-figure=deploy-gpu]").await?;
+    let memory = text_of(&client, "[data-figure=deploy-memory]").await?;
+    let expected = rooflinr_model::deploy::evaluate(
+        &presets::get("llama-3-70b")?,
+        &registry::get("h100-sxm")?,
+        &Scenario {
+            phase: Phase::Decode,
+            batch: 1,
+            seq: 1,
+            precision: Precision {
+                weights: Format::Fp8E4m3,
+                ..Precision::uniform(Format::Bf16)
+            },
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        },
+        &Efficiency::IDEAL,
+        rooflinr_model::deploy::Layout {
+            tensor: 4,
+            pipeline: 2,
+            data: 1,
+            expert: false,
+        },
+        rooflinr_model::deploy::Workload {
+            prompt: 1024,
+            output: 256,
+            concurrency: 64,
+        },
+        &rooflinr_model::deploy::DeployOptions::default(),
+    )?;
+    assert_eq!(ttft, si(expected.serving.ttft.get(), "s"));
+    assert_eq!(tpot, si(expected.serving.tpot.get(), "s"));
+    assert_eq!(
+        per_gpu,
+        format!("{:.1}", expected.serving.tokens_per_s_per_gpu)
+    );
+    assert_eq!(memory, expected.memory.total().to_string());
+    let comms = client
+        .execute(
+            "return document.querySelectorAll('#deploy-comms tbody tr').length",
+            vec![],
+        )
+        .await?;
+    assert_eq!(comms.as_u64(), Some(expected.decode.comms.len() as u64));
+    // The serving chart: one point per concurrency of the curve, and the front of the
+    // other layouts of 8 GPUs drawn once it is computed.
+    let points = client
+        .execute(
+            "return document.querySelectorAll('#roofline-chart.serving-chart circle').length",
+            vec![],
+        )
+        .await?;
+    assert!(points.as_u64().unwrap_or(0) > 5, "{points}");
+    let search = client.execute("return location.search", vec![]).await?;
+    assert_eq!(search.as_str(), Some(format!("?{query}").as_str()));
+    // Moving the concurrency slider re-renders the figures: the time until the new
+    // per-GPU figure is in the page.
+    let slid_ms = client
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+            const slider = document.getElementById('slider-requests-at-once');
+            const before = document.querySelector('[data-figure=deploy-gpu]').textContent;
+            const start = performance.now();
+            slider.value = 8;
+            slider.dispatchEvent(new Event('input', { bubbles: true }));
+            const wait = () => document.querySelector('[data-figure=deploy-gpu]').textContent !== before
+                ? done(performance.now() - start)
+                : requestAnimationFrame(wait);
+            wait();"#,
+            vec![],
+        )
+        .await?;
+    println!(
+        "deployment: figures and serving chart updated {:.1} ms after the concurrency slider moved",
+        slid_ms.as_f64().unwrap_or(f64::NAN)
+    );
+    screenshot(&client, "calculator-deploy.png").await?;
+
+    // A layout the model cannot take names the field.
+    client
+        .goto(&format!(
+            "{page}?v=1&mode=deploy&hw=h100-sxm&model=llama-3-8b&tp=3"
+        ))
+        .await?;
+    let problem = text_of(&client, "#problem").await?;
+    assert!(
+        problem.contains("TP") && problem.contains("32 query heads"),
+        "{problem}"
+    );
+
     // A link with a broken config names the problem instead of going blank.
     let query =
         "v=1&mode=model&hw=h100-sxm&model=custom&config=%7B%22model_type%22%3A%22llama%22%7D";

@@ -5,6 +5,9 @@
 use rooflinr_model::ModelError;
 use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, OpReport, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::{
+    self, CommModel, DeployOptions, Deployment, Layout, SearchSpace, Serving, Workload,
+};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, custom, registry};
 use rooflinr_model::ops::{AttentionShape, Op, OpPrediction, Precision};
@@ -435,6 +438,157 @@ pub fn decode_curve(view: &ModelView, hw: &Hardware) -> Vec<CurvePoint> {
             })
         })
         .collect()
+}
+
+/// Deployment mode's result: the chosen layout for the workload, and its serving figures
+/// as concurrency grows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeployView {
+    /// The model.
+    pub config: ModelConfig,
+    /// The deployment at the chosen concurrency.
+    pub deployment: Deployment,
+    /// Serving figures at powers of two up to the memory's limit (and the chosen
+    /// concurrency), fewest requests first.
+    pub curve: Vec<Serving>,
+}
+
+/// One point of the front over the other layouts of the same GPUs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrontPoint {
+    /// The layout.
+    pub layout: Layout,
+    /// Requests served together.
+    pub concurrency: u64,
+    /// Output tokens/s per user.
+    pub per_user: f64,
+    /// Output tokens/s per GPU.
+    pub per_gpu: f64,
+}
+
+/// The layout and workload the state describes.
+fn deploy_inputs(state: &State) -> Result<(Layout, Workload, DeployOptions), Problem> {
+    let max = u64::from(deploy::MAX_GPUS);
+    let degree = |field: &str, text: &str| -> Result<u32, Problem> {
+        whole(field, text, max).map(|v| v as u32)
+    };
+    let layout = Layout {
+        tensor: degree("TP", &state.tp)?,
+        pipeline: degree("PP", &state.pp)?,
+        data: degree("DP", &state.dp)?,
+        expert: state.ep,
+    };
+    let workload = Workload {
+        prompt: whole("prompt tokens", &state.prompt, 1 << 20)?,
+        output: whole("output tokens", &state.generated, 1 << 20)?,
+        concurrency: whole(
+            "requests at once",
+            &state.concurrency,
+            deploy::MAX_CONCURRENCY,
+        )?,
+    };
+    let options = DeployOptions {
+        comm: CommModel {
+            overlap: state.overlap,
+            ..CommModel::default()
+        },
+        ..DeployOptions::default()
+    };
+    Ok((layout, workload, options))
+}
+
+/// A deployment error on the field the UI labels it with.
+fn deploy_problem(e: ModelError) -> Problem {
+    let field = match &e {
+        ModelError::InvalidField { field, .. } => match field.as_str() {
+            "tp" => "TP",
+            "pp" => "PP",
+            "dp" => "DP",
+            "ep" => "expert parallel",
+            "gpus" => "GPUs",
+            "interconnect" => "device",
+            "concurrency" => "requests at once",
+            _ => "deployment",
+        },
+        _ => "deployment",
+    };
+    Problem::model(field, e)
+}
+
+fn deploy_scenario(state: &State) -> Result<Scenario, Problem> {
+    Ok(Scenario {
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 1,
+        precision: precision(state)?,
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    })
+}
+
+/// Deployment mode: the chosen layout, and its curve over concurrency.
+pub fn deployment(state: &State, hw: &Hardware) -> Result<DeployView, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (layout, workload, options) = deploy_inputs(state)?;
+    let eff = Efficiency::IDEAL;
+    let run = |w: Workload| {
+        deploy::evaluate(&config, hw, &scenario, &eff, layout, w, &options).map_err(deploy_problem)
+    };
+    let deployment = run(workload)?;
+    let limit = deployment.max_concurrency.clamp(1, 1 << 16);
+    let mut levels: Vec<u64> = (0..17).map(|i| 1u64 << i).filter(|&c| c <= limit).collect();
+    if !levels.contains(&workload.concurrency) {
+        levels.push(workload.concurrency);
+        levels.sort_unstable();
+    }
+    let curve = levels
+        .into_iter()
+        .filter_map(|concurrency| {
+            run(Workload {
+                concurrency,
+                ..workload
+            })
+            .ok()
+            .map(|d| d.serving)
+        })
+        .collect();
+    Ok(DeployView {
+        config,
+        deployment,
+        curve,
+    })
+}
+
+/// The Pareto front of every other layout of the same number of GPUs (TP a power of two,
+/// PP, DP, EP on and off) for the workload's prompt and output: the points no other layout
+/// beats on both tokens/s per user and per GPU. Independent of the chosen layout's degrees
+/// and concurrency, so the calculator recomputes it only when the GPU count, model, device,
+/// formats or workload lengths change.
+pub fn layout_front(state: &State, hw: &Hardware) -> Result<Vec<FrontPoint>, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (layout, workload, options) = deploy_inputs(state)?;
+    let space = SearchSpace {
+        gpu_counts: vec![layout.gpus()],
+        max_gpus: layout.gpus(),
+        precisions: vec![scenario.precision],
+        prompt: workload.prompt,
+        output: workload.output,
+        min_tokens_per_user: 0.0,
+        max_ttft: None,
+    };
+    let r = deploy::search(&config, hw, &scenario, &Efficiency::IDEAL, &space, &options)
+        .map_err(deploy_problem)?;
+    Ok(r.pareto
+        .iter()
+        .map(|p| FrontPoint {
+            layout: r.candidates[p.candidate].layout,
+            concurrency: p.concurrency,
+            per_user: p.tokens_per_s_per_user,
+            per_gpu: p.tokens_per_s_per_gpu,
+        })
+        .collect())
 }
 
 /// The format that colours an operator's point: its weights for linear layers, its cache

@@ -7,7 +7,7 @@ use rooflinr_model::ops::Precision;
 use rooflinr_model::units::si;
 use serde_json::{Value, json};
 
-use crate::compute::{DeviceRow, ModelView, OperatorView};
+use crate::compute::{DeployView, DeviceRow, ModelView, OperatorView};
 
 /// What every export says about where its numbers come from.
 pub const PROVENANCE: &str = "predicted by the roofline model (rooflinr), not measured";
@@ -401,6 +401,179 @@ fn model_analysis_markdown(hw: &Hardware, view: &ModelView, link: &str) -> Strin
             ],
             &rows
         ),
+    )
+}
+
+const SERVING_HEADER: [&str; 7] = [
+    "concurrency",
+    "ttft_s",
+    "tpot_s",
+    "request_time_s",
+    "tokens_per_s_per_user",
+    "tokens_per_s_per_gpu",
+    "decode_tokens_per_s_per_gpu",
+];
+
+fn serving_rows(view: &DeployView) -> Vec<Vec<String>> {
+    view.curve
+        .iter()
+        .map(|s| {
+            vec![
+                s.concurrency.to_string(),
+                format!("{:e}", s.ttft.get()),
+                format!("{:e}", s.tpot.get()),
+                format!("{:e}", s.request_time.get()),
+                format!("{:.4}", s.tokens_per_s_per_user),
+                format!("{:.4}", s.tokens_per_s_per_gpu),
+                format!("{:.4}", s.decode_tokens_per_s_per_gpu),
+            ]
+        })
+        .collect()
+}
+
+/// A deployment's serving curve (one row per concurrency) as CSV.
+pub fn deploy_csv(view: &DeployView) -> String {
+    csv(&SERVING_HEADER, &serving_rows(view))
+}
+
+/// A deployment as JSON: layout, per-GPU memory, serving figures, each pass's compute and
+/// communication, and the curve over concurrency.
+pub fn deploy_json(hw: &Hardware, view: &DeployView, precision: &Precision) -> Value {
+    let d = &view.deployment;
+    let l = d.layout;
+    let pass = |p: &rooflinr_model::deploy::DeployPass| {
+        json!({
+            "phase": p.phase.name(),
+            "micro_batches": p.micro_batches,
+            "compute_s": p.compute.get(),
+            "communication_s": p.communication.get(),
+            "stage_s": p.stage.get(),
+            "time_s": p.time.get(),
+            "bubble": p.bubble,
+            "communication": p.comms.iter().map(|c| json!({
+                "name": c.id.name(),
+                "collective": c.collective.name(),
+                "gpus": c.gpus,
+                "link": c.link.name(),
+                "count": c.count,
+                "message_bytes": c.message.get(),
+                "sent_bytes": c.sent.get(),
+                "time_s": c.time.get(),
+            })).collect::<Vec<_>>(),
+        })
+    };
+    let s = d.serving;
+    json!({
+        "kind": PROVENANCE,
+        "model": view.config.name,
+        "hardware": hw.key,
+        "precision": precision_json(precision),
+        "layout": l.to_string(),
+        "tp": l.tensor,
+        "pp": l.pipeline,
+        "dp": l.data,
+        "ep": l.expert_degree(),
+        "gpus": l.gpus(),
+        "memory_per_gpu": {
+            "weights_bytes": d.memory.weights.get(),
+            "kv_cache_bytes": d.memory.kv_cache.get(),
+            "activations_bytes": d.memory.activations.get(),
+            "capacity_bytes": d.memory.capacity.get(),
+            "fits": d.memory.fits(),
+        },
+        "max_concurrency": d.max_concurrency,
+        "serving": {
+            "concurrency": s.concurrency,
+            "ttft_s": s.ttft.get(),
+            "tpot_s": s.tpot.get(),
+            "request_time_s": s.request_time.get(),
+            "tokens_per_s_per_user": s.tokens_per_s_per_user,
+            "tokens_per_s_per_gpu": s.tokens_per_s_per_gpu,
+            "decode_tokens_per_s_per_gpu": s.decode_tokens_per_s_per_gpu,
+        },
+        "prefill": pass(&d.prefill),
+        "decode": pass(&d.decode),
+        "curve": view.curve.iter().map(|s| json!({
+            "concurrency": s.concurrency,
+            "ttft_s": s.ttft.get(),
+            "tpot_s": s.tpot.get(),
+            "tokens_per_s_per_user": s.tokens_per_s_per_user,
+            "tokens_per_s_per_gpu": s.tokens_per_s_per_gpu,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// A deployment as a Markdown report.
+pub fn deploy_markdown(hw: &Hardware, view: &DeployView, link: &str) -> String {
+    let d = &view.deployment;
+    let l = d.layout;
+    let s = d.serving;
+    let m = d.memory;
+    let comms: Vec<Vec<String>> = d
+        .decode
+        .comms
+        .iter()
+        .map(|c| {
+            vec![
+                c.id.name().to_string(),
+                c.collective.name().to_string(),
+                c.gpus.to_string(),
+                c.link.name(),
+                format!("{}", c.count),
+                si(c.message.get(), "B"),
+                si(c.sent.get(), "B"),
+                si(c.time.get(), "s"),
+            ]
+        })
+        .collect();
+    format!(
+        "# rooflinr: {model} on {gpus} x {hw}\n\n_{PROVENANCE}._ [Open this deployment]({link})\n\n\
+         {hardware}\n## Layout\n\n- {layout} ({gpus} GPUs)\n\n## Per GPU\n\n\
+         - weights {w}, KV cache {kv}, activations {act}: {total} of {cap} ({fit})\n\
+         - the memory holds up to {max} requests\n\n## Serving {conc} requests\n\n\
+         - time to first token: **{ttft}**\n- time per output token: **{tpot}**\n\
+         - tokens/s per user: {user:.1}\n- tokens/s per GPU: {gpu:.1} ({decode:.1} while decoding)\n\n\
+         ## Decode step\n\n- compute {compute}, communication {comm} ({share:.0}% of the step)\n\n{comms}\n\
+         ## Over concurrency\n\n{curve}",
+        model = view.config.name,
+        gpus = l.gpus(),
+        hw = hw.name,
+        hardware = hardware_md(hw),
+        layout = l,
+        w = m.weights,
+        kv = m.kv_cache,
+        act = m.activations,
+        total = m.total(),
+        cap = m.capacity,
+        fit = if m.fits() { "fits" } else { "does not fit" },
+        max = d.max_concurrency,
+        conc = s.concurrency,
+        ttft = si(s.ttft.get(), "s"),
+        tpot = si(s.tpot.get(), "s"),
+        user = s.tokens_per_s_per_user,
+        gpu = s.tokens_per_s_per_gpu,
+        decode = s.decode_tokens_per_s_per_gpu,
+        compute = si(d.decode.compute.get(), "s"),
+        comm = si(d.decode.communication.get(), "s"),
+        share = d.decode.communication_share() * 100.0,
+        comms = if comms.is_empty() {
+            "One GPU: no communication.\n".to_string()
+        } else {
+            md_table(
+                &[
+                    "communication",
+                    "collective",
+                    "GPUs",
+                    "link",
+                    "count",
+                    "message",
+                    "sent per GPU",
+                    "time",
+                ],
+                &comms,
+            )
+        },
+        curve = md_table(&SERVING_HEADER, &serving_rows(view)),
     )
 }
 

@@ -15,6 +15,8 @@ pub enum Mode {
     Operator,
     /// A whole model from a preset or a `config.json`.
     Model,
+    /// A model over many GPUs: layout, communication, serving figures.
+    Deploy,
 }
 
 /// The operator analysed in operator mode.
@@ -139,6 +141,22 @@ pub struct State {
     /// Model mode: registry keys of other devices analysed side by side with `hardware`
     /// (at most [`MAX_COMPARED`]).
     pub compare: Vec<String>,
+    /// Deployment: tensor-parallel degree.
+    pub tp: String,
+    /// Deployment: pipeline stages.
+    pub pp: String,
+    /// Deployment: attention replicas per stage.
+    pub dp: String,
+    /// Deployment: whole experts on the stage's GPUs (expert parallelism).
+    pub ep: bool,
+    /// Deployment: prompt tokens per request.
+    pub prompt: String,
+    /// Deployment: output tokens per request.
+    pub generated: String,
+    /// Deployment: requests served together.
+    pub concurrency: String,
+    /// Deployment: communication hides behind compute.
+    pub overlap: bool,
 }
 
 /// Devices a comparison adds to the one chosen: six in all.
@@ -174,6 +192,14 @@ impl Default for State {
             theme: Theme::Auto,
             hidden: BTreeSet::new(),
             compare: Vec::new(),
+            tp: "8".into(),
+            pp: "1".into(),
+            dp: "1".into(),
+            ep: false,
+            prompt: "1024".into(),
+            generated: "256".into(),
+            concurrency: "32".into(),
+            overlap: false,
         }
     }
 }
@@ -183,7 +209,11 @@ pub const VERSION: &str = "1";
 
 type Codec<T> = &'static [(&'static str, T)];
 
-const MODES: Codec<Mode> = &[("op", Mode::Operator), ("model", Mode::Model)];
+const MODES: Codec<Mode> = &[
+    ("op", Mode::Operator),
+    ("model", Mode::Model),
+    ("deploy", Mode::Deploy),
+];
 const OPS: Codec<OpKind> = &[
     ("gemv", OpKind::Gemv),
     ("gemm", OpKind::Gemm),
@@ -262,6 +292,20 @@ impl State {
                     q.append_pair("cmp", &self.compare.join(","));
                 }
             }
+            Mode::Deploy => {
+                q.append_pair("model", &self.model);
+                if self.model == CUSTOM {
+                    q.append_pair("config", &self.config);
+                }
+                q.append_pair("tp", &self.tp);
+                q.append_pair("pp", &self.pp);
+                q.append_pair("dp", &self.dp);
+                q.append_pair("ep", name_of(BOOLS, self.ep));
+                q.append_pair("prompt", &self.prompt);
+                q.append_pair("gen", &self.generated);
+                q.append_pair("conc", &self.concurrency);
+                q.append_pair("ovl", name_of(BOOLS, self.overlap));
+            }
         }
         if self.theme != Theme::Auto {
             q.append_pair("theme", name_of(THEMES, self.theme));
@@ -297,6 +341,8 @@ impl State {
                 "phase" => pick(set(&mut s.phase, value_of(PHASES, &value))),
                 "causal" => pick(set(&mut s.causal, value_of(BOOLS, &value))),
                 "hw_bs" => pick(set(&mut s.custom.block_scaled, value_of(BOOLS, &value))),
+                "ep" => pick(set(&mut s.ep, value_of(BOOLS, &value))),
+                "ovl" => pick(set(&mut s.overlap, value_of(BOOLS, &value))),
                 "cmp" => {
                     for key in value.split(',').map(str::trim).filter(|k| !k.is_empty()) {
                         let key = key.to_ascii_lowercase();
@@ -354,6 +400,12 @@ impl State {
             "config" => &mut self.config,
             "batch" => &mut self.batch,
             "seq" => &mut self.seq,
+            "tp" => &mut self.tp,
+            "pp" => &mut self.pp,
+            "dp" => &mut self.dp,
+            "prompt" => &mut self.prompt,
+            "gen" => &mut self.generated,
+            "conc" => &mut self.concurrency,
             _ => return None,
         })
     }

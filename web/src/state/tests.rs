@@ -69,6 +69,32 @@ fn a_pasted_config_travels_in_the_link() {
 }
 
 #[test]
+fn a_deployment_travels_in_the_link() {
+    let s = State {
+        mode: Mode::Deploy,
+        model: "deepseek-v3".into(),
+        tp: "2".into(),
+        pp: "1".into(),
+        dp: "4".into(),
+        ep: true,
+        prompt: "2048".into(),
+        generated: "512".into(),
+        concurrency: "128".into(),
+        overlap: true,
+        ..State::default()
+    };
+    let q = s.to_query();
+    assert!(
+        q.contains("mode=deploy") && q.contains("ep=1") && q.contains("conc=128"),
+        "{q}"
+    );
+    assert_eq!(State::from_query(&q), (s, Vec::new()));
+    let (s, warnings) = State::from_query("mode=deploy&ep=yes&tp=4");
+    assert_eq!((s.mode, s.ep, s.tp.as_str()), (Mode::Deploy, false, "4"));
+    assert!(warnings[0].contains("`ep=yes`"), "{warnings:?}");
+}
+
+#[test]
 fn bad_values_warn_and_keep_defaults() {
     let (s, warnings) = State::from_query("mode=chart&phase=decoding&v=9&unknown=1&seq=12");
     assert_eq!(s.mode, Mode::Model);
@@ -96,11 +122,12 @@ proptest! {
         m in text(), seq in text(), config in text(), name in text(),
         hardware in prop_oneof![Just(CUSTOM.to_string()), text()],
         model in prop_oneof![Just(CUSTOM.to_string()), text()],
-        operator in any::<bool>(),
+        mode in prop_oneof![Just(Mode::Operator), Just(Mode::Model), Just(Mode::Deploy)],
+        tp in text(), concurrency in text(), ep in any::<bool>(),
     ) {
         let mut s = State {
-            mode: if operator { Mode::Operator } else { Mode::Model },
-            m, seq, config, hardware, model,
+            mode,
+            m, seq, config, hardware, model, tp, concurrency, ep,
             ..State::default()
         };
         s.custom.name = name;

@@ -438,7 +438,7 @@ fn slider_index(text: &str, max_exp: u32) -> u32 {
 
 /// A slider over powers of two beside an exact text field, both bound to one state field.
 #[component]
-fn PowerSlider(
+pub fn PowerSlider(
     /// Label (and the name problems use).
     label: &'static str,
     /// Smallest exponent.
@@ -472,9 +472,9 @@ fn PowerSlider(
     }
 }
 
-/// The model: preset or pasted config, phase, batch and length.
+/// The model picker: a preset or a pasted (or chosen) `config.json`.
 #[component]
-pub fn ModelPanel() -> impl IntoView {
+pub fn ModelPicker() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
     let problem = expect_context::<CurrentProblem>().0;
     let current = move || state.with(|s| s.model.clone());
@@ -486,7 +486,6 @@ pub fn ModelPanel() -> impl IntoView {
             .filter(|p| p.field == "config.json")
             .map(|p| p.message)
     };
-    let seq_label = move || state.with(|s| s.phase);
     let on_file = move |ev: leptos::ev::Event| {
         let Some(file) = browser::chosen_file(&ev) else {
             return;
@@ -505,8 +504,6 @@ pub fn ModelPanel() -> impl IntoView {
         });
     };
     view! {
-        <section class="panel" aria-labelledby="model-title">
-            <h2 id="model-title">"Model"</h2>
             <label class="field">
                 <span class="label">"model"</span>
                 <select
@@ -552,6 +549,18 @@ pub fn ModelPanel() -> impl IntoView {
                 </label>
                 {move || file_error.get().map(|m| view! { <p class="error" role="alert">{m}</p> })}
             </Show>
+    }
+}
+
+/// The model: preset or pasted config, phase, batch and length.
+#[component]
+pub fn ModelPanel() -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let seq_label = move || state.with(|s| s.phase);
+    view! {
+        <section class="panel" aria-labelledby="model-title">
+            <h2 id="model-title">"Model"</h2>
+            <ModelPicker />
             <div class="field">
                 <span class="label">"phase"</span>
                 <Segmented

@@ -3,6 +3,7 @@
 
 mod compare;
 mod controls;
+mod deploy;
 mod fields;
 mod results;
 
@@ -13,7 +14,7 @@ use crate::browser;
 use crate::chart::data::ChartData;
 use crate::chart::palette::{DARK, LIGHT};
 use crate::chart::view::{CHART_ID, RooflineChart};
-use crate::compute::{self, DeviceRow, ModelView, OperatorView, Problem};
+use crate::compute::{self, DeployView, DeviceRow, FrontPoint, ModelView, OperatorView, Problem};
 use crate::export;
 use crate::lab::link::{Lab, LinkState};
 use crate::lab::view::LabPanel;
@@ -21,6 +22,7 @@ use crate::lab::{self, LabData, LabView};
 use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
+use deploy::{DeployPanel, DeployResults, ServingChart};
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
 
@@ -158,6 +160,50 @@ pub fn App() -> impl IntoView {
             })
         })
     });
+    let deployment: Memo<Timed<DeployView>> = Memo::new(move |_| {
+        (mode.get() == Mode::Deploy).then(|| {
+            timed(|| {
+                let hw = hardware.get()?;
+                state.with(|s| compute::deployment(s, &hw))
+            })
+        })
+    });
+    // The front of the other layouts of the same GPUs does not depend on the chosen
+    // degrees' split or the concurrency: recompute it only when what it depends on changes.
+    let front_key = Memo::new(move |_| {
+        let ok = deployment.with(|d| matches!(d, Some((Ok(_), _))));
+        let gpus = deployment.with(|d| match d {
+            Some((Ok(v), _)) => v.deployment.layout.gpus(),
+            _ => 0,
+        });
+        state.with(|s| {
+            (
+                ok,
+                gpus,
+                s.model.clone(),
+                s.config.clone(),
+                s.hardware.clone(),
+                s.custom.clone(),
+                (s.activations.clone(), s.weights.clone(), s.kv.clone()),
+                (s.prompt.clone(), s.generated.clone(), s.overlap),
+            )
+        })
+    });
+    let front: Memo<(Vec<FrontPoint>, f64)> = Memo::new(move |_| {
+        front_key.track();
+        let ok = front_key.with_untracked(|k| k.0);
+        let Ok(hw) = hardware.get_untracked() else {
+            return (Vec::new(), 0.0);
+        };
+        if !ok {
+            return (Vec::new(), 0.0);
+        }
+        let start = browser::now_ms();
+        let points = state
+            .with_untracked(|s| compute::layout_front(s, &hw))
+            .unwrap_or_default();
+        (points, browser::now_ms() - start)
+    });
     // Devices side by side: the chosen device's analysis and one more per compared device,
     // with the time the extra analyses took.
     let comparison: Memo<(Vec<DeviceRow>, f64)> = Memo::new(move |_| {
@@ -209,6 +255,7 @@ pub fn App() -> impl IntoView {
             .err()
             .or_else(|| operator.with(problem_of))
             .or_else(|| model.with(problem_of))
+            .or_else(|| deployment.with(problem_of))
     });
     provide_context(CurrentProblem(problem));
     let lab_view: Memo<Option<LabView>> = Memo::new(move |_| {
@@ -232,6 +279,8 @@ pub fn App() -> impl IntoView {
                     .and_then(|(r, _)| r.as_ref().ok())
                     .map(|v| ChartData::for_model(&hw, v))
             }),
+            // Deployment mode draws the serving chart instead.
+            Mode::Deploy => None,
         }?;
         Some(lab_view.with(|l| match l {
             Some(l) => chart.with_lab(l),
@@ -261,7 +310,28 @@ pub fn App() -> impl IntoView {
                 }
                 Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
             }),
+            Mode::Deploy => deployment.get().map(|(r, ms)| match r {
+                Ok(v) => {
+                    let front_ms = front.with(|f| f.1);
+                    view! {
+                        <DeployResults view=v palette=pal />
+                        <p class="timing">{format!(
+                            "Computed in {ms:.1} ms in your browser; the front of every layout of these GPUs in {front_ms:.1} ms."
+                        )}</p>
+                    }
+                    .into_any()
+                }
+                Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
+            }),
         }
+    };
+    let serving_chart = move || {
+        deployment.with(|d| match d {
+            Some((Ok(v), _)) => Some(view! {
+                <ServingChart view=v.clone() front=front.with(|f| f.0.clone()) palette=palette.get() />
+            }),
+            _ => None,
+        })
     };
     let title = move || match (hardware.get(), mode.get()) {
         (Ok(hw), Mode::Model) => format!(
@@ -278,6 +348,21 @@ pub fn App() -> impl IntoView {
             state.with(|s| format!("{:?}", s.op).to_uppercase()),
             hw.name
         ),
+        (Ok(hw), Mode::Deploy) => {
+            let gpus = deployment.with(|d| match d {
+                Some((Ok(v), _)) => v.deployment.layout.gpus().to_string(),
+                _ => "several".into(),
+            });
+            format!(
+                "{} on {gpus} × {}",
+                state.with(|s| if s.model == crate::state::CUSTOM {
+                    "your model".to_string()
+                } else {
+                    s.model.clone()
+                }),
+                hw.name
+            )
+        }
         (Err(_), _) => "Roofline".into(),
     };
 
@@ -294,7 +379,7 @@ pub fn App() -> impl IntoView {
                 <nav class="modes">
                     <Segmented
                         label="analysis"
-                        options=vec![(Mode::Model, "Whole model"), (Mode::Operator, "One operator")]
+                        options=vec![(Mode::Model, "Whole model"), (Mode::Deploy, "Many GPUs"), (Mode::Operator, "One operator")]
                         get=|s| s.mode
                         set=|s, v| s.mode = v
                     />
@@ -318,17 +403,21 @@ pub fn App() -> impl IntoView {
             <main class="layout">
                 <aside class="controls">
                     <HardwarePanel hardware=hardware />
-                    <Show when=move || mode.get() == Mode::Model fallback=|| view! { <OperatorPanel /> }>
-                        <ModelPanel />
-                    </Show>
+                    {move || match mode.get() {
+                        Mode::Model => view! { <ModelPanel /> }.into_any(),
+                        Mode::Deploy => view! { <DeployPanel hardware=hardware /> }.into_any(),
+                        Mode::Operator => view! { <OperatorPanel /> }.into_any(),
+                    }}
                     <FormatsPanel />
                 </aside>
                 <section class="output">
                     <div class="output-head">
                         <h2 id="analysis-title">{title}</h2>
-                        <ExportBar hardware=hardware operator=operator model=model comparison=comparison />
+                        <ExportBar hardware=hardware operator=operator model=model comparison=comparison deployment=deployment />
                     </div>
-                    <RooflineChart data=chart palette=palette />
+                    <Show when=move || mode.get() != Mode::Deploy fallback=serving_chart>
+                        <RooflineChart data=chart palette=palette />
+                    </Show>
                     <div class="results" aria-live="polite">
                         {results}
                         {move || {
@@ -387,6 +476,8 @@ fn ExportBar(
     model: Memo<Timed<ModelView>>,
     /// Devices side by side (model mode), when any are compared.
     comparison: Memo<(Vec<DeviceRow>, f64)>,
+    /// The deployment (deployment mode).
+    deployment: Memo<Timed<DeployView>>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
     let link = move || {
@@ -408,6 +499,7 @@ fn ExportBar(
         );
         let stem = state.with_untracked(|s| match s.mode {
             Mode::Model => format!("rooflinr-{}-{}", s.model, s.hardware),
+            Mode::Deploy => format!("rooflinr-deploy-{}-{}", s.model, s.hardware),
             Mode::Operator => format!("rooflinr-operator-{}", s.hardware),
         });
         let out = if let Some((Ok(v), _)) = operator.get_untracked() {
@@ -428,6 +520,14 @@ fn ExportBar(
                     comparison
                         .with_untracked(|(rows, _)| export::model_markdown(&hw, &v, &link, rows)),
                 ),
+            }
+        } else if let Some((Ok(v), _)) = deployment.get_untracked() {
+            let precision = state.with_untracked(compute::precision);
+            match (kind, precision) {
+                ("csv", _) => Some(export::deploy_csv(&v)),
+                ("json", Ok(p)) => Some(export::deploy_json(&hw, &v, &p).to_string()),
+                ("json", Err(_)) => None,
+                _ => Some(export::deploy_markdown(&hw, &v, &link)),
             }
         } else {
             None

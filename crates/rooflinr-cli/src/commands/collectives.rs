@@ -227,7 +227,12 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
         let mut sizes: Vec<u64> = rows.iter().map(|r| r.elements).collect();
         sizes.sort_unstable();
         sizes.dedup();
-        let fitting = |r: &Row| sizes.binary_search(&r.elements).unwrap_or(0).is_multiple_of(2);
+        let fitting = |r: &Row| {
+            sizes
+                .binary_search(&r.elements)
+                .unwrap_or(0)
+                .is_multiple_of(2)
+        };
         let fit_rows: Vec<&Row> = rows.iter().copied().filter(|r| fitting(r)).collect();
         let held: Vec<&Row> = rows.iter().copied().filter(|r| !fitting(r)).collect();
         let Some(fitted) = fit(&hw, &fit_rows) else {

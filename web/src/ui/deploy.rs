@@ -1,0 +1,501 @@
+//! Deployment mode: a model over many GPUs. The controls (model, layout, workload), the
+//! results (serving figures, what each GPU holds, where a decode step's time goes, the
+//! collectives) and the chart people compare serving systems by: output tokens/s per GPU
+//! against tokens/s per user as concurrency grows, with the front of the other layouts of
+//! the same GPUs.
+
+use leptos::prelude::*;
+use rooflinr_model::hardware::Hardware;
+use rooflinr_model::units::si;
+
+use super::controls::{ModelPicker, PowerSlider};
+use super::fields::TextField;
+use crate::browser;
+use crate::chart::geometry::{self, Extent, Frame};
+use crate::chart::palette::{Palette, text_on};
+use crate::chart::view::CHART_ID;
+use crate::compute::{DeployView, FrontPoint, Problem};
+use crate::state::State;
+
+/// The device's links in words, with where the figures come from.
+fn links(hw: &Hardware) -> String {
+    match &hw.interconnect {
+        Some(ic) => {
+            let out = ic
+                .scale_out
+                .as_ref()
+                .map_or("no published network beyond".to_string(), |l| {
+                    format!("{} per GPU beyond", si(l.bandwidth.value.get(), "B/s"))
+                });
+            format!(
+                "{} at {} per GPU each way, {} GPUs per domain; {out}.",
+                ic.scale_up.kind.name(),
+                si(ic.scale_up.bandwidth.value.get(), "B/s"),
+                ic.domain.value
+            )
+        }
+        None => "No published interconnect: this device deploys on one GPU only.".into(),
+    }
+}
+
+/// The deployment's inputs.
+#[component]
+pub fn DeployPanel(
+    /// The device.
+    hardware: Memo<Result<Hardware, Problem>>,
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let gpus = move || {
+        state.with(|s| {
+            let d = |t: &str| t.trim().parse::<u64>().ok();
+            match (d(&s.tp), d(&s.pp), d(&s.dp)) {
+                (Some(t), Some(p), Some(d)) => format!("{} GPUs", t * p * d),
+                _ => "GPUs: enter whole numbers".to_string(),
+            }
+        })
+    };
+    let link_note = move || hardware.with(|h| h.as_ref().map(links).unwrap_or_default());
+    let source = move || {
+        hardware.with(|h| {
+            h.as_ref()
+                .ok()
+                .and_then(|hw| hw.interconnect.as_ref())
+                .map(|ic| ic.scale_up.bandwidth.source.text.to_string())
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <section class="panel" aria-labelledby="deploy-title">
+            <h2 id="deploy-title">"Deployment"</h2>
+            <ModelPicker />
+            <p class="hint" id="deploy-links" title=source>{link_note}</p>
+            <div class="row three">
+                <TextField label="TP" get=|s| &s.tp set=|s| &mut s.tp numeric=true />
+                <TextField label="PP" get=|s| &s.pp set=|s| &mut s.pp numeric=true />
+                <TextField label="DP" get=|s| &s.dp set=|s| &mut s.dp numeric=true />
+            </div>
+            <p class="hint" id="deploy-gpus">
+                {gpus}
+                " · TP splits each layer's heads and columns, PP gives each stage a share of the layers, DP runs attention replicas on different requests"
+            </p>
+            <label class="check">
+                <input
+                    id="deploy-ep"
+                    type="checkbox"
+                    prop:checked=move || state.with(|s| s.ep)
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        state.update(|s| s.ep = on);
+                    }
+                />
+                "expert parallel: whole experts on each GPU of a stage (MoE models)"
+            </label>
+            <label class="check">
+                <input
+                    id="deploy-overlap"
+                    type="checkbox"
+                    prop:checked=move || state.with(|s| s.overlap)
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        state.update(|s| s.overlap = on);
+                    }
+                />
+                "communication overlaps compute"
+            </label>
+            <PowerSlider label="requests at once" min_exp=0 max_exp=14 get=|s| &s.concurrency set=|s| &mut s.concurrency />
+            <PowerSlider label="prompt tokens" min_exp=4 max_exp=17 get=|s| &s.prompt set=|s| &mut s.prompt />
+            <PowerSlider label="output tokens" min_exp=0 max_exp=15 get=|s| &s.generated set=|s| &mut s.generated />
+        </section>
+    }
+}
+
+/// A summary card.
+fn card(label: &'static str, value: String, note: String, figure: &'static str) -> impl IntoView {
+    view! {
+        <div class="card">
+            <span class="label">{label}</span>
+            <span class="value" data-figure=figure>{value}</span>
+            <span class="note">{note}</span>
+        </div>
+    }
+}
+
+/// The deployment's figures.
+#[component]
+pub fn DeployResults(
+    /// The deployment.
+    view: DeployView,
+    /// Colours.
+    palette: Palette,
+) -> impl IntoView {
+    let d = &view.deployment;
+    let s = d.serving;
+    let l = d.layout;
+    let m = d.memory;
+    let capacity = m.capacity.get();
+    let pct = |b: f64| {
+        if capacity.is_finite() && capacity > 0.0 {
+            (b / capacity * 100.0).min(100.0)
+        } else {
+            0.0
+        }
+    };
+    let (w_pct, kv_pct, act_pct) = (
+        pct(m.weights.get()),
+        pct(m.kv_cache.get()),
+        pct(m.activations.get()),
+    );
+    let memory_note = if !capacity.is_finite() {
+        "no capacity given for this device".to_string()
+    } else if m.fits() {
+        format!(
+            "of {} · weights {}, KV {}, activations {} · holds up to {} requests",
+            m.capacity, m.weights, m.kv_cache, m.activations, d.max_concurrency
+        )
+    } else {
+        format!(
+            "of {} · does not fit: weights {}, KV {} · add GPUs, a smaller format or fewer requests",
+            m.capacity, m.weights, m.kv_cache
+        )
+    };
+    // Where one decode step's time goes: compute in one colour, each collective in the
+    // communication colour.
+    let compute_colour = palette.series[0];
+    let comm_colour = palette.series[1];
+    let mut parts: Vec<(String, f64, &'static str)> =
+        vec![("compute".into(), d.decode.compute.get(), compute_colour)];
+    for c in &d.decode.comms {
+        parts.push((c.id.name().to_string(), c.time.get(), comm_colour));
+    }
+    let overlap_note =
+        if d.decode.stage.get() < d.decode.compute.get() + d.decode.communication.get() {
+            " (overlapped: the step takes the longer of the two)"
+        } else {
+            ""
+        };
+    let total: f64 = parts
+        .iter()
+        .map(|p| p.1)
+        .sum::<f64>()
+        .max(f64::MIN_POSITIVE);
+    let segments = parts
+        .into_iter()
+        .filter(|p| p.1 > 0.0)
+        .map(|(name, time, colour)| {
+            let share = time / total * 100.0;
+            let label = if share >= 9.0 {
+                format!("{name} {share:.0}%")
+            } else {
+                String::new()
+            };
+            let ink = text_on(colour);
+            view! {
+                <span
+                    class="segment"
+                    style=format!("width:{share:.3}%;background:{colour};color:{ink}")
+                    title=format!("{name}: {} ({share:.1}%)", si(time, "s"))
+                >
+                    {label}
+                </span>
+            }
+        })
+        .collect_view();
+    let comm_rows = d
+        .decode
+        .comms
+        .iter()
+        .map(|c| {
+            view! {
+                <tr>
+                    <th scope="row">{c.id.name()}</th>
+                    <td>{c.collective.name()}</td>
+                    <td class="num">{c.gpus}</td>
+                    <td>{c.link.name()}</td>
+                    <td class="num">{format!("{}", c.count)}</td>
+                    <td class="num">{si(c.message.get(), "B")}</td>
+                    <td class="num">{si(c.sent.get(), "B")}</td>
+                    <td class="num">{si(c.time.get(), "s")}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let has_comms = !d.decode.comms.is_empty();
+    let bubble = d.prefill.bubble;
+    view! {
+        <div class="cards">
+            {card(
+                "time to first token",
+                si(s.ttft.get(), "s"),
+                format!("prefill of {} requests together{}", s.concurrency, if bubble > 0.0 {
+                    format!(", {:.0}% pipeline bubble", bubble * 100.0)
+                } else {
+                    String::new()
+                }),
+                "deploy-ttft",
+            )}
+            {card(
+                "time per output token",
+                si(s.tpot.get(), "s"),
+                format!("one decode step of {} requests at the mean context", s.concurrency),
+                "deploy-tpot",
+            )}
+            {card(
+                "tokens/s per user",
+                format!("{:.1}", s.tokens_per_s_per_user),
+                format!("request done in {}", si(s.request_time.get(), "s")),
+                "deploy-user",
+            )}
+            {card(
+                "tokens/s per GPU",
+                format!("{:.1}", s.tokens_per_s_per_gpu),
+                format!("{:.1} while decoding (prefill elsewhere) · {} GPUs", s.decode_tokens_per_s_per_gpu, l.gpus()),
+                "deploy-gpu",
+            )}
+            <div class="card">
+                <span class="label">"memory per GPU"</span>
+                <span class="value" data-figure="deploy-memory">{m.total().to_string()}</span>
+                <span class="meter" role="img" aria-label=format!("{:.0}% of a GPU's memory", w_pct + kv_pct + act_pct)>
+                    <span class="weights" style=format!("width:{w_pct:.2}%")></span>
+                    <span class="kv" style=format!("width:{kv_pct:.2}%")></span>
+                    <span class="activations" style=format!("width:{act_pct:.2}%")></span>
+                </span>
+                <span class="note" class:bad=!m.fits()>{memory_note}</span>
+            </div>
+        </div>
+        <h3>{format!("Where a decode step's time goes{overlap_note}")}</h3>
+        <div class="breakdown" role="img" aria-label="decode step: compute and communication">{segments}</div>
+        <p class="hint">
+            {format!(
+                "Compute {} · communication {} ({:.0}% of the step){}.",
+                si(d.decode.compute.get(), "s"),
+                si(d.decode.communication.get(), "s"),
+                d.decode.communication_share() * 100.0,
+                if l.pipeline > 1 {
+                    format!(" · a token passes {} stages", l.pipeline)
+                } else {
+                    String::new()
+                }
+            )}
+        </p>
+        {if has_comms {
+            view! {
+                <h3>"Collectives of one decode step"</h3>
+                <div class="table-wrap">
+                    <table class="data" id="deploy-comms">
+                        <thead>
+                            <tr>
+                                <th scope="col">"communication"</th>
+                                <th scope="col">"collective"</th>
+                                <th scope="col">"GPUs"</th>
+                                <th scope="col">"link"</th>
+                                <th scope="col">"count"</th>
+                                <th scope="col">"message"</th>
+                                <th scope="col">"sent per GPU"</th>
+                                <th scope="col">"time"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{comm_rows}</tbody>
+                    </table>
+                </div>
+            }
+            .into_any()
+        } else {
+            view! { <p class="hint">"One GPU: no communication."</p> }.into_any()
+        }}
+        <p class="hint">
+            "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus 1 µs per step (NVIDIA's NCCL tables measure 1.6-3.5 µs and 45-70 % of the link; rooflinr validate fits them), static batching."
+        </p>
+    }
+}
+
+/// The serving chart's canvas.
+const CANVAS: Frame = Frame {
+    width: 800.0,
+    height: 440.0,
+    left: 76.0,
+    right: 20.0,
+    top: 20.0,
+    bottom: 52.0,
+};
+
+/// Output tokens/s per GPU against tokens/s per user: the chosen layout's curve over
+/// concurrency, its chosen point, and the front of the other layouts of the same GPUs.
+#[component]
+pub fn ServingChart(
+    /// The deployment and its curve.
+    view: DeployView,
+    /// The front of the other layouts (empty while it is computed or when it failed).
+    front: Vec<FrontPoint>,
+    /// Colours.
+    palette: Palette,
+) -> impl IntoView {
+    let pal = palette;
+    let f = if browser::viewport_width() <= geometry::NARROW_VIEWPORT_PX {
+        Frame::NARROW
+    } else {
+        CANVAS
+    };
+    let mut extent = Extent::default();
+    for s in &view.curve {
+        extent.include(s.tokens_per_s_per_user, s.tokens_per_s_per_gpu);
+    }
+    for p in &front {
+        extent.include(p.per_user, p.per_gpu);
+    }
+    let v = extent.fit();
+    let x_ticks = geometry::log_ticks(v.x, "")
+        .into_iter()
+        .filter(|t| !t.label.is_empty())
+        .map(|t| {
+            let (x, _) = v.project(&f, t.value, 1.0);
+            view! {
+                <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=pal.grid></line>
+                <text x=x y=f.y1() + 18.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
+            }
+        })
+        .collect_view();
+    let y_ticks = geometry::log_ticks(v.y, "")
+        .into_iter()
+        .filter(|t| !t.label.is_empty())
+        .map(|t| {
+            let (_, y) = v.project(&f, 1.0, t.value);
+            view! {
+                <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=pal.grid></line>
+                <text x=f.x0() - 8.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
+            }
+        })
+        .collect_view();
+    let polyline = |points: &[(f64, f64)]| -> String {
+        points
+            .iter()
+            .enumerate()
+            .map(|(i, (x, y))| {
+                let (px, py) = v.project(&f, *x, *y);
+                format!("{}{px:.1},{py:.1}", if i == 0 { "M" } else { " L" })
+            })
+            .collect()
+    };
+    let front_line = polyline(
+        &front
+            .iter()
+            .map(|p| (p.per_user, p.per_gpu))
+            .collect::<Vec<_>>(),
+    );
+    let front_points = front
+        .iter()
+        .map(|p| {
+            let (px, py) = v.project(&f, p.per_user, p.per_gpu);
+            view! {
+                <circle cx=px cy=py r="3.5" fill=pal.muted>
+                    <title>{format!(
+                        "{} at {} requests: {:.1} tokens/s per user, {:.1} per GPU",
+                        p.layout, p.concurrency, p.per_user, p.per_gpu
+                    )}</title>
+                </circle>
+            }
+        })
+        .collect_view();
+    let colour = pal.series[0];
+    let curve_line = polyline(
+        &view
+            .curve
+            .iter()
+            .map(|s| (s.tokens_per_s_per_user, s.tokens_per_s_per_gpu))
+            .collect::<Vec<_>>(),
+    );
+    let chosen = view.deployment.serving;
+    let layout = view.deployment.layout;
+    let curve_points = view
+        .curve
+        .iter()
+        .map(|s| {
+            let (px, py) = v.project(&f, s.tokens_per_s_per_user, s.tokens_per_s_per_gpu);
+            let is_chosen = s.concurrency == chosen.concurrency;
+            view! {
+                <circle
+                    cx=px
+                    cy=py
+                    r=if is_chosen { "7" } else { "4.5" }
+                    fill=if is_chosen { pal.background } else { colour }
+                    stroke=colour
+                    stroke-width=if is_chosen { "3" } else { "1" }
+                >
+                    <title>{format!(
+                        "{layout}, {} requests: {:.1} tokens/s per user, {:.1} per GPU, first token in {}",
+                        s.concurrency,
+                        s.tokens_per_s_per_user,
+                        s.tokens_per_s_per_gpu,
+                        si(s.ttft.get(), "s")
+                    )}</title>
+                </circle>
+            }
+        })
+        .collect_view();
+    let summary = format!(
+        "Output tokens per second per GPU against tokens per second per user for {layout} on {} GPUs as concurrency grows; at {} requests, {:.1} per user and {:.1} per GPU.{}",
+        layout.gpus(),
+        chosen.concurrency,
+        chosen.tokens_per_s_per_user,
+        chosen.tokens_per_s_per_gpu,
+        if front.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " The dashed line is the best of every layout of {} GPUs.",
+                layout.gpus()
+            )
+        }
+    );
+    // Bottom left: low throughput at low speed, where no curve goes.
+    let legend_y = f.y1() - 30.0;
+    let lx = f.x0() + 12.0;
+    view! {
+        <figure class="chart">
+            <svg
+                id=CHART_ID
+                class="serving-chart"
+                xmlns="http://www.w3.org/2000/svg"
+                viewBox=format!("0 0 {} {}", f.width, f.height)
+                role="img"
+                aria-label=summary
+                font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
+            >
+                <rect width=f.width height=f.height fill=pal.background></rect>
+                {x_ticks}
+                {y_ticks}
+                <clipPath id="serving-plot">
+                    <rect x=f.x0() y=f.y0() width=f.x1() - f.x0() height=f.y1() - f.y0()></rect>
+                </clipPath>
+                <g clip-path="url(#serving-plot)">
+                    <path d=front_line fill="none" stroke=pal.muted stroke-width="1.5" stroke-dasharray="5 4"></path>
+                    {front_points}
+                    <path d=curve_line fill="none" stroke=colour stroke-width="2.5"></path>
+                    {curve_points}
+                </g>
+                <rect x=f.x0() y=f.y0() width=f.x1() - f.x0() height=f.y1() - f.y0() fill="none" stroke=pal.muted></rect>
+                <g font-size="12">
+                    <line x1=lx x2=lx + 24.0 y1=legend_y y2=legend_y stroke=colour stroke-width="2.5"></line>
+                    <text x=lx + 30.0 y=legend_y + 4.0 fill=pal.ink>{format!("{layout}, 1 request and up")}</text>
+                    <line x1=lx x2=lx + 24.0 y1=legend_y + 18.0 y2=legend_y + 18.0 stroke=pal.muted stroke-width="1.5" stroke-dasharray="5 4"></line>
+                    <text x=lx + 30.0 y=legend_y + 22.0 fill=pal.ink>{format!("best layouts of {} GPUs", layout.gpus())}</text>
+                </g>
+                <text x=(f.x0() + f.x1()) / 2.0 y=f.height - 10.0 text-anchor="middle" font-size="12" fill=pal.ink>
+                    "Output tokens/s per user"
+                </text>
+                <text
+                    x=16.0
+                    y=(f.y0() + f.y1()) / 2.0
+                    text-anchor="middle"
+                    font-size="12"
+                    fill=pal.ink
+                    transform=format!("rotate(-90 16 {})", (f.y0() + f.y1()) / 2.0)
+                >
+                    "Output tokens/s per GPU"
+                </text>
+            </svg>
+            <figcaption class="hint">
+                "Each point is a concurrency (1, 2, 4, … requests); hover for the figures. Up and to the right is better; the dashed front is the best any layout of the same GPUs reaches."
+            </figcaption>
+        </figure>
+    }
+}
