@@ -46,6 +46,32 @@ pub fn throttling(reasons: ThrottleReasons) -> Vec<String> {
         .collect()
 }
 
+/// Links NVML numbers per GPU: `NVML_NVLINK_MAX_LINKS` in nvml.h (18 since Hopper).
+const NVLINK_MAX_LINKS: u32 = 18;
+
+/// NVLinks NVML reports active on the first GPU, and the version of the first of them; a
+/// GPU without NVLink (or a driver that does not say) reports none.
+fn nvlinks(nvml: &Nvml, count: u32) -> (u32, Option<u32>) {
+    if count == 0 {
+        return (0, None);
+    }
+    let Ok(device) = nvml.device_by_index(0) else {
+        return (0, None);
+    };
+    let mut active = 0;
+    let mut version = None;
+    for link in 0..NVLINK_MAX_LINKS {
+        let wrapper = device.link_wrapper_for(link);
+        if wrapper.is_active().unwrap_or(false) {
+            active += 1;
+            if version.is_none() {
+                version = wrapper.version().ok();
+            }
+        }
+    }
+    (active, version)
+}
+
 impl Gpus {
     /// Opens NVML; on failure, the status says why.
     pub fn open() -> (Option<Gpus>, NvmlStatus) {
@@ -55,11 +81,14 @@ impl Gpus {
         });
         match opened {
             Ok((nvml, count)) => {
+                let (nvlink_links, nvlink_version) = nvlinks(&nvml, count);
                 let status = NvmlStatus {
                     available: true,
                     reason: (count == 0).then(|| "NVML found no GPUs".to_string()),
                     driver_version: nvml.sys_driver_version().ok(),
                     gpus: count,
+                    nvlink_links,
+                    nvlink_version,
                 };
                 let gpus = Gpus {
                     nvml,
@@ -75,6 +104,8 @@ impl Gpus {
                     reason: Some(explain(&e)),
                     driver_version: None,
                     gpus: 0,
+                    nvlink_links: 0,
+                    nvlink_version: None,
                 },
             ),
         }

@@ -255,6 +255,12 @@ pub struct NvmlStatus {
     pub driver_version: Option<String>,
     /// GPUs found.
     pub gpus: u32,
+    /// NVLinks active on the first GPU (0 where NVLink is absent or not reported).
+    #[serde(default)]
+    pub nvlink_links: u32,
+    /// The NVLink version NVML reports for the first active link (NVML's own numbering).
+    #[serde(default)]
+    pub nvlink_version: Option<u32>,
 }
 
 /// Host telemetry.

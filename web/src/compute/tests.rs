@@ -326,3 +326,57 @@ fn gemm_views_carry_the_expected_time_under_the_shipped_kernel_terms() {
     let view = operator(&gb10, &hardware(&gb10).unwrap()).unwrap();
     assert_eq!(view.calibrated, None);
 }
+
+#[test]
+fn a_deployment_is_the_model_crates_and_names_bad_layouts() {
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "llama-3-70b".into(),
+        weights: "fp8-e4m3".into(),
+        activations: "bf16".into(),
+        kv: "bf16".into(),
+        tp: "4".into(),
+        pp: "2".into(),
+        dp: "1".into(),
+        concurrency: "64".into(),
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let view = deployment(&state, &hw).unwrap();
+    let d = &view.deployment;
+    assert_eq!(d.layout.gpus(), 8);
+    assert_eq!(d.serving.concurrency, 64);
+    // The curve holds the chosen concurrency, in order, each point the model crate's.
+    assert!(view.curve.iter().any(|s| s.concurrency == 64));
+    assert!(
+        view.curve
+            .windows(2)
+            .all(|w| w[0].concurrency < w[1].concurrency)
+    );
+    assert_eq!(
+        view.curve.iter().find(|s| s.concurrency == 64),
+        Some(&d.serving)
+    );
+    // The front of every layout of 8 GPUs: fastest per user first, each step more per GPU.
+    let front = layout_front(&state, &hw).unwrap();
+    assert!(!front.is_empty());
+    assert!(front.iter().all(|p| p.layout.gpus() == 8));
+    assert!(
+        front
+            .windows(2)
+            .all(|w| w[0].per_user >= w[1].per_user && w[0].per_gpu < w[1].per_gpu)
+    );
+
+    let bad = State {
+        tp: "3".into(),
+        ..state.clone()
+    };
+    let p = deployment(&bad, &hw).unwrap_err();
+    assert_eq!(p.field, "TP");
+    assert!(p.message.contains("64 query heads"), "{}", p.message);
+    let bad = State {
+        concurrency: "0".into(),
+        ..state
+    };
+    assert_eq!(deployment(&bad, &hw).unwrap_err().field, "requests at once");
+}

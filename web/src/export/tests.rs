@@ -121,3 +121,35 @@ fn a_comparison_travels_in_the_json_and_the_report() {
     assert!(md.contains("| NVIDIA B200 (HGX B200) |"), "{md}");
     assert_eq!(comparison_rows(&rows)[0][3], "1.00x");
 }
+
+#[test]
+fn deployment_exports_carry_the_model_crates_figures_and_say_they_are_predictions() {
+    let s = State {
+        mode: Mode::Deploy,
+        model: "llama-3-70b".into(),
+        tp: "8".into(),
+        concurrency: "16".into(),
+        ..State::default()
+    };
+    let hw = compute::hardware(&s).unwrap();
+    let v = compute::deployment(&s, &hw).unwrap();
+    let p = compute::precision(&s).unwrap();
+    let json = deploy_json(&hw, &v, &p);
+    assert_eq!(json["kind"], PROVENANCE);
+    assert_eq!(json["gpus"], 8);
+    assert_eq!(json["serving"]["tpot_s"], v.deployment.serving.tpot.get());
+    assert_eq!(
+        json["decode"]["communication"].as_array().unwrap().len(),
+        v.deployment.decode.comms.len()
+    );
+    let csv_text = deploy_csv(&v);
+    let lines: Vec<&str> = csv_text.lines().collect();
+    assert_eq!(lines[0], SERVING_HEADER.join(","));
+    assert_eq!(lines.len(), v.curve.len() + 1);
+    let md = deploy_markdown(&hw, &v, "https://example.test/?v=1");
+    assert!(
+        md.contains(PROVENANCE) && md.contains("TP8 PP1 DP1"),
+        "{md}"
+    );
+    assert!(md.contains("attention.all_reduce"));
+}

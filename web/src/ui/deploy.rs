@@ -15,6 +15,7 @@ use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::{Palette, text_on};
 use crate::chart::view::CHART_ID;
 use crate::compute::{DeployView, FrontPoint, Problem};
+use crate::lab::link::{Lab, LinkState};
 use crate::state::State;
 
 /// The device's links in words, with where the figures come from.
@@ -64,11 +65,34 @@ pub fn DeployPanel(
                 .unwrap_or_default()
         })
     };
+    // A paired agent says how many GPUs its host has (NVML) and whether NVLink joins them.
+    let lab = expect_context::<Lab>();
+    let host = move || {
+        lab.link.with(|l| match l {
+            LinkState::Connected { hello, .. } if hello.nvml.available && hello.nvml.gpus > 0 => {
+                Some((hello.host.clone(), hello.nvml.gpus, hello.nvml.nvlink_links))
+            }
+            _ => None,
+        })
+    };
     view! {
         <section class="panel" aria-labelledby="deploy-title">
             <h2 id="deploy-title">"Deployment"</h2>
             <ModelPicker />
             <p class="hint" id="deploy-links" title=source>{link_note}</p>
+            {move || host().map(|(name, gpus, links)| view! {
+                <p class="hint" id="deploy-host">
+                    {format!(
+                        "Paired host {name}: {gpus} GPU(s) measured by NVML{}. ",
+                        if links > 0 { format!(", {links} NVLinks active on GPU 0") } else { ", no active NVLink".to_string() }
+                    )}
+                    <button class="link" on:click=move |_| state.update(|s| {
+                        s.tp = gpus.to_string();
+                        s.pp = "1".into();
+                        s.dp = "1".into();
+                    })>{format!("Lay out over its {gpus} GPUs")}</button>
+                </p>
+            })}
             <div class="row three">
                 <TextField label="TP" get=|s| &s.tp set=|s| &mut s.tp numeric=true />
                 <TextField label="PP" get=|s| &s.pp set=|s| &mut s.pp numeric=true />

@@ -70,9 +70,14 @@ pub(super) fn PairCard() -> impl IntoView {
                 .collect_view();
             let nvml = if hello.nvml.available {
                 format!(
-                    "NVML: {} GPU(s), driver {}",
+                    "NVML: {} GPU(s), driver {}{}",
                     hello.nvml.gpus,
-                    hello.nvml.driver_version.clone().unwrap_or_default()
+                    hello.nvml.driver_version.clone().unwrap_or_default(),
+                    if hello.nvml.nvlink_links > 0 {
+                        format!(", {} NVLinks active on GPU 0", hello.nvml.nvlink_links)
+                    } else {
+                        String::new()
+                    }
                 )
             } else {
                 format!(
