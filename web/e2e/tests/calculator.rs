@@ -167,7 +167,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
 
     // A deployment link: Llama-3-70B with FP8 weights on 8 H100s (TP4 PP2), 64 requests;
     // the page shows the model crate's own serving figures and the serving chart.
-    let query = "v=1&mode=deploy&hw=h100-sxm&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=llama-3-70b&tp=4&pp=2&dp=1&ep=0&prompt=1024&gen=256&conc=64&ovl=0";
+    let query = "v=1&mode=deploy&hw=h100-sxm&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=llama-3-70b&tp=4&pp=2&dp=1&ep=0&prompt=1024&gen=256&conc=64&ovl=0&sg=8&sf=20";
     client.goto(&format!("{page}?{query}")).await?;
     let ttft = text_of(&client, "[data-figure=deploy-ttft]").await?;
     let tpot = text_of(&client, "[data-figure=deploy-tpot]").await?;
@@ -248,6 +248,59 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         slid_ms.as_f64().unwrap_or(f64::NAN)
     );
     screenshot(&client, "calculator-deploy.png").await?;
+
+    // The layout search: DeepSeek-V3 on up to 72 H200s at 20 tokens/s per user or more,
+    // run from the page; its winner is the model crate's, and the time it took is printed.
+    let query = "v=1&mode=deploy&hw=h200&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=deepseek-v3&tp=1&pp=1&dp=8&ep=1&prompt=2048&gen=512&conc=64&ovl=0&sg=72&sf=20";
+    client.goto(&format!("{page}?{query}")).await?;
+    text_of(&client, "[data-figure=deploy-tpot]").await?;
+    client
+        .find(fantoccini::Locator::Css("#search-run"))
+        .await?
+        .click()
+        .await?;
+    text_of(&client, "#search-timing").await?;
+    let ms = client
+        .execute(
+            "return Number(document.getElementById('search-timing').dataset.ms)",
+            vec![],
+        )
+        .await?;
+    let first = text_of(&client, "#search-results tbody tr:first-child th").await?;
+    let precision = Precision {
+        weights: Format::Fp8E4m3,
+        ..Precision::uniform(Format::Bf16)
+    };
+    let native = rooflinr_model::deploy::search(
+        &presets::get("deepseek-v3")?,
+        &registry::get("h200")?,
+        &Scenario {
+            phase: Phase::Decode,
+            batch: 1,
+            seq: 1,
+            precision,
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        },
+        &Efficiency::IDEAL,
+        &rooflinr_model::deploy::SearchSpace {
+            gpu_counts: Vec::new(),
+            max_gpus: 72,
+            precisions: vec![precision],
+            prompt: 2048,
+            output: 512,
+            min_tokens_per_user: 20.0,
+            max_ttft: None,
+        },
+        &rooflinr_model::deploy::DeployOptions::default(),
+    )?;
+    assert_eq!(first, native.candidates[0].layout.to_string());
+    println!(
+        "deployment search, DeepSeek-V3 on 1-72 H200s ({} deployments): {:.0} ms in the browser",
+        native.evaluated,
+        ms.as_f64().unwrap_or(f64::NAN)
+    );
+    screenshot(&client, "calculator-deploy-search.png").await?;
 
     // A layout the model cannot take names the field.
     client

@@ -591,6 +591,87 @@ pub fn layout_front(state: &State, hw: &Hardware) -> Result<Vec<FrontPoint>, Pro
         .collect())
 }
 
+/// One candidate of a layout search, as the calculator lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchRow {
+    /// The layout.
+    pub layout: Layout,
+    /// Its best point that meets the floor (`None` when none does or it does not fit).
+    pub best: Option<Serving>,
+    /// Memory per GPU at that point.
+    pub memory: Option<rooflinr_model::units::Bytes>,
+    /// Why it is not first, in words (`None` for the winner).
+    pub loss: Option<String>,
+}
+
+/// A layout search's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchView {
+    /// Candidates, best first.
+    pub rows: Vec<SearchRow>,
+    /// Deployments evaluated.
+    pub evaluated: usize,
+    /// The GPU budget searched.
+    pub max_gpus: u32,
+    /// The per-user floor, tokens/s.
+    pub floor: f64,
+}
+
+/// Every layout of up to the budget's GPUs (powers of two, multiples of the scale-up
+/// domain, and the budget), ranked by output tokens/s per GPU at the per-user floor, for
+/// the state's model, formats and workload lengths.
+pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (_, workload, options) = deploy_inputs(state)?;
+    let max_gpus = whole(
+        "GPU budget",
+        &state.search_gpus,
+        u64::from(deploy::MAX_GPUS),
+    )? as u32;
+    let floor: f64 = state
+        .search_floor
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| {
+            Problem::new(
+                "tokens/s per user at least",
+                format!(
+                    "`{}` is not a speed (0 or more tokens/s)",
+                    state.search_floor.trim()
+                ),
+            )
+        })?;
+    let space = SearchSpace {
+        gpu_counts: Vec::new(),
+        max_gpus,
+        precisions: vec![scenario.precision],
+        prompt: workload.prompt,
+        output: workload.output,
+        min_tokens_per_user: floor,
+        max_ttft: None,
+    };
+    let r = deploy::search(&config, hw, &scenario, &Efficiency::IDEAL, &space, &options)
+        .map_err(deploy_problem)?;
+    Ok(SearchView {
+        rows: r
+            .candidates
+            .iter()
+            .map(|c| SearchRow {
+                layout: c.layout,
+                best: c.best.as_ref().map(|d| d.serving),
+                memory: c.best.as_ref().map(|d| d.memory.total()),
+                loss: c.loss.map(|l| l.describe()),
+            })
+            .collect(),
+        evaluated: r.evaluated,
+        max_gpus,
+        floor,
+    })
+}
+
 /// The format that colours an operator's point: its weights for linear layers, its cache
 /// for attention, its activations for everything else.
 pub fn op_format(r: &OpReport) -> Format {

@@ -380,3 +380,36 @@ fn a_deployment_is_the_model_crates_and_names_bad_layouts() {
     };
     assert_eq!(deployment(&bad, &hw).unwrap_err().field, "requests at once");
 }
+
+#[test]
+fn the_front_of_the_same_gpus_is_never_beaten_by_the_chosen_layout() {
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "deepseek-v3".into(),
+        hardware: "h200".into(),
+        weights: "fp8-e4m3".into(),
+        activations: "bf16".into(),
+        kv: "bf16".into(),
+        tp: "1".into(),
+        pp: "1".into(),
+        dp: "8".into(),
+        ep: true,
+        prompt: "2048".into(),
+        generated: "512".into(),
+        concurrency: "64".into(),
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let view = deployment(&state, &hw).unwrap();
+    let front = layout_front(&state, &hw).unwrap();
+    for s in &view.curve {
+        let dominated = front
+            .iter()
+            .any(|p| p.per_user >= s.tokens_per_s_per_user && p.per_gpu >= s.tokens_per_s_per_gpu);
+        assert!(
+            dominated,
+            "{} requests: {} / {} above the front {front:?}",
+            s.concurrency, s.tokens_per_s_per_user, s.tokens_per_s_per_gpu
+        );
+    }
+}

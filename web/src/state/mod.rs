@@ -157,6 +157,10 @@ pub struct State {
     pub concurrency: String,
     /// Deployment: communication hides behind compute.
     pub overlap: bool,
+    /// Deployment search: the GPU budget.
+    pub search_gpus: String,
+    /// Deployment search: the slowest acceptable output speed per user, tokens/s.
+    pub search_floor: String,
 }
 
 /// Devices a comparison adds to the one chosen: six in all.
@@ -200,6 +204,8 @@ impl Default for State {
             generated: "256".into(),
             concurrency: "32".into(),
             overlap: false,
+            search_gpus: "8".into(),
+            search_floor: "20".into(),
         }
     }
 }
@@ -305,6 +311,8 @@ impl State {
                 q.append_pair("gen", &self.generated);
                 q.append_pair("conc", &self.concurrency);
                 q.append_pair("ovl", name_of(BOOLS, self.overlap));
+                q.append_pair("sg", &self.search_gpus);
+                q.append_pair("sf", &self.search_floor);
             }
         }
         if self.theme != Theme::Auto {
@@ -406,6 +414,8 @@ impl State {
             "prompt" => &mut self.prompt,
             "gen" => &mut self.generated,
             "conc" => &mut self.concurrency,
+            "sg" => &mut self.search_gpus,
+            "sf" => &mut self.search_floor,
             _ => return None,
         })
     }

@@ -14,7 +14,7 @@ use crate::browser;
 use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::{Palette, text_on};
 use crate::chart::view::CHART_ID;
-use crate::compute::{DeployView, FrontPoint, Problem};
+use crate::compute::{self, DeployView, FrontPoint, Problem, SearchView};
 use crate::lab::link::{Lab, LinkState};
 use crate::state::State;
 
@@ -523,3 +523,144 @@ pub fn ServingChart(
         </figure>
     }
 }
+
+/// The search over layouts: a GPU budget and a per-user floor; run on demand (it
+/// evaluates thousands of deployments), with each candidate's reason for not being first
+/// and a button to take its layout.
+#[component]
+pub fn LayoutSearch(
+    /// The device.
+    hardware: Memo<Result<Hardware, Problem>>,
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    let result = RwSignal::new(None::<Result<(SearchView, f64), Problem>>);
+    let busy = RwSignal::new(false);
+    let run = move |_| {
+        busy.set(true);
+        // Let the page show "Searching…" before the search holds the thread.
+        set_timeout(
+            move || {
+                let out = hardware.get_untracked().and_then(|hw| {
+                    let start = browser::now_ms();
+                    state
+                        .with_untracked(|s| compute::search_layouts(s, &hw))
+                        .map(|v| (v, browser::now_ms() - start))
+                });
+                result.set(Some(out));
+                busy.set(false);
+            },
+            std::time::Duration::from_millis(20),
+        );
+    };
+    let table = move || {
+        result.get().map(|r| match r {
+            Err(p) => view! {
+                <p class="error" role="alert">{format!("{}: {}", p.field, p.message)}</p>
+            }
+            .into_any(),
+            Ok((v, ms)) => {
+                let shown = v.rows.len().min(SEARCH_ROWS);
+                let more = v.rows.len() - shown;
+                let rows = v
+                    .rows
+                    .into_iter()
+                    .take(SEARCH_ROWS)
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let l = r.layout;
+                        let take = r.best.map(|b| b.concurrency);
+                        let cells = match r.best {
+                            Some(b) => [
+                                b.concurrency.to_string(),
+                                format!("{:.1}", b.tokens_per_s_per_user),
+                                format!("{:.1}", b.tokens_per_s_per_gpu),
+                                si(b.ttft.get(), "s"),
+                                r.memory.map_or("-".into(), |m| m.to_string()),
+                            ],
+                            None => std::array::from_fn(|_| "-".to_string()),
+                        };
+                        view! {
+                            <tr class:chosen=i == 0>
+                                <td class="num">{i + 1}</td>
+                                <th scope="row">{l.to_string()}</th>
+                                <td class="num">{l.gpus()}</td>
+                                {cells.into_iter().map(|c| view! { <td class="num">{c}</td> }).collect_view()}
+                                <td>{r.loss.unwrap_or_else(|| "best".into())}</td>
+                                <td>
+                                    {take.map(|concurrency| view! {
+                                        <button
+                                            class="link"
+                                            aria-label=format!("use {l} with {concurrency} requests")
+                                            on:click=move |_| state.update(|s| {
+                                                s.tp = l.tensor.to_string();
+                                                s.pp = l.pipeline.to_string();
+                                                s.dp = l.data.to_string();
+                                                s.ep = l.expert;
+                                                s.concurrency = concurrency.to_string();
+                                            })
+                                        >
+                                            "use"
+                                        </button>
+                                    })}
+                                </td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <p class="timing" id="search-timing" data-ms=format!("{ms:.1}")>
+                        {format!(
+                            "{} deployments on up to {} GPUs at {} tokens/s per user or more, searched in {ms:.0} ms in your browser.",
+                            v.evaluated, v.max_gpus, v.floor
+                        )}
+                    </p>
+                    <div class="table-wrap">
+                        <table class="data" id="search-results">
+                            <thead>
+                                <tr>
+                                    <th scope="col">"rank"</th>
+                                    <th scope="col">"layout"</th>
+                                    <th scope="col">"GPUs"</th>
+                                    <th scope="col">"requests"</th>
+                                    <th scope="col">"tokens/s per user"</th>
+                                    <th scope="col">"tokens/s per GPU"</th>
+                                    <th scope="col">"TTFT"</th>
+                                    <th scope="col">"memory per GPU"</th>
+                                    <th scope="col">"why not first"</th>
+                                    <th scope="col"><span class="visually-hidden">"take this layout"</span></th>
+                                </tr>
+                            </thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                    </div>
+                    {(more > 0).then(|| view! {
+                        <p class="hint">{format!("{more} more candidates; `rooflinr deploy --search` lists them all.")}</p>
+                    })}
+                }
+                .into_any()
+            }
+        })
+    };
+    view! {
+        <section class="layout-search" aria-labelledby="search-title">
+            <h3 id="search-title">"Search layouts"</h3>
+            <p class="hint">
+                "Every layout of up to the budget's GPUs (TP a power of two, PP, DP, EP on and off), ranked by output tokens/s per GPU among those reaching the per-user speed, with the model, formats and lengths above."
+            </p>
+            <div class="row three">
+                <TextField label="GPU budget" get=|s| &s.search_gpus set=|s| &mut s.search_gpus numeric=true />
+                <TextField label="tokens/s per user at least" get=|s| &s.search_floor set=|s| &mut s.search_floor numeric=true />
+                <div class="field">
+                    <span class="label" aria-hidden="true">" "</span>
+                    <button id="search-run" class="primary" disabled=busy on:click=run>
+                        {move || if busy.get() { "Searching…" } else { "Search" }}
+                    </button>
+                </div>
+            </div>
+            {table}
+        </section>
+    }
+}
+
+/// Candidates a search lists on the page.
+const SEARCH_ROWS: usize = 12;

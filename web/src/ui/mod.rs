@@ -22,7 +22,7 @@ use crate::lab::{self, LabData, LabView};
 use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
-use deploy::{DeployPanel, DeployResults, ServingChart};
+use deploy::{DeployPanel, DeployResults, LayoutSearch, ServingChart};
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
 
@@ -429,6 +429,9 @@ pub fn App() -> impl IntoView {
                         }}
                         <Show when=move || !table.with(Vec::is_empty)>
                             <OperatorTable rows=table />
+                        </Show>
+                        <Show when=move || mode.get() == Mode::Deploy>
+                            <LayoutSearch hardware=hardware />
                         </Show>
                     </div>
                     <LabPanel hardware=hardware view=lab_view model=model_view />
