@@ -47,7 +47,7 @@ fn cache_dir() -> Result<PathBuf> {
 
 /// The tables `rooflinr validate` reads from NVIDIA's measured kernel data, unpacked into
 /// the cache (the wheel is downloaded with pip, 82 MB; only the GEMM, context and
-/// generation attention, MoE and NCCL tables of `systems/data` are kept, about 60 MB).
+/// generation attention, MLA, MoE and NCCL tables of `systems/data` are kept, about 60 MB).
 /// Returns the `systems/data` folder `rooflinr validate --tables` reads.
 pub fn kernel_tables() -> Result<PathBuf> {
     let (name, version) = KERNEL_TABLES_WHEEL;
@@ -55,16 +55,16 @@ pub fn kernel_tables() -> Result<PathBuf> {
     let data = root.join("aiconfigurator_core/systems/data");
     // The marker names what was unpacked, so a cache from before a kind of table was read
     // is unpacked again.
-    let done = root.join("unpacked-gemm-attention-moe-nccl");
+    let done = root.join("unpacked-gemm-attention-moe-nccl-mla");
     if done.is_file() {
         ok(
-            "kernel tables (aiconfigurator-core GEMM, attention, MoE, NCCL)",
+            "kernel tables (aiconfigurator-core GEMM, attention, MLA, MoE, NCCL)",
             version,
         );
         return Ok(data);
     }
     println!(
-        "    fetching {name} {version} (82 MB) for its measured GEMM, attention, MoE and NCCL tables"
+        "    fetching {name} {version} (82 MB) for its measured GEMM, attention, MLA, MoE and NCCL tables"
     );
     let wheels = root.join("wheel");
     let wheels_text = wheels.display().to_string();
@@ -94,14 +94,19 @@ for wheel in (root / "wheel").glob("*.whl"):
                 ("/context_attention_perf.parquet", "/generation_attention_perf.parquet"))
             moe = "/moe/" in n and n.endswith("/moe_perf.parquet")
             nccl = "/comm/nccl/" in n and n.endswith("/nccl_perf.parquet")
-            if "/systems/data/" in n and (gemm or attention or moe or nccl):
+            mla = "/mla/" in n and n.endswith(
+                ("/context_mla_perf.parquet", "/generation_mla_perf.parquet"))
+            if "/systems/data/" in n and (gemm or attention or moe or nccl or mla):
                 z.extract(n, root)
 "#;
     let root_text = root.display().to_string();
     step("python3", &["-c", unpack, &root_text]).context("unpack the kernel tables")?;
     std::fs::remove_dir_all(&wheels).ok();
-    std::fs::write(&done, "GEMM, attention, MoE and NCCL tables unpacked\n")
-        .context("cannot mark the tables unpacked")?;
+    std::fs::write(
+        &done,
+        "GEMM, attention, MLA, MoE and NCCL tables unpacked\n",
+    )
+    .context("cannot mark the tables unpacked")?;
     Ok(data)
 }
 

@@ -58,14 +58,22 @@ enum Kernel {
     GenerationAttention,
     /// `moe_perf.parquet`: a fused MoE layer on one GPU of an expert-parallel group.
     Moe,
+    /// `context_mla_perf.parquet`: DeepSeek's multi-head latent attention in prefill (keys
+    /// and values rebuilt from the latent, `isl` queries and keys).
+    ContextMla,
+    /// `generation_mla_perf.parquet`: MLA in decode (absorbed: one query per sequence over
+    /// `isl + step` tokens of the latent cache).
+    GenerationMla,
 }
 
 impl Kernel {
-    const ALL: [Kernel; 4] = [
+    const ALL: [Kernel; 6] = [
         Kernel::Gemm,
         Kernel::ContextAttention,
         Kernel::GenerationAttention,
         Kernel::Moe,
+        Kernel::ContextMla,
+        Kernel::GenerationMla,
     ];
 
     fn file(self) -> &'static str {
@@ -74,6 +82,8 @@ impl Kernel {
             Kernel::ContextAttention => "context_attention_perf.parquet",
             Kernel::GenerationAttention => "generation_attention_perf.parquet",
             Kernel::Moe => "moe_perf.parquet",
+            Kernel::ContextMla => "context_mla_perf.parquet",
+            Kernel::GenerationMla => "generation_mla_perf.parquet",
         }
     }
 
@@ -83,6 +93,8 @@ impl Kernel {
             Kernel::ContextAttention => "prefill attention",
             Kernel::GenerationAttention => "decode attention",
             Kernel::Moe => "MoE",
+            Kernel::ContextMla => "prefill MLA",
+            Kernel::GenerationMla => "decode MLA",
         }
     }
 }
@@ -120,6 +132,17 @@ enum Shape {
         gated: bool,
         balanced: bool,
     },
+    /// The MLA tables' columns: `batch_size`, `isl`, `step`, `num_heads` (query heads on
+    /// the GPU: the tables hold 8 heads at TP 8, 16 at TP 4, 32 at TP 2, 64 and 128 at TP
+    /// 1, so 64- and 128-head models split over `tp_size` GPUs), `tp_size`; the latent and
+    /// head dimensions are DeepSeek-V3's (Kimi K2's are the same).
+    Mla {
+        batch: u64,
+        isl: u64,
+        step: u64,
+        heads: u64,
+        tp: u64,
+    },
 }
 
 impl Shape {
@@ -153,6 +176,13 @@ impl Shape {
                 tp * 1_000 + ep,
                 u64::from(gated),
             ],
+            Shape::Mla {
+                batch,
+                isl,
+                step,
+                heads,
+                tp,
+            } => [batch, isl, step, heads, tp, 1],
         }
     }
 
@@ -186,6 +216,13 @@ impl Shape {
                     && ep > 0
                     && ep <= experts
             }
+            Shape::Mla {
+                batch,
+                isl,
+                heads,
+                tp,
+                ..
+            } => batch > 0 && isl > 0 && heads > 0 && tp > 0,
         }
     }
 }
@@ -219,6 +256,17 @@ impl std::fmt::Display for Shape {
             } => write!(
                 f,
                 "{tokens} tokens, {hidden} -> {inter}/{tp}, top {top_k} of {experts}, EP {ep}"
+            ),
+            Shape::Mla {
+                batch,
+                isl,
+                step,
+                heads,
+                tp,
+            } => write!(
+                f,
+                "batch {batch}, {} tokens, {heads} heads per GPU at TP {tp}",
+                isl + step
             ),
         }
     }
@@ -323,6 +371,76 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
     Ok((shape, precision))
 }
 
+/// The latent attention a DeepSeek-V3 MLA row computes on one GPU, in the analysis's own
+/// form (absorbed over the 576-wide latent cache in decode, expanded in prefill: the model
+/// crate's `analysis` module states both), and its formats.
+fn mla(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
+    let Shape::Mla {
+        batch,
+        isl,
+        step,
+        heads,
+        tp,
+    } = row.shape
+    else {
+        return Err("not MLA");
+    };
+    let config =
+        rooflinr_model::presets::get("deepseek-v3").map_err(|_| "no DeepSeek-V3 preset")?;
+    let m = config
+        .mla
+        .as_ref()
+        .ok_or("the DeepSeek-V3 preset has no MLA")?;
+    // `num_heads` is already the GPU's share (see `Shape::Mla`).
+    let _ = tp;
+    let heads = heads as f64;
+    let (latent, rope, nope, v) = (
+        m.kv_lora_rank as f64,
+        m.qk_rope_dim as f64,
+        m.qk_nope_dim as f64,
+        m.v_head_dim as f64,
+    );
+    let shape = match row.kernel {
+        Kernel::GenerationMla => AttentionShape {
+            batch: batch as f64,
+            q_len: 1.0,
+            kv_len: (isl + step) as f64,
+            heads,
+            kv_heads: 1.0,
+            qk_dim: latent + rope,
+            v_dim: latent,
+            causal: true,
+            shared_kv: true,
+        },
+        _ => AttentionShape {
+            batch: batch as f64,
+            q_len: isl as f64,
+            kv_len: isl as f64,
+            heads,
+            kv_heads: heads,
+            qk_dim: nope + rope,
+            v_dim: v,
+            causal: true,
+            shared_kv: false,
+        },
+    };
+    let attn = format(&row.dtype).ok_or("no format for this dtype")?;
+    let kv = format(row.kv_dtype.as_deref().unwrap_or(&row.dtype))
+        .ok_or("no format for this KV cache dtype")?;
+    let precision = Precision {
+        activations: attn,
+        weights: attn,
+        // Prefill attends over keys and values rebuilt in the activation format.
+        kv: if row.kernel == Kernel::GenerationMla {
+            kv
+        } else {
+            attn
+        },
+        output: attn,
+    };
+    Ok((shape, precision))
+}
+
 /// A row's datasheet times on `hw`, or why it has none. GEMM: bytes (inputs in their
 /// formats, a BF16 output) over the bandwidth, FLOPs over the product's peak and the tile
 /// efficiency. Attention: the fused attention operator's bytes and FLOPs (whole tiles in
@@ -353,8 +471,12 @@ fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
                 sms,
             ))
         }
-        Shape::Attention { .. } => {
-            let (shape, precision) = attention(row)?;
+        Shape::Attention { .. } | Shape::Mla { .. } => {
+            let (shape, precision) = if matches!(row.shape, Shape::Mla { .. }) {
+                mla(row)?
+            } else {
+                attention(row)?
+            };
             let op = Op::FusedAttention(shape);
             let p = op.predict(&precision, hw, &Efficiency::IDEAL);
             Ok(KernelTimes::attention(&shape, &p.prediction, sms))
@@ -418,8 +540,8 @@ fn profiled(row: &Row) -> Option<Profiled> {
             let (shape, precision) = attention(row).ok()?;
             Profiled::of(&Op::FusedAttention(shape), &precision)
         }
-        // MoE terms are reported by `validate`, not shipped.
-        Shape::Moe { .. } => None,
+        // MoE and MLA terms are reported by `validate`, not shipped.
+        Shape::Moe { .. } | Shape::Mla { .. } => None,
     }
 }
 
@@ -467,6 +589,13 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                         gated: true,
                         balanced: false,
                     },
+                    Kernel::ContextMla | Kernel::GenerationMla => Shape::Mla {
+                        batch: 0,
+                        isl: 0,
+                        step: 0,
+                        heads: 0,
+                        tp: 0,
+                    },
                     _ => Shape::Attention {
                         batch: 0,
                         isl: 0,
@@ -488,7 +617,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                 match (name.as_str(), field, &mut row.shape) {
                     ("framework", Field::Str(s), _) => row.framework.clone_from(s),
                     ("device", Field::Str(s), _) => row.device.clone_from(s),
-                    ("gemm_dtype" | "attn_dtype" | "moe_dtype", Field::Str(s), _) => {
+                    ("gemm_dtype" | "attn_dtype" | "moe_dtype" | "mla_dtype", Field::Str(s), _) => {
                         row.dtype.clone_from(s);
                     }
                     ("kv_cache_dtype", Field::Str(s), _) => row.kv_dtype = Some(s.clone()),
@@ -506,6 +635,11 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                     }
                     ("head_dim", _, Shape::Attention { head_dim, .. }) => *head_dim = whole,
                     ("window_size", _, Shape::Attention { window, .. }) => *window = whole,
+                    ("batch_size", _, Shape::Mla { batch, .. }) => *batch = whole,
+                    ("isl", _, Shape::Mla { isl, .. }) => *isl = whole,
+                    ("step", _, Shape::Mla { step, .. }) => *step = whole,
+                    ("num_heads", _, Shape::Mla { heads, .. }) => *heads = whole,
+                    ("tp_size", _, Shape::Mla { tp, .. }) => *tp = whole,
                     ("num_tokens", _, Shape::Moe { tokens, .. }) => *tokens = whole,
                     ("hidden_size", _, Shape::Moe { hidden, .. }) => *hidden = whole,
                     ("inter_size", _, Shape::Moe { inter, .. }) => *inter = whole,
@@ -886,6 +1020,65 @@ mod tests {
             },
             ..row("bfloat16", 0, 0, 0, 1e-4)
         }
+    }
+
+    /// MLA rows are the analysis's own latent attention: decode absorbed over the
+    /// 576-wide latent cache in the cache's format (one shared head), prefill expanded
+    /// (192-wide keys, 128-wide values, in the activation format); `num_heads` is the GPU's.
+    #[test]
+    fn mla_rows_are_the_analysis_latent_attention() {
+        let mla_row = |kernel, heads, tp| Row {
+            kernel,
+            dtype: "bfloat16".into(),
+            kv_dtype: Some("fp8".into()),
+            shape: Shape::Mla {
+                batch: 64,
+                isl: 4000,
+                step: 96,
+                heads,
+                tp,
+            },
+            ..row("bfloat16", 0, 0, 0, 1e-4)
+        };
+        let (shape, precision) = mla(&mla_row(Kernel::GenerationMla, 16, 8)).unwrap();
+        assert_eq!((shape.heads, shape.kv_heads), (16.0, 1.0));
+        assert_eq!((shape.qk_dim, shape.v_dim), (576.0, 512.0));
+        assert_eq!((shape.q_len, shape.kv_len), (1.0, 4096.0));
+        assert!(shape.shared_kv);
+        assert_eq!(precision.kv, Format::Fp8E4m3);
+        let (shape, precision) = mla(&mla_row(Kernel::ContextMla, 128, 1)).unwrap();
+        assert_eq!((shape.heads, shape.kv_heads), (128.0, 128.0));
+        assert_eq!((shape.qk_dim, shape.v_dim), (192.0, 128.0));
+        assert_eq!((shape.q_len, shape.kv_len), (4000.0, 4000.0));
+        assert!(!shape.shared_kv);
+        assert_eq!(precision.kv, Format::Bf16);
+        // The analysis of DeepSeek-V3 decode costs its attention with the same shape.
+        let config = rooflinr_model::presets::get("deepseek-v3").unwrap();
+        let scenario = rooflinr_model::analysis::Scenario {
+            phase: rooflinr_model::analysis::Phase::Decode,
+            batch: 64,
+            seq: 4096,
+            precision: Precision {
+                kv: Format::Fp8E4m3,
+                ..Precision::uniform(Format::Bf16)
+            },
+            attention: rooflinr_model::analysis::AttentionKernel::Fused,
+            quantize_embeddings: false,
+        };
+        let a = rooflinr_model::analysis::analyze(
+            &config,
+            &registry::get("h100-sxm").unwrap(),
+            &scenario,
+            &Efficiency::IDEAL,
+        )
+        .unwrap();
+        let attention = a
+            .ops
+            .iter()
+            .find(|o| o.id == rooflinr_model::analysis::OpId::Attention)
+            .unwrap();
+        let (decode, _) = mla(&mla_row(Kernel::GenerationMla, 128, 1)).unwrap();
+        assert_eq!(attention.op, Op::FusedAttention(decode));
     }
 
     #[test]
