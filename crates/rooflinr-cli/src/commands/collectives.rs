@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
-use rooflinr_model::deploy::{Collective, CommModel, collective_cost};
+use rooflinr_model::deploy::{Collective, CommModel, collective_cost, collective_profile};
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::units::{Bytes, Seconds};
 use serde::Serialize;
@@ -176,6 +176,8 @@ pub struct CollectiveGroup {
     fitted_p90: f64,
     latency_per_step_us: f64,
     bandwidth_fraction: f64,
+    /// Whether the model crate ships this profile and still matches the refit.
+    shipped: String,
 }
 
 /// The collectives' validation.
@@ -249,6 +251,24 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
         let mut gpus: Vec<u32> = rows.iter().map(|r| r.gpus).collect();
         gpus.sort_unstable();
         gpus.dedup();
+        let latency_us = fitted.scale_up_latency.get() * 1e6;
+        let shipped = match collective_profile(&key, rows[0].collective) {
+            Some(p) => {
+                let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.05;
+                if close(latency_us, p.latency_per_step_us)
+                    && close(fitted.bandwidth_efficiency, p.bandwidth_fraction)
+                {
+                    "matches".to_string()
+                } else {
+                    format!(
+                        "differs (ships {:.2} us, {:.0}%)",
+                        p.latency_per_step_us,
+                        p.bandwidth_fraction * 100.0
+                    )
+                }
+            }
+            None => "none".to_string(),
+        };
         groups.push(CollectiveGroup {
             hardware: key,
             collective: name,
@@ -258,8 +278,9 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
             default_p90,
             fitted_median,
             fitted_p90,
-            latency_per_step_us: fitted.scale_up_latency.get() * 1e6,
+            latency_per_step_us: latency_us,
             bandwidth_fraction: fitted.bandwidth_efficiency,
+            shipped,
         });
     }
     Ok(Collectives { groups, skipped })
@@ -268,13 +289,13 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
 /// The collectives' section of the report.
 pub fn markdown(c: &Collectives) -> String {
     let mut out = String::from(
-        "\n## Collectives (NCCL)\n\nThe deployment model's collective cost, latency per step plus bytes sent over the link, on held-out message sizes. Default: 1 us per step, the link's full bandwidth. Fitted: latency per step and bandwidth fraction fitted on the other sizes.\n\n| device | collective | GPUs | rows | default median | p90 | fitted median | p90 | latency per step | bandwidth reached |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+        "\n## Collectives (NCCL)\n\nThe deployment model's collective cost, latency per step plus bytes sent over the link, on held-out message sizes. Default: 1 us per step, the link's full bandwidth. Fitted: latency per step and bandwidth fraction fitted on the other sizes.\n\n| device | collective | GPUs | rows | default median | p90 | fitted median | p90 | latency per step | bandwidth reached | shipped profile |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &c.groups {
         let gpus: Vec<String> = g.gpus.iter().map(u32::to_string).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {:.0}% | {:.0}% | {:.0}% | {:.0}% | {:.2} us | {:.0}% |",
+            "| {} | {} | {} | {} | {:.0}% | {:.0}% | {:.0}% | {:.0}% | {:.2} us | {:.0}% | {} |",
             g.hardware,
             g.collective,
             gpus.join(", "),
@@ -284,7 +305,8 @@ pub fn markdown(c: &Collectives) -> String {
             g.fitted_median * 100.0,
             g.fitted_p90 * 100.0,
             g.latency_per_step_us,
-            g.bandwidth_fraction * 100.0
+            g.bandwidth_fraction * 100.0,
+            g.shipped
         );
     }
     for s in &c.skipped {

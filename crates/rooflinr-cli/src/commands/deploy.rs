@@ -7,12 +7,13 @@ use anyhow::{Result, bail};
 use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::{
-    self, CommModel, DeployOptions, DeployPass, Deployment, Layout, SearchResult, SearchSpace,
-    Workload,
+    self, COLLECTIVE_SOURCE, CommModel, DeployOptions, DeployPass, Deployment, Layout,
+    SearchResult, SearchSpace, Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Figure, Source};
 use rooflinr_model::hardware::{Hardware, Interconnect, Link, LinkKind};
+use rooflinr_model::kernel_time::PROFILE_SOURCE;
 use rooflinr_model::ops::Precision;
 use rooflinr_model::units::{BytesPerSecond, Seconds, si};
 use serde::Serialize;
@@ -108,6 +109,11 @@ pub struct Args {
     /// Latency per collective step across the network, µs.
     #[arg(long, default_value_t = 5.0, value_name = "US")]
     network_latency: f64,
+    /// Expected rather than bound: GEMMs and attention with a shipped kernel profile at
+    /// their expected time, collectives with a shipped NCCL profile at its fitted latency
+    /// and bandwidth (both fitted on NVIDIA's measured tables).
+    #[arg(long)]
+    calibrated: bool,
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -135,6 +141,8 @@ struct PassJson {
     stage_s: f64,
     time_s: f64,
     bubble: f64,
+    /// With `--calibrated`: what is at its expected time, in words.
+    calibration: Option<String>,
     communication: Vec<CommJson>,
 }
 
@@ -229,6 +237,8 @@ struct SearchJson {
 /// The kind line every output carries: these are predictions.
 const KIND: &str =
     "predicted (roofline per GPU plus collectives over the link bandwidth), not measured";
+/// The kind line with `--calibrated`.
+const KIND_CALIBRATED: &str = "expected (roofline per GPU and collectives with terms fitted on NVIDIA's measured kernel and NCCL tables where shipped, the bound elsewhere), not measured";
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
@@ -300,7 +310,7 @@ pub fn run(args: Args) -> Result<()> {
         return super::print_json(&DeployJson {
             model: config.name.clone(),
             hardware: hw.key.clone(),
-            kind: KIND,
+            kind: kind(&args),
             prompt: args.prompt,
             output: args.output,
             deployment: deployment_json(&d, args.weights[0]),
@@ -310,6 +320,14 @@ pub fn run(args: Args) -> Result<()> {
     print_deployment(&config, &hw, &scenario, &d, &args);
     print_curve(&curve);
     Ok(())
+}
+
+fn kind(args: &Args) -> &'static str {
+    if args.calibrated {
+        KIND_CALIBRATED
+    } else {
+        KIND
+    }
 }
 
 fn scenario(args: &Args, weights: Format) -> Scenario {
@@ -346,6 +364,7 @@ fn options(args: &Args) -> Result<DeployOptions> {
         },
         expert_imbalance: args.imbalance,
         prefill_micro_batches: args.prefill_micro_batches,
+        calibrated: args.calibrated,
     })
 }
 
@@ -410,6 +429,7 @@ fn pass_json(p: &DeployPass) -> PassJson {
         stage_s: p.stage.get(),
         time_s: p.time.get(),
         bubble: p.bubble,
+        calibration: p.calibration.map(|c| calibration_line(&c)),
         communication: p
             .comms
             .iter()
@@ -425,6 +445,17 @@ fn pass_json(p: &DeployPass) -> PassJson {
             })
             .collect(),
     }
+}
+
+/// What a calibrated pass put at its expected time, and where the terms come from.
+fn calibration_line(c: &deploy::PassCalibration) -> String {
+    format!(
+        "{} of {} operator kinds at their expected time ({PROFILE_SOURCE}), the rest at the bound; {} of {} collectives at their fitted NCCL cost ({COLLECTIVE_SOURCE}), the rest at the link's bound",
+        c.profiled_ops,
+        c.profiled_ops + c.bound_ops,
+        c.profiled_comms,
+        c.profiled_comms + c.bound_comms
+    )
 }
 
 fn deployment_json(d: &Deployment, weights: Format) -> DeploymentJson {
@@ -495,7 +526,7 @@ fn print_deployment(
     let l = d.layout;
     let p = &scenario.precision;
     println!(
-        "{} on {} x {} ({l}) | weights {}, activations {}, kv {} | prompt {}, output {}, {} at once | {KIND}",
+        "{} on {} x {} ({l}) | weights {}, activations {}, kv {} | prompt {}, output {}, {} at once | {}",
         config.name,
         l.gpus(),
         hw.name,
@@ -504,9 +535,13 @@ fn print_deployment(
         p.kv,
         args.prompt,
         args.output,
-        args.concurrency
+        args.concurrency,
+        kind(args)
     );
     println!("links: {}\n", link_line(hw));
+    if let Some(c) = &d.decode.calibration {
+        println!("calibrated: {}\n", calibration_line(c));
+    }
     let m = d.memory;
     let mut t = table::new(&["per GPU", "bytes", "of capacity"], 1);
     for (name, b) in [
@@ -649,7 +684,7 @@ fn print_search(args: &Args, config: &ModelConfig, hw: &Hardware, r: &SearchResu
         return super::print_json(&SearchJson {
             model: config.name.clone(),
             hardware: hw.key.clone(),
-            kind: KIND,
+            kind: kind(args),
             prompt: args.prompt,
             output: args.output,
             min_tokens_per_s_per_user: args.min_user_speed,
@@ -690,7 +725,7 @@ fn print_search(args: &Args, config: &ModelConfig, hw: &Hardware, r: &SearchResu
         });
     }
     println!(
-        "{} on up to {} x {} | prompt {}, output {}, at least {} tokens/s per user{} | {} deployments evaluated | {KIND}",
+        "{} on up to {} x {} | prompt {}, output {}, at least {} tokens/s per user{} | {} deployments evaluated | {}",
         config.name,
         args.max_gpus,
         hw.name,
@@ -699,7 +734,8 @@ fn print_search(args: &Args, config: &ModelConfig, hw: &Hardware, r: &SearchResu
         args.min_user_speed,
         args.max_ttft
             .map_or(String::new(), |t| format!(", first token within {t} s")),
-        r.evaluated
+        r.evaluated,
+        kind(args)
     );
     println!("links: {}\n", link_line(hw));
     let mut t = table::new(

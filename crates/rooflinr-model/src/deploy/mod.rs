@@ -33,8 +33,10 @@
 //!   `concurrency x output / request time / GPUs`, and per GPU while decoding (prefill on
 //!   other GPUs, as disaggregated serving does) `concurrency / TPOT / GPUs`.
 
+mod measured;
 mod search;
 
+pub use measured::{COLLECTIVE_PROFILES, COLLECTIVE_SOURCE, CollectiveProfile, collective_profile};
 pub use search::{Candidate, Loss, ParetoPoint, SearchResult, SearchSpace, search};
 
 use std::fmt;
@@ -296,8 +298,13 @@ pub struct DeployOptions {
     pub comm: CommModel,
     /// The busiest GPU's routed tokens over the mean (1: perfectly balanced routing).
     pub expert_imbalance: f64,
-    /// Micro-batches in prefill (`None`: one per stage, as many as there are sequences).
+    /// Micro-batches in prefill (`None`: four per stage when pipelined, never more than
+    /// there are sequences).
     pub prefill_micro_batches: Option<u32>,
+    /// Expected rather than bound: operators with a shipped kernel profile at their
+    /// expected time ([`crate::kernel_time::calibrated_pass`]), collectives with a shipped
+    /// NCCL profile ([`COLLECTIVE_PROFILES`]) at its fitted latency and bandwidth.
+    pub calibrated: bool,
 }
 
 impl Default for DeployOptions {
@@ -306,6 +313,7 @@ impl Default for DeployOptions {
             comm: CommModel::default(),
             expert_imbalance: 1.0,
             prefill_micro_batches: None,
+            calibrated: false,
         }
     }
 }
@@ -333,6 +341,21 @@ pub struct DeployPass {
     pub time: Seconds,
     /// Fraction of GPU time the pipeline leaves idle.
     pub bubble: f64,
+    /// With [`DeployOptions::calibrated`]: what was at its expected time.
+    pub calibration: Option<PassCalibration>,
+}
+
+/// What a calibrated pass put at its expected time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassCalibration {
+    /// Operator kinds with a kernel profile (the rest at the bound).
+    pub profiled_ops: usize,
+    /// Operator kinds at the bound.
+    pub bound_ops: usize,
+    /// Collectives with an NCCL profile (the rest at the link's bound).
+    pub profiled_comms: usize,
+    /// Collectives at the bound.
+    pub bound_comms: usize,
 }
 
 impl DeployPass {
@@ -946,7 +969,12 @@ impl Context<'_> {
                 }
             })
             .collect();
-        let compute: Seconds = ops.iter().map(|o| o.time).sum();
+        let bound: Seconds = ops.iter().map(|o| o.time).sum();
+        let expected = self
+            .options
+            .calibrated
+            .then(|| crate::kernel_time::calibrated_pass(&ops, self.hardware));
+        let compute = expected.map_or(bound, |e| Seconds(e.time_s));
         for o in &mut ops {
             o.share = if compute.get() > 0.0 {
                 o.time / compute
@@ -958,8 +986,14 @@ impl Context<'_> {
             Phase::Prefill => seq as f64,
             Phase::Decode => 1.0,
         };
-        let comms = self.comms(scenario, micro, tokens_per_sequence)?;
+        let (comms, profiled_comms) = self.comms(scenario, micro, tokens_per_sequence)?;
         let communication: Seconds = comms.iter().map(|c| c.time).sum();
+        let calibration = expected.map(|e| PassCalibration {
+            profiled_ops: e.calibrated_ops,
+            bound_ops: e.bound_ops,
+            profiled_comms,
+            bound_comms: comms.len() - profiled_comms,
+        });
         let stage = if self.options.comm.overlap {
             if compute.get() >= communication.get() {
                 compute
@@ -986,17 +1020,19 @@ impl Context<'_> {
             stage,
             time,
             bubble,
+            calibration,
         })
     }
 
     /// The heaviest stage's communication for one micro-batch of `micro` sequences of
-    /// `tokens_per_sequence` new tokens (rules in the module comment and on [`CommId`]).
+    /// `tokens_per_sequence` new tokens (rules in the module comment and on [`CommId`]),
+    /// and how many were costed by a shipped NCCL profile.
     fn comms(
         &self,
         scenario: &Scenario,
         micro: u64,
         tokens_per_sequence: f64,
-    ) -> Result<Vec<CommReport>, ModelError> {
+    ) -> Result<(Vec<CommReport>, usize), ModelError> {
         let c = self.config;
         let l = self.layout;
         let fraction = self.layer_fraction();
@@ -1012,6 +1048,12 @@ impl Context<'_> {
         let (t, g) = (l.tensor, l.stage_gpus());
 
         let mut out = Vec::new();
+        let mut profiled = 0;
+        let domain = self
+            .hardware
+            .interconnect
+            .as_ref()
+            .map_or(1, |ic| ic.domain.value);
         let mut add = |id: CommId,
                        collective: Collective,
                        gpus: u32,
@@ -1022,14 +1064,23 @@ impl Context<'_> {
             if count <= 0.0 || gpus <= 1 {
                 return Ok(());
             }
-            let cost = collective_cost(
-                self.hardware,
-                collective,
-                message,
-                gpus,
-                span,
-                &self.options.comm,
-            )?;
+            // Calibrated: a collective inside the domain with a shipped NCCL profile takes
+            // the profile's latency per step and bandwidth fraction.
+            let profile = (self.options.calibrated && span <= domain)
+                .then(|| collective_profile(&self.hardware.key, collective))
+                .flatten();
+            let comm = match profile {
+                Some(p) => {
+                    profiled += 1;
+                    CommModel {
+                        scale_up_latency: Seconds(p.latency_per_step_us * 1e-6),
+                        bandwidth_efficiency: p.bandwidth_fraction,
+                        ..self.options.comm
+                    }
+                }
+                None => self.options.comm,
+            };
+            let cost = collective_cost(self.hardware, collective, message, gpus, span, &comm)?;
             let (link, sent, one) = (cost.link, cost.sent, cost.time);
             out.push(CommReport {
                 id,
@@ -1101,7 +1152,7 @@ impl Context<'_> {
             1.0,
             hidden_message,
         )?;
-        Ok(out)
+        Ok((out, profiled))
     }
 }
 

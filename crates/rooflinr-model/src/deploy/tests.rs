@@ -532,3 +532,53 @@ proptest! {
         prop_assert!(many.serving.tokens_per_s_per_gpu.is_finite());
     }
 }
+
+/// Calibrated: compute at the kernel profiles' expected time (never below the bound) and
+/// each collective with an NCCL profile at its fitted latency and bandwidth.
+#[test]
+fn a_calibrated_deployment_takes_the_fitted_terms() {
+    let s = scenario(Format::Fp8E4m3, Format::Bf16);
+    let w = Workload {
+        prompt: 2048,
+        output: 2,
+        concurrency: 64,
+    };
+    let bound = deploy(
+        "llama-3-70b",
+        "h100-sxm",
+        &s,
+        layout(8, 1, 1, false),
+        w,
+        &DeployOptions::default(),
+    );
+    let options = DeployOptions {
+        calibrated: true,
+        ..DeployOptions::default()
+    };
+    let expected = deploy(
+        "llama-3-70b",
+        "h100-sxm",
+        &s,
+        layout(8, 1, 1, false),
+        w,
+        &options,
+    );
+    assert!(bound.decode.calibration.is_none());
+    let c = expected.decode.calibration.unwrap();
+    // The two all-reduces have a profile on the H100; the logits all-gather stays at the bound.
+    assert!(
+        c.profiled_ops > 0 && c.profiled_comms == 2 && c.bound_comms == 1,
+        "{c:?}"
+    );
+    assert!(expected.decode.compute.get() > bound.decode.compute.get());
+    let p = collective_profile("h100-sxm", Collective::AllReduce).unwrap();
+    let one = 14.0 * p.latency_per_step_us * 1e-6 + 1_835_008.0 / (450e9 * p.bandwidth_fraction);
+    let attention = expected
+        .decode
+        .comms
+        .iter()
+        .find(|c| c.id == CommId::AttentionAllReduce)
+        .unwrap();
+    assert!((attention.time.get() / (80.0 * one) - 1.0).abs() < 1e-12);
+    assert!(expected.serving.tokens_per_s_per_gpu < bound.serving.tokens_per_s_per_gpu);
+}
