@@ -492,6 +492,7 @@ fn deploy_inputs(state: &State) -> Result<(Layout, Workload, DeployOptions), Pro
             overlap: state.overlap,
             ..CommModel::default()
         },
+        calibrated: state.calibrated,
         ..DeployOptions::default()
     };
     Ok((layout, workload, options))

@@ -157,6 +157,8 @@ pub struct State {
     pub concurrency: String,
     /// Deployment: communication hides behind compute.
     pub overlap: bool,
+    /// Deployment: expected rather than bound (shipped kernel and NCCL profiles).
+    pub calibrated: bool,
     /// Deployment search: the GPU budget.
     pub search_gpus: String,
     /// Deployment search: the slowest acceptable output speed per user, tokens/s.
@@ -204,6 +206,7 @@ impl Default for State {
             generated: "256".into(),
             concurrency: "32".into(),
             overlap: false,
+            calibrated: false,
             search_gpus: "8".into(),
             search_floor: "20".into(),
         }
@@ -311,6 +314,9 @@ impl State {
                 q.append_pair("gen", &self.generated);
                 q.append_pair("conc", &self.concurrency);
                 q.append_pair("ovl", name_of(BOOLS, self.overlap));
+                if self.calibrated {
+                    q.append_pair("cal", name_of(BOOLS, self.calibrated));
+                }
                 q.append_pair("sg", &self.search_gpus);
                 q.append_pair("sf", &self.search_floor);
             }
@@ -351,6 +357,7 @@ impl State {
                 "hw_bs" => pick(set(&mut s.custom.block_scaled, value_of(BOOLS, &value))),
                 "ep" => pick(set(&mut s.ep, value_of(BOOLS, &value))),
                 "ovl" => pick(set(&mut s.overlap, value_of(BOOLS, &value))),
+                "cal" => pick(set(&mut s.calibrated, value_of(BOOLS, &value))),
                 "cmp" => {
                     for key in value.split(',').map(str::trim).filter(|k| !k.is_empty()) {
                         let key = key.to_ascii_lowercase();

@@ -126,6 +126,18 @@ pub fn DeployPanel(
                 />
                 "communication overlaps compute"
             </label>
+            <label class="check">
+                <input
+                    id="deploy-calibrated"
+                    type="checkbox"
+                    prop:checked=move || state.with(|s| s.calibrated)
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        state.update(|s| s.calibrated = on);
+                    }
+                />
+                "expected, not the bound: kernels and collectives with terms fitted on NVIDIA's measured tables"
+            </label>
             <PowerSlider label="requests at once" min_exp=0 max_exp=14 get=|s| &s.concurrency set=|s| &mut s.concurrency />
             <PowerSlider label="prompt tokens" min_exp=4 max_exp=17 get=|s| &s.prompt set=|s| &mut s.prompt />
             <PowerSlider label="output tokens" min_exp=0 max_exp=15 get=|s| &s.generated set=|s| &mut s.generated />
@@ -327,7 +339,16 @@ pub fn DeployResults(
             view! { <p class="hint">"One GPU: no communication."</p> }.into_any()
         }}
         <p class="hint">
-            "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus 1 µs per step (NVIDIA's NCCL tables measure 1.6-3.5 µs and 45-70 % of the link; rooflinr validate fits them), static batching."
+            {match d.decode.calibration {
+                None => "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus 1 µs per step (NVIDIA's NCCL tables measure 1.6-3.5 µs and 45-70 % of the link; rooflinr validate fits them), static batching.".to_string(),
+                Some(c) => format!(
+                    "Expected, not measured: {} of {} operator kinds and {} of {} collectives of a decode step at terms fitted on NVIDIA's measured kernel and NCCL tables, the rest at the bound; static batching.",
+                    c.profiled_ops,
+                    c.profiled_ops + c.bound_ops,
+                    c.profiled_comms,
+                    c.profiled_comms + c.bound_comms
+                ),
+            }}
         </p>
     }
 }

@@ -185,7 +185,12 @@ pub fn App() -> impl IntoView {
                 s.hardware.clone(),
                 s.custom.clone(),
                 (s.activations.clone(), s.weights.clone(), s.kv.clone()),
-                (s.prompt.clone(), s.generated.clone(), s.overlap),
+                (
+                    s.prompt.clone(),
+                    s.generated.clone(),
+                    s.overlap,
+                    s.calibrated,
+                ),
             )
         })
     });
