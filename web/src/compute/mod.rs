@@ -618,6 +618,10 @@ pub struct SearchView {
     pub floor: f64,
 }
 
+/// The largest GPU budget the page searches: 1,024 GPUs take about a second in a browser
+/// (the model crate's own limit, for `rooflinr deploy --search`, is 4,096).
+pub const SEARCH_MAX_GPUS: u64 = 1024;
+
 /// Every layout of up to the budget's GPUs (powers of two, multiples of the scale-up
 /// domain, and the budget), ranked by output tokens/s per GPU at the per-user floor, for
 /// the state's model, formats and workload lengths.
@@ -625,11 +629,7 @@ pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Proble
     let config = model_config(state)?;
     let scenario = deploy_scenario(state)?;
     let (_, workload, options) = deploy_inputs(state)?;
-    let max_gpus = whole(
-        "GPU budget",
-        &state.search_gpus,
-        u64::from(deploy::MAX_GPUS),
-    )? as u32;
+    let max_gpus = whole("GPU budget", &state.search_gpus, SEARCH_MAX_GPUS)? as u32;
     let floor: f64 = state
         .search_floor
         .trim()
