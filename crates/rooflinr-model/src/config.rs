@@ -97,6 +97,9 @@ pub struct ModelConfig {
     pub moe: Option<Moe>,
     /// Multi-head latent attention, if used.
     pub mla: Option<Mla>,
+    /// Sliding-window attention in every layer: each token attends to at most this many
+    /// tokens and the KV cache keeps only them (Mistral-7B-v0.1's `sliding_window`, 4096).
+    pub sliding_window: Option<u64>,
 }
 
 /// Upper bounds that keep every product finite and every allocation small.
@@ -104,6 +107,7 @@ const MAX_DIM: u64 = 1 << 20;
 const MAX_LAYERS: u64 = 4096;
 const MAX_VOCAB: u64 = 1 << 24;
 const MAX_EXPERTS: u64 = 1 << 16;
+const MAX_CONTEXT: u64 = 1 << 30;
 
 struct Fields<'a> {
     map: &'a Map<String, Value>,
@@ -271,6 +275,25 @@ impl ModelConfig {
             }),
             _ => None,
         };
+        // Mistral and Mixtral apply `sliding_window` in every layer when it is set; Qwen2 and
+        // Qwen3 only with `use_sliding_window`, and then only from `max_window_layers` on,
+        // which this analysis does not model, so such a config is refused rather than
+        // costed as full attention.
+        let sliding_window = match family {
+            Family::Mistral | Family::Mixtral => {
+                f.optional_int("sliding_window", 1, MAX_CONTEXT)?
+            }
+            Family::Qwen2 | Family::Qwen3 => {
+                if f.flag("use_sliding_window")?.unwrap_or(false) {
+                    return Err(ModelError::invalid(
+                        "use_sliding_window",
+                        "sliding windows on some layers (max_window_layers) are not modelled",
+                    ));
+                }
+                None
+            }
+            Family::Llama | Family::DeepSeek => None,
+        };
         Ok(ModelConfig {
             name,
             family,
@@ -286,6 +309,7 @@ impl ModelConfig {
             qk_norm: family == Family::Qwen3,
             moe,
             mla,
+            sliding_window,
         })
     }
 }

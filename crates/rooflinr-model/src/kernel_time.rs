@@ -72,11 +72,17 @@ pub fn attention_tile_pairs(shape: &AttentionShape) -> f64 {
     let query_tiles = (t / ATTENTION_TILE).ceil();
     let key_tiles = if shape.causal {
         // Query tile i ends at row min((i + 1) x 128, t), which sees the first
-        // s - t + that many keys.
+        // s - t + that many keys; under a window w its first row's first visible key is
+        // s - t + i x 128 + 1 - w, and the tiles before that one are skipped.
         (0..query_tiles as u64)
             .map(|i| {
                 let last = ((i + 1) as f64 * ATTENTION_TILE).min(t);
-                ((s - t + last).max(0.0) / ATTENTION_TILE).ceil()
+                let end = ((s - t + last).max(0.0) / ATTENTION_TILE).ceil();
+                let start = shape.window.map_or(0.0, |w| {
+                    ((s - t + i as f64 * ATTENTION_TILE + 1.0 - w).max(0.0) / ATTENTION_TILE)
+                        .floor()
+                });
+                end - start
             })
             .sum::<f64>()
     } else {
@@ -635,13 +641,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 11.430e-6,
-            bandwidth: 0.253782,
-            compute: 0.372861,
-            per_wave_s: 3.741e-6,
+            fixed_s: 8.405e-6,
+            bandwidth: 0.964337,
+            compute: 0.469654,
+            per_wave_s: 6.779e-6,
         },
-        held_out_median: 0.119,
-        held_out_p90: 0.404,
+        held_out_median: 0.130,
+        held_out_p90: 0.456,
     },
     Profile {
         hardware: "b200",
@@ -651,13 +657,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 11.680e-6,
-            bandwidth: 0.245895,
-            compute: 0.425070,
-            per_wave_s: 3.381e-6,
+            fixed_s: 8.685e-6,
+            bandwidth: 0.815594,
+            compute: 0.547200,
+            per_wave_s: 6.403e-6,
         },
-        held_out_median: 0.113,
-        held_out_p90: 0.435,
+        held_out_median: 0.129,
+        held_out_p90: 0.460,
     },
     Profile {
         hardware: "b200",
@@ -667,13 +673,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.090e-6,
-            bandwidth: 0.473283,
-            compute: 0.297479,
-            per_wave_s: 5.997e-6,
+            fixed_s: 8.953e-6,
+            bandwidth: 0.628132,
+            compute: 0.300266,
+            per_wave_s: 6.140e-6,
         },
-        held_out_median: 0.142,
-        held_out_p90: 0.488,
+        held_out_median: 0.122,
+        held_out_p90: 0.451,
     },
     Profile {
         hardware: "b200",
@@ -683,13 +689,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 9.145e-6,
-            bandwidth: 0.943444,
+            fixed_s: 9.228e-6,
+            bandwidth: 0.944080,
             compute: 1.000000,
-            per_wave_s: 1.793e-6,
+            per_wave_s: 1.726e-6,
         },
-        held_out_median: 0.088,
-        held_out_p90: 0.433,
+        held_out_median: 0.080,
+        held_out_p90: 0.416,
     },
     Profile {
         hardware: "b200",
@@ -699,13 +705,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.545e-6,
-            bandwidth: 0.909710,
+            fixed_s: 9.567e-6,
+            bandwidth: 0.907832,
             compute: 1.000000,
-            per_wave_s: 1.429e-6,
+            per_wave_s: 1.409e-6,
         },
-        held_out_median: 0.079,
-        held_out_p90: 0.386,
+        held_out_median: 0.077,
+        held_out_p90: 0.375,
     },
     Profile {
         hardware: "b300",
@@ -757,13 +763,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 14.901e-6,
-            bandwidth: 0.155153,
-            compute: 0.407592,
+            fixed_s: 14.887e-6,
+            bandwidth: 0.135927,
+            compute: 0.426537,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.157,
-        held_out_p90: 0.445,
+        held_out_median: 0.169,
+        held_out_p90: 0.443,
     },
     Profile {
         hardware: "b300",
@@ -773,13 +779,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 14.863e-6,
-            bandwidth: 0.144139,
-            compute: 0.563954,
+            fixed_s: 14.845e-6,
+            bandwidth: 0.131390,
+            compute: 0.565919,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.157,
-        held_out_p90: 0.454,
+        held_out_median: 0.156,
+        held_out_p90: 0.450,
     },
     Profile {
         hardware: "b300",
@@ -789,13 +795,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 14.870e-6,
-            bandwidth: 0.088525,
-            compute: 0.275822,
+            fixed_s: 14.847e-6,
+            bandwidth: 0.074664,
+            compute: 0.305067,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.168,
-        held_out_p90: 0.514,
+        held_out_median: 0.179,
+        held_out_p90: 0.479,
     },
     Profile {
         hardware: "b300",
@@ -805,13 +811,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 10.863e-6,
-            bandwidth: 0.852698,
+            fixed_s: 10.867e-6,
+            bandwidth: 0.855233,
             compute: 1.000000,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.090,
-        held_out_p90: 0.729,
+        held_out_median: 0.084,
+        held_out_p90: 0.711,
     },
     Profile {
         hardware: "b300",
@@ -821,13 +827,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 10.878e-6,
-            bandwidth: 0.815061,
+            fixed_s: 10.885e-6,
+            bandwidth: 0.813369,
             compute: 1.000000,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.097,
-        held_out_p90: 0.712,
+        held_out_median: 0.093,
+        held_out_p90: 0.691,
     },
     Profile {
         hardware: "gb200",
@@ -879,13 +885,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 11.669e-6,
-            bandwidth: 0.256022,
-            compute: 0.362739,
-            per_wave_s: 3.656e-6,
+            fixed_s: 8.927e-6,
+            bandwidth: 0.943215,
+            compute: 0.450285,
+            per_wave_s: 6.418e-6,
         },
-        held_out_median: 0.121,
-        held_out_p90: 0.403,
+        held_out_median: 0.133,
+        held_out_p90: 0.446,
     },
     Profile {
         hardware: "gb200",
@@ -895,13 +901,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 12.087e-6,
-            bandwidth: 0.240296,
-            compute: 0.449288,
-            per_wave_s: 3.219e-6,
+            fixed_s: 10.965e-6,
+            bandwidth: 0.284102,
+            compute: 0.476751,
+            per_wave_s: 4.351e-6,
         },
-        held_out_median: 0.123,
-        held_out_p90: 0.406,
+        held_out_median: 0.110,
+        held_out_p90: 0.431,
     },
     Profile {
         hardware: "gb200",
@@ -911,13 +917,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.347e-6,
-            bandwidth: 0.467819,
-            compute: 0.314152,
-            per_wave_s: 5.928e-6,
+            fixed_s: 9.374e-6,
+            bandwidth: 0.613869,
+            compute: 0.314172,
+            per_wave_s: 5.904e-6,
         },
-        held_out_median: 0.146,
-        held_out_p90: 0.500,
+        held_out_median: 0.125,
+        held_out_p90: 0.450,
     },
     Profile {
         hardware: "gb200",
@@ -927,13 +933,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 9.603e-6,
-            bandwidth: 0.932626,
+            fixed_s: 9.676e-6,
+            bandwidth: 0.932857,
             compute: 1.000000,
-            per_wave_s: 1.692e-6,
+            per_wave_s: 1.629e-6,
         },
-        held_out_median: 0.098,
-        held_out_p90: 0.426,
+        held_out_median: 0.093,
+        held_out_p90: 0.409,
     },
     Profile {
         hardware: "gb200",
@@ -943,13 +949,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.976e-6,
-            bandwidth: 0.898921,
+            fixed_s: 9.999e-6,
+            bandwidth: 0.897438,
             compute: 1.000000,
-            per_wave_s: 1.367e-6,
+            per_wave_s: 1.344e-6,
         },
-        held_out_median: 0.092,
-        held_out_p90: 0.389,
+        held_out_median: 0.093,
+        held_out_p90: 0.373,
     },
     Profile {
         hardware: "gb300",
@@ -1001,13 +1007,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 15.228e-6,
-            bandwidth: 0.148301,
-            compute: 0.419038,
+            fixed_s: 15.219e-6,
+            bandwidth: 0.134511,
+            compute: 0.431347,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.162,
-        held_out_p90: 0.470,
+        held_out_median: 0.170,
+        held_out_p90: 0.456,
     },
     Profile {
         hardware: "gb300",
@@ -1017,13 +1023,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 15.198e-6,
-            bandwidth: 0.145327,
-            compute: 0.562454,
+            fixed_s: 15.181e-6,
+            bandwidth: 0.131630,
+            compute: 0.567877,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.157,
-        held_out_p90: 0.465,
+        held_out_median: 0.160,
+        held_out_p90: 0.463,
     },
     Profile {
         hardware: "gb300",
@@ -1033,13 +1039,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 15.182e-6,
-            bandwidth: 0.085073,
-            compute: 0.296678,
+            fixed_s: 15.162e-6,
+            bandwidth: 0.075503,
+            compute: 0.305450,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.173,
-        held_out_p90: 0.503,
+        held_out_median: 0.181,
+        held_out_p90: 0.493,
     },
     Profile {
         hardware: "gb300",
@@ -1049,13 +1055,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 11.177e-6,
-            bandwidth: 0.834363,
+            fixed_s: 11.184e-6,
+            bandwidth: 0.836126,
             compute: 1.000000,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.101,
-        held_out_p90: 0.720,
+        held_out_median: 0.097,
+        held_out_p90: 0.702,
     },
     Profile {
         hardware: "gb300",
@@ -1065,13 +1071,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 11.189e-6,
-            bandwidth: 0.799213,
+            fixed_s: 11.194e-6,
+            bandwidth: 0.797260,
             compute: 1.000000,
             per_wave_s: 0.000e-6,
         },
-        held_out_median: 0.116,
-        held_out_p90: 0.700,
+        held_out_median: 0.114,
+        held_out_p90: 0.685,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1109,13 +1115,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 12.473e-6,
-            bandwidth: 0.351478,
-            compute: 0.459917,
-            per_wave_s: 3.977e-6,
+            fixed_s: 9.946e-6,
+            bandwidth: 0.390287,
+            compute: 0.504628,
+            per_wave_s: 6.508e-6,
         },
-        held_out_median: 0.115,
-        held_out_p90: 0.323,
+        held_out_median: 0.102,
+        held_out_p90: 0.476,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1125,13 +1131,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 13.508e-6,
-            bandwidth: 0.372062,
-            compute: 0.579004,
-            per_wave_s: 3.417e-6,
+            fixed_s: 9.247e-6,
+            bandwidth: 0.484137,
+            compute: 0.718200,
+            per_wave_s: 7.687e-6,
         },
-        held_out_median: 0.093,
-        held_out_p90: 0.358,
+        held_out_median: 0.158,
+        held_out_p90: 0.514,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1141,13 +1147,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.801e-6,
-            bandwidth: 0.816518,
-            compute: 0.350026,
-            per_wave_s: 7.147e-6,
+            fixed_s: 7.433e-6,
+            bandwidth: 0.787284,
+            compute: 0.392627,
+            per_wave_s: 9.520e-6,
         },
-        held_out_median: 0.121,
-        held_out_p90: 0.494,
+        held_out_median: 0.154,
+        held_out_p90: 0.584,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1157,13 +1163,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 3.546e-6,
-            bandwidth: 0.756121,
+            fixed_s: 3.668e-6,
+            bandwidth: 0.759099,
             compute: 1.000000,
-            per_wave_s: 4.515e-6,
+            per_wave_s: 4.552e-6,
         },
-        held_out_median: 0.198,
-        held_out_p90: 0.891,
+        held_out_median: 0.213,
+        held_out_p90: 0.854,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1173,13 +1179,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 6.724e-6,
-            bandwidth: 0.770216,
+            fixed_s: 6.794e-6,
+            bandwidth: 0.774454,
             compute: 1.000000,
-            per_wave_s: 1.314e-6,
+            per_wave_s: 1.351e-6,
         },
-        held_out_median: 0.194,
-        held_out_p90: 0.565,
+        held_out_median: 0.189,
+        held_out_p90: 0.571,
     },
     Profile {
         hardware: "h200",
@@ -1217,13 +1223,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 11.341e-6,
-            bandwidth: 0.289690,
-            compute: 0.477261,
-            per_wave_s: 4.685e-6,
+            fixed_s: 9.238e-6,
+            bandwidth: 0.300993,
+            compute: 0.521725,
+            per_wave_s: 6.813e-6,
         },
-        held_out_median: 0.115,
-        held_out_p90: 0.374,
+        held_out_median: 0.096,
+        held_out_p90: 0.505,
     },
     Profile {
         hardware: "h200",
@@ -1233,13 +1239,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 12.887e-6,
-            bandwidth: 0.280248,
-            compute: 0.586694,
-            per_wave_s: 3.658e-6,
+            fixed_s: 8.428e-6,
+            bandwidth: 0.433973,
+            compute: 0.745786,
+            per_wave_s: 8.103e-6,
         },
-        held_out_median: 0.098,
-        held_out_p90: 0.363,
+        held_out_median: 0.150,
+        held_out_p90: 0.513,
     },
     Profile {
         hardware: "h200",
@@ -1249,29 +1255,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.388e-6,
-            bandwidth: 0.555393,
-            compute: 0.356829,
-            per_wave_s: 7.186e-6,
+            fixed_s: 7.165e-6,
+            bandwidth: 0.538384,
+            compute: 0.400417,
+            per_wave_s: 9.412e-6,
         },
-        held_out_median: 0.114,
-        held_out_p90: 0.501,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 3.223e-6,
-            bandwidth: 0.641454,
-            compute: 1.000000,
-            per_wave_s: 4.677e-6,
-        },
-        held_out_median: 0.244,
-        held_out_p90: 0.908,
+        held_out_median: 0.150,
+        held_out_p90: 0.574,
     },
     Profile {
         hardware: "h200",
@@ -1281,13 +1271,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 6.569e-6,
-            bandwidth: 0.663619,
-            compute: 0.047746,
-            per_wave_s: 1.288e-6,
+            fixed_s: 6.615e-6,
+            bandwidth: 0.668686,
+            compute: 0.047006,
+            per_wave_s: 1.326e-6,
         },
-        held_out_median: 0.202,
-        held_out_p90: 0.571,
+        held_out_median: 0.198,
+        held_out_p90: 0.572,
     },
     Profile {
         hardware: "l40s",
@@ -1325,13 +1315,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 4.973e-6,
-            bandwidth: 0.915127,
+            fixed_s: 4.971e-6,
+            bandwidth: 0.925387,
             compute: 1.000000,
-            per_wave_s: 2.676e-6,
+            per_wave_s: 2.689e-6,
         },
-        held_out_median: 0.166,
-        held_out_p90: 1.364,
+        held_out_median: 0.185,
+        held_out_p90: 1.292,
     },
     Profile {
         hardware: "l40s",
@@ -1341,13 +1331,13 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 7.220e-6,
-            bandwidth: 0.778340,
+            fixed_s: 7.070e-6,
+            bandwidth: 0.783036,
             compute: 1.000000,
-            per_wave_s: 3.135e-6,
+            per_wave_s: 3.149e-6,
         },
-        held_out_median: 0.212,
-        held_out_p90: 0.904,
+        held_out_median: 0.214,
+        held_out_p90: 0.893,
     },
     Profile {
         hardware: "rtx-pro-6000",
@@ -1394,66 +1384,34 @@ pub const PROFILES: &[Profile] = &[
     Profile {
         hardware: "rtx-pro-6000",
         kernel: Profiled::Attention {
-            phase: Phase::Prefill,
+            phase: Phase::Decode,
             queries: Format::Bf16,
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 2.022e-6,
-            bandwidth: 0.480180,
-            compute: 0.430876,
-            per_wave_s: 8.833e-6,
+            fixed_s: 4.108e-6,
+            bandwidth: 1.000000,
+            compute: 1.000000,
+            per_wave_s: 2.897e-6,
         },
-        held_out_median: 0.189,
+        held_out_median: 0.187,
+        held_out_p90: 0.880,
+    },
+    Profile {
+        hardware: "rtx-pro-6000",
+        kernel: Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.924e-6,
+            bandwidth: 0.861212,
+            compute: 1.000000,
+            per_wave_s: 2.865e-6,
+        },
+        held_out_median: 0.158,
         held_out_p90: 0.906,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 1.638e-6,
-            bandwidth: 0.473745,
-            compute: 0.437605,
-            per_wave_s: 9.560e-6,
-        },
-        held_out_median: 0.188,
-        held_out_p90: 0.997,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.155e-6,
-            bandwidth: 0.998788,
-            compute: 1.000000,
-            per_wave_s: 2.839e-6,
-        },
-        held_out_median: 0.173,
-        held_out_p90: 0.895,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.885e-6,
-            bandwidth: 0.860148,
-            compute: 1.000000,
-            per_wave_s: 2.888e-6,
-        },
-        held_out_median: 0.165,
-        held_out_p90: 0.919,
     },
 ];
 
@@ -1534,6 +1492,32 @@ mod tests {
             quantise_s: 0.0,
             waves: 0.0,
         }
+    }
+
+    /// A 256-key window over a 1024-token prompt: query tile i reads key tiles from
+    /// floor((128 i + 1 - 256) / 128) to ceil(128 (i + 1) / 128), so 1, 2, then 3 tiles
+    /// each: 21 tiles of 128 x 128 pairs.
+    #[test]
+    fn a_sliding_window_skips_the_tiles_before_it() {
+        let shape = AttentionShape {
+            batch: 1.0,
+            q_len: 1024.0,
+            kv_len: 1024.0,
+            heads: 1.0,
+            kv_heads: 1.0,
+            qk_dim: 128.0,
+            v_dim: 128.0,
+            causal: true,
+            shared_kv: false,
+            window: Some(256.0),
+        };
+        assert_eq!(attention_tile_pairs(&shape), 21.0 * 128.0 * 128.0);
+        assert!(attention_tile_pairs(&shape) >= shape.visible_pairs());
+        let full = AttentionShape {
+            window: None,
+            ..shape
+        };
+        assert_eq!(attention_tile_pairs(&full), 36.0 * 128.0 * 128.0);
     }
 
     #[test]
@@ -1671,6 +1655,7 @@ mod tests {
             v_dim: 128.0,
             causal,
             shared_kv: false,
+            window: None,
         };
         // 1024 causal: 8 query tiles see 1 + 2 + ... + 8 = 36 key tiles of 128 x 128.
         assert_eq!(
@@ -1863,6 +1848,7 @@ mod tests {
             v_dim: 128.0,
             causal: true,
             shared_kv: false,
+            window: None,
         };
         let op = Op::FusedAttention(shape);
         let r = op.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);
@@ -1880,6 +1866,7 @@ mod tests {
             qk_dim: 576.0,
             v_dim: 512.0,
             shared_kv: true,
+            window: None,
             ..shape
         });
         let r = mla.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);

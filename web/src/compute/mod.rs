@@ -212,6 +212,7 @@ pub fn operator_op(state: &State) -> Result<(&'static str, Op), Problem> {
                     v_dim: d,
                     causal: state.causal,
                     shared_kv: false,
+                    window: None,
                 }),
             )
         }

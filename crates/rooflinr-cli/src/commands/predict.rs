@@ -202,6 +202,7 @@ impl OpArgs {
                     v_dim: head_dim as f64,
                     causal: !no_causal,
                     shared_kv: false,
+                    window: None,
                 };
                 if unfused {
                     vec![

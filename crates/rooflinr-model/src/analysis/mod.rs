@@ -13,7 +13,8 @@
 //! - DeepSeek's MLA runs in its absorbed form in decode (attention over the 576-wide latent
 //!   cache, as FlashMLA does) and in its expanded form in prefill (K and V rebuilt from the
 //!   latent by `kv_b_proj`), as vLLM and SGLang do.
-//! - The KV cache holds `seq` tokens per sequence; decode attends over all of them.
+//! - The KV cache holds `seq` tokens per sequence; decode attends over all of them. Under a
+//!   sliding window (Mistral-7B-v0.1) it holds and attends over the last `window` only.
 
 mod params;
 
@@ -578,7 +579,7 @@ pub fn analyze(
     let storage = params::storage(c, scenario, b);
     let weight_bytes = storage.total;
     let kv_bytes_per_token = kv_bytes_per_token(c, scenario.precision.kv);
-    let kv_cache_bytes = kv_bytes_per_token * (b * s);
+    let kv_cache_bytes = kv_bytes_per_token * (b * cached_tokens(c, scenario.seq) as f64);
     let required = weight_bytes + kv_cache_bytes;
     let capacity = hardware.memory_capacity.value;
     let kv_crossover_tokens = storage.decode_read / (kv_bytes_per_token * b);
@@ -685,6 +686,7 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, b: f64, t: f64, s: f
         v_dim: hd,
         causal: true,
         shared_kv: false,
+        window: c.sliding_window.map(|w| w as f64),
     };
     attention(w, layers, shape, Role::Attention);
     w.push(
@@ -760,6 +762,7 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
                 v_dim: latent,
                 causal: true,
                 shared_kv: true,
+                window: None,
             };
             attention(w, layers, shape, Role::Attention);
             let absorb_v = Op::BatchedGemm {
@@ -787,6 +790,7 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
                 v_dim: v,
                 causal: true,
                 shared_kv: false,
+                window: None,
             };
             attention(w, layers, shape, Role::ExpandedAttention);
         }
@@ -888,6 +892,12 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
             Role::Linear,
         );
     }
+}
+
+/// Tokens of a sequence of `seq` the KV cache holds: all of them, or under a sliding window
+/// the last `window` (older ones are never attended to again).
+pub fn cached_tokens(c: &ModelConfig, seq: u64) -> u64 {
+    c.sliding_window.map_or(seq, |w| seq.min(w))
 }
 
 /// KV-cache bytes one token adds across all layers.

@@ -289,3 +289,69 @@ fn what_binds_a_pass_is_read_off_its_operators() {
     assert!((share - by_hand).abs() < 1e-12);
     assert!(share < 0.5, "{share}");
 }
+
+/// Mistral-7B-v0.1's config.json (Hugging Face mistralai/Mistral-7B-v0.1): a 4096-token
+/// sliding window in every layer.
+const MISTRAL_7B_V01: &str = r#"{"model_type": "mistral", "hidden_size": 4096,
+    "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "vocab_size": 32000, "max_position_embeddings": 32768,
+    "sliding_window": 4096, "tie_word_embeddings": false, "rope_theta": 10000.0,
+    "_name_or_path": "mistralai/Mistral-7B-v0.1"}"#;
+
+#[test]
+fn a_sliding_window_caps_the_cache_and_the_keys_decode_reads() {
+    let windowed = ModelConfig::from_json(MISTRAL_7B_V01).unwrap();
+    assert_eq!(windowed.sliding_window, Some(4096));
+    let full = ModelConfig::from_json(
+        &MISTRAL_7B_V01.replace("\"sliding_window\": 4096", "\"sliding_window\": null"),
+    )
+    .unwrap();
+    assert_eq!(full.sliding_window, None);
+    let h100 = registry::get("h100-sxm").unwrap();
+    let at = |c: &ModelConfig, seq| {
+        analyze(
+            c,
+            &h100,
+            &scenario(Phase::Decode, 4, seq, Format::Bf16, Format::Bf16),
+            &Efficiency::IDEAL,
+        )
+        .unwrap()
+    };
+    // At 32k tokens the windowed cache holds 4096 per sequence: the full model's at 4096.
+    let long = at(&windowed, 32768);
+    assert_eq!(long.kv_cache_bytes, at(&full, 4096).kv_cache_bytes);
+    assert_eq!(
+        long.kv_cache_bytes,
+        Bytes(4.0 * 4096.0 * 32.0 * 2.0 * 8.0 * 128.0 * 2.0)
+    );
+    // And decode attention reads those 4096 keys, not 32k.
+    let attention = |a: &ModelAnalysis| {
+        a.ops
+            .iter()
+            .find(|o| o.id == OpId::Attention)
+            .unwrap()
+            .result
+            .cost
+            .work
+    };
+    assert_eq!(attention(&long), attention(&at(&full, 4096)));
+    assert!(long.time < at(&full, 32768).time);
+    // Within the window nothing changes.
+    assert_eq!(at(&windowed, 2048).time, at(&full, 2048).time);
+}
+
+#[test]
+fn qwen_sliding_windows_on_some_layers_are_refused_not_ignored() {
+    let text = r#"{"model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864,
+        "num_hidden_layers": 24, "num_attention_heads": 14, "num_key_value_heads": 2,
+        "vocab_size": 151936, "use_sliding_window": true, "sliding_window": 32768,
+        "max_window_layers": 21}"#;
+    let e = ModelConfig::from_json(text).unwrap_err();
+    assert!(e.to_string().contains("use_sliding_window"), "{e}");
+    let off = ModelConfig::from_json(&text.replace(
+        "\"use_sliding_window\": true",
+        "\"use_sliding_window\": false",
+    ))
+    .unwrap();
+    assert_eq!(off.sliding_window, None);
+}

@@ -841,8 +841,9 @@ impl Context<'_> {
 
     /// One sequence's KV cache on one GPU at `context` tokens.
     fn kv_per_sequence(&self, scenario: &Scenario, context: u64) -> Bytes {
+        let tokens = analysis::cached_tokens(self.config, context) as f64;
         kv_bytes_per_token(self.config, scenario.precision.kv)
-            * (self.layer_fraction() / self.kv_split() * context as f64)
+            * (self.layer_fraction() / self.kv_split() * tokens)
     }
 
     fn weights(&self, scenario: &Scenario) -> Bytes {

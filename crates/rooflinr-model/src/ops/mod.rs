@@ -71,18 +71,40 @@ pub struct AttentionShape {
     /// Values are the first `v_dim` channels of the keys (MLA's latent cache), so a fused
     /// kernel reads one tensor for both.
     pub shared_kv: bool,
+    /// Sliding-window attention: each query sees at most this many keys, ending at its own
+    /// position (Mistral's `sliding_window`; Beltagy et al., arXiv 2004.05150). `None`: all
+    /// earlier keys.
+    pub window: Option<f64>,
 }
 
 impl AttentionShape {
     /// Query-key pairs a kernel that skips masked blocks evaluates: all of them without a
     /// mask; with a causal mask the i-th of `q_len` queries (whose context ends at
-    /// `kv_len`) sees `kv_len - q_len + i + 1` keys.
+    /// `kv_len`) sees `kv_len - q_len + i + 1` keys; with a window `w`, at most `w` of them.
     pub fn visible_pairs(&self) -> f64 {
         let (t, s) = (self.q_len, self.kv_len);
-        if self.causal && t > 1.0 {
-            t * s - t * (t - 1.0) / 2.0
+        let w = self.window.unwrap_or(f64::INFINITY);
+        if !(self.causal && t > 1.0) {
+            return t * s.min(w);
+        }
+        // The queries see a = s - t + 1, a + 1, ..., s keys before the window caps them:
+        // the sum of min(x, w) for x from a to s.
+        let a = s - t + 1.0;
+        if w >= s {
+            t * (a + s) / 2.0
+        } else if w <= a {
+            t * w
         } else {
-            t * s
+            (w - a + 1.0) * (a + w) / 2.0 + (s - w) * w
+        }
+    }
+
+    /// Keys (per sequence and KV head) some query sees: all of them, or under a window the
+    /// last `window + q_len - 1`.
+    pub fn keys_read(&self) -> f64 {
+        match self.window {
+            Some(w) => self.kv_len.min(w + self.q_len - 1.0),
+            None => self.kv_len,
         }
     }
 }
@@ -252,8 +274,8 @@ impl Op {
                 }
             }
             Op::AttentionScores(a) => {
-                // The unfused kernel computes the whole t x s matrix; the mask is applied
-                // afterwards, so no pairs are skipped. K is read once per KV head (the prototype, docs/prototype.md).
+                // The unfused kernel computes the whole t x s matrix; the mask (causal or a
+                // sliding window) is applied afterwards, so no pairs are skipped. K is read once per KV head (the prototype, docs/prototype.md).
                 let scores = a.batch * a.heads * a.q_len * a.kv_len;
                 let bytes = act(a.batch * a.heads * a.q_len * a.qk_dim)
                     + p.kv
@@ -280,7 +302,7 @@ impl Op {
                 // prefill, twice what a causal FlashAttention kernel does).
                 let pairs = a.batch * a.heads * a.visible_pairs();
                 let flops = pairs * (2.0 * a.qk_dim + 2.0 * a.v_dim + 5.0);
-                let kv_tokens = a.batch * a.kv_heads * a.kv_len;
+                let kv_tokens = a.batch * a.kv_heads * a.keys_read();
                 let kv_bytes = if a.shared_kv {
                     p.kv.tensor_bytes(kv_tokens * a.qk_dim.max(a.v_dim))
                 } else {

@@ -173,6 +173,7 @@ fn llama_decode_attention(s: f64) -> AttentionShape {
         v_dim: 128.0,
         causal: true,
         shared_kv: false,
+        window: None,
     }
 }
 
@@ -225,6 +226,7 @@ fn mla_shared_latent_is_read_once() {
         v_dim: 512.0,
         causal: true,
         shared_kv: true,
+        window: None,
     };
     let p = Precision::uniform(Format::Bf16);
     let w = Op::FusedAttention(a).cost(&p).work;
@@ -319,4 +321,41 @@ fn fp8_weights_on_a100_cost_their_bytes_but_compute_as_fp16() {
     );
     assert_eq!(r.prediction.bound, Bound::Compute);
     assert!((r.prediction.time.get() - 2.0 * 8192f64.powi(3) / 312e12).abs() < 1e-12);
+}
+
+/// A sliding window of w keys: each query sees min(its causal count, w); counted by brute
+/// force over every query.
+#[test]
+fn sliding_windows_cap_each_querys_keys() {
+    let brute =
+        |t: u64, s: u64, w: u64| -> f64 { (0..t).map(|i| (s - t + i + 1).min(w) as f64).sum() };
+    for (t, s, w) in [
+        (1024, 1024, 256),
+        (1024, 1024, 4096),
+        (256, 1024, 300),
+        (256, 1024, 100),
+        (1, 32768, 4096),
+        (4096, 8192, 4096),
+        (7, 7, 1),
+    ] {
+        let a = AttentionShape {
+            q_len: t as f64,
+            kv_len: s as f64,
+            window: Some(w as f64),
+            ..llama_decode_attention(s as f64)
+        };
+        assert_eq!(a.visible_pairs(), brute(t, s, w), "t {t} s {s} w {w}");
+    }
+    // Decode under a 4096-token window reads 4096 keys of a 32k context, not 32k.
+    let windowed = AttentionShape {
+        window: Some(4096.0),
+        ..llama_decode_attention(32768.0)
+    };
+    let p = Precision::uniform(Format::Fp16);
+    assert_eq!(
+        Op::FusedAttention(windowed).cost(&p).work,
+        Op::FusedAttention(llama_decode_attention(4096.0))
+            .cost(&p)
+            .work
+    );
 }
