@@ -1167,8 +1167,12 @@ mod tests {
         // A window shorter than the context caps the keys read: 9001 tokens under an
         // 8192-token window read what 8192 tokens read; a longer one is no window at all.
         assert_eq!(
-            times(&decode(1, 9000, "bfloat16", 8192), &hw).unwrap().memory_s,
-            times(&decode(1, 8191, "bfloat16", 0), &hw).unwrap().memory_s
+            times(&decode(1, 9000, "bfloat16", 8192), &hw)
+                .unwrap()
+                .memory_s,
+            times(&decode(1, 8191, "bfloat16", 0), &hw)
+                .unwrap()
+                .memory_s
         );
         assert_eq!(
             times(&decode(1, 4095, "bfloat16", 8192), &hw),
