@@ -534,3 +534,31 @@ pub fn RooflineChart(
         </figure>
     }
 }
+
+/// The grid of a small log-log chart: a line and a label at every labelled tick of both
+/// axes (the comparison and serving charts draw theirs with it).
+pub fn log_grid(v: &Viewport, f: &Frame, pal: &Palette) -> impl IntoView + use<> {
+    let x = geometry::log_ticks(v.x, "")
+        .into_iter()
+        .filter(|t| !t.label.is_empty())
+        .map(|t| {
+            let (x, _) = v.project(f, t.value, 1.0);
+            view! {
+                <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=pal.grid></line>
+                <text x=x y=f.y1() + 18.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
+            }
+        })
+        .collect_view();
+    let y = geometry::log_ticks(v.y, "")
+        .into_iter()
+        .filter(|t| !t.label.is_empty())
+        .map(|t| {
+            let (_, y) = v.project(f, 1.0, t.value);
+            view! {
+                <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=pal.grid></line>
+                <text x=f.x0() - 8.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
+            }
+        })
+        .collect_view();
+    view! { {x} {y} }
+}

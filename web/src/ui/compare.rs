@@ -10,6 +10,7 @@ use rooflinr_model::units::si;
 use crate::browser;
 use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::Palette;
+use crate::chart::view::log_grid;
 use crate::compute::DeviceRow;
 use crate::export::{COMPARISON_HEADER, comparison_rows};
 use crate::state::{CUSTOM, MAX_COMPARED, State};
@@ -231,28 +232,7 @@ fn comparison_chart(
         extent.include(s.intensity, s.performance);
     }
     let v = extent.fit();
-    let x_ticks = geometry::log_ticks(v.x, "")
-        .into_iter()
-        .filter(|t| !t.label.is_empty())
-        .map(|t| {
-            let (x, _) = v.project(&f, t.value, 1.0);
-            view! {
-                <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=pal.grid></line>
-                <text x=x y=f.y1() + 18.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
-            }
-        })
-        .collect_view();
-    let y_ticks = geometry::log_ticks(v.y, "")
-        .into_iter()
-        .filter(|t| !t.label.is_empty())
-        .map(|t| {
-            let (_, y) = v.project(&f, 1.0, t.value);
-            view! {
-                <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=pal.grid></line>
-                <text x=f.x0() - 8.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
-            }
-        })
-        .collect_view();
+    let grid = log_grid(&v, &f, pal);
     let lines = series
         .iter()
         .map(|s| {
@@ -290,8 +270,7 @@ fn comparison_chart(
             font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
         >
             <rect width=f.width height=f.height fill=pal.background></rect>
-            {x_ticks}
-            {y_ticks}
+            {grid}
             <clipPath id="comparison-plot">
                 <rect x=f.x0() y=f.y0() width=f.x1() - f.x0() height=f.y1() - f.y0()></rect>
             </clipPath>

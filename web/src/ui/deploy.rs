@@ -10,31 +10,20 @@ use rooflinr_model::units::si;
 
 use super::controls::{ModelPicker, PowerSlider};
 use super::fields::TextField;
+use super::results::Card;
 use crate::browser;
 use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::{Palette, text_on};
 use crate::chart::view::CHART_ID;
+use crate::chart::view::log_grid;
 use crate::compute::{self, DeployView, FrontPoint, Problem, SearchView};
 use crate::lab::link::{Lab, LinkState};
 use crate::state::State;
 
-/// The device's links in words, with where the figures come from.
+/// The device's links in words.
 fn links(hw: &Hardware) -> String {
     match &hw.interconnect {
-        Some(ic) => {
-            let out = ic
-                .scale_out
-                .as_ref()
-                .map_or("no published network beyond".to_string(), |l| {
-                    format!("{} per GPU beyond", si(l.bandwidth.value.get(), "B/s"))
-                });
-            format!(
-                "{} at {} per GPU each way, {} GPUs per domain; {out}.",
-                ic.scale_up.kind.name(),
-                si(ic.scale_up.bandwidth.value.get(), "B/s"),
-                ic.domain.value
-            )
-        }
+        Some(ic) => format!("{}.", ic.describe()),
         None => "No published interconnect: this device deploys on one GPU only.".into(),
     }
 }
@@ -145,17 +134,6 @@ pub fn DeployPanel(
     }
 }
 
-/// A summary card.
-fn card(label: &'static str, value: String, note: String, figure: &'static str) -> impl IntoView {
-    view! {
-        <div class="card">
-            <span class="label">{label}</span>
-            <span class="value" data-figure=figure>{value}</span>
-            <span class="note">{note}</span>
-        </div>
-    }
-}
-
 /// The deployment's figures.
 #[component]
 pub fn DeployResults(
@@ -259,34 +237,14 @@ pub fn DeployResults(
     let bubble = d.prefill.bubble;
     view! {
         <div class="cards">
-            {card(
-                "time to first token",
-                si(s.ttft.get(), "s"),
-                format!("prefill of {} requests together{}", s.concurrency, if bubble > 0.0 {
+            <Card label="time to first token" value={si(s.ttft.get(), "s")} note={format!("prefill of {} requests together{}", s.concurrency, if bubble > 0.0 {
                     format!(", {:.0}% pipeline bubble", bubble * 100.0)
                 } else {
                     String::new()
-                }),
-                "deploy-ttft",
-            )}
-            {card(
-                "time per output token",
-                si(s.tpot.get(), "s"),
-                format!("one decode step of {} requests at the mean context", s.concurrency),
-                "deploy-tpot",
-            )}
-            {card(
-                "tokens/s per user",
-                format!("{:.1}", s.tokens_per_s_per_user),
-                format!("request done in {}", si(s.request_time.get(), "s")),
-                "deploy-user",
-            )}
-            {card(
-                "tokens/s per GPU",
-                format!("{:.1}", s.tokens_per_s_per_gpu),
-                format!("{:.1} while decoding (prefill elsewhere) · {} GPUs", s.decode_tokens_per_s_per_gpu, l.gpus()),
-                "deploy-gpu",
-            )}
+                })} figure="deploy-ttft" />
+            <Card label="time per output token" value={si(s.tpot.get(), "s")} note={format!("one decode step of {} requests at the mean context", s.concurrency)} figure="deploy-tpot" />
+            <Card label="tokens/s per user" value={format!("{:.1}", s.tokens_per_s_per_user)} note={format!("request done in {}", si(s.request_time.get(), "s"))} figure="deploy-user" />
+            <Card label="tokens/s per GPU" value={format!("{:.1}", s.tokens_per_s_per_gpu)} note={format!("{:.1} while decoding (prefill elsewhere) · {} GPUs", s.decode_tokens_per_s_per_gpu, l.gpus())} figure="deploy-gpu" />
             <div class="card">
                 <span class="label">"memory per GPU"</span>
                 <span class="value" data-figure="deploy-memory">{m.total().to_string()}</span>
@@ -388,28 +346,7 @@ pub fn ServingChart(
         extent.include(p.per_user, p.per_gpu);
     }
     let v = extent.fit();
-    let x_ticks = geometry::log_ticks(v.x, "")
-        .into_iter()
-        .filter(|t| !t.label.is_empty())
-        .map(|t| {
-            let (x, _) = v.project(&f, t.value, 1.0);
-            view! {
-                <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=pal.grid></line>
-                <text x=x y=f.y1() + 18.0 text-anchor="middle" font-size="12" fill=pal.muted>{t.label}</text>
-            }
-        })
-        .collect_view();
-    let y_ticks = geometry::log_ticks(v.y, "")
-        .into_iter()
-        .filter(|t| !t.label.is_empty())
-        .map(|t| {
-            let (_, y) = v.project(&f, 1.0, t.value);
-            view! {
-                <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=pal.grid></line>
-                <text x=f.x0() - 8.0 y=y + 4.0 text-anchor="end" font-size="12" fill=pal.muted>{t.label}</text>
-            }
-        })
-        .collect_view();
+    let grid = log_grid(&v, &f, &pal);
     let polyline = |points: &[(f64, f64)]| -> String {
         points
             .iter()
@@ -506,8 +443,7 @@ pub fn ServingChart(
                 font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
             >
                 <rect width=f.width height=f.height fill=pal.background></rect>
-                {x_ticks}
-                {y_ticks}
+                {grid}
                 <clipPath id="serving-plot">
                     <rect x=f.x0() y=f.y0() width=f.x1() - f.x0() height=f.y1() - f.y0()></rect>
                 </clipPath>

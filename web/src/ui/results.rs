@@ -11,7 +11,7 @@ use crate::compute::{CurvePoint, ModelView, OperatorView, op_format};
 
 /// A figure in a summary card.
 #[component]
-fn Card(
+pub(super) fn Card(
     /// What it is.
     label: &'static str,
     /// The value, formatted.

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -52,25 +52,11 @@ fn element_bytes(dtype: &str) -> Option<f64> {
     }
 }
 
-fn find(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    for entry in entries {
-        let path = entry?.path();
-        if path.is_dir() {
-            find(&path, out)?;
-        } else if path.file_name().is_some_and(|n| n == "nccl_perf.parquet") {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
 /// Every NCCL row under `dir` (none when the tables hold no NCCL files). Returns the rows
 /// and what was skipped, in words.
 fn read(dir: &Path) -> Result<(Vec<Row>, Vec<String>)> {
     let mut files = Vec::new();
-    find(dir, &mut files)?;
+    super::validate::files_under(dir, &|name| name == "nccl_perf.parquet", &mut files)?;
     files.sort();
     let mut rows = Vec::new();
     let mut unknown: BTreeMap<String, usize> = BTreeMap::new();

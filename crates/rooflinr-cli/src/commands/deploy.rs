@@ -497,23 +497,9 @@ fn point(d: &Deployment) -> PointJson {
 }
 
 fn link_line(hw: &Hardware) -> String {
-    match &hw.interconnect {
-        Some(ic) => {
-            let out = ic
-                .scale_out
-                .as_ref()
-                .map_or("no network figure".into(), |l| {
-                    format!("{} per GPU beyond", si(l.bandwidth.value.get(), "B/s"))
-                });
-            format!(
-                "{} {} per GPU each way in domains of {}, {out}",
-                ic.scale_up.kind.name(),
-                si(ic.scale_up.bandwidth.value.get(), "B/s"),
-                ic.domain.value
-            )
-        }
-        None => "no published interconnect".into(),
-    }
+    hw.interconnect
+        .as_ref()
+        .map_or_else(|| "no published interconnect".into(), |ic| ic.describe())
 }
 
 fn print_deployment(

@@ -24,6 +24,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
+use rooflinr_model::analysis::{Phase, mla_attention_shape};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::kernel_time::{self, KernelTerms, KernelTimes, MoeShape, Profiled, Regime};
@@ -391,38 +392,12 @@ fn mla(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
         .ok_or("the DeepSeek-V3 preset has no MLA")?;
     // `num_heads` is already the GPU's share (see `Shape::Mla`).
     let _ = tp;
-    let heads = heads as f64;
-    let (latent, rope, nope, v) = (
-        m.kv_lora_rank as f64,
-        m.qk_rope_dim as f64,
-        m.qk_nope_dim as f64,
-        m.v_head_dim as f64,
-    );
+    let (batch, heads) = (batch as f64, heads as f64);
     let shape = match row.kernel {
-        Kernel::GenerationMla => AttentionShape {
-            batch: batch as f64,
-            q_len: 1.0,
-            kv_len: (isl + step) as f64,
-            heads,
-            kv_heads: 1.0,
-            qk_dim: latent + rope,
-            v_dim: latent,
-            causal: true,
-            shared_kv: true,
-            window: None,
-        },
-        _ => AttentionShape {
-            batch: batch as f64,
-            q_len: isl as f64,
-            kv_len: isl as f64,
-            heads,
-            kv_heads: heads,
-            qk_dim: nope + rope,
-            v_dim: v,
-            causal: true,
-            shared_kv: false,
-            window: None,
-        },
+        Kernel::GenerationMla => {
+            mla_attention_shape(m, Phase::Decode, batch, 1.0, (isl + step) as f64, heads)
+        }
+        _ => mla_attention_shape(m, Phase::Prefill, batch, isl as f64, isl as f64, heads),
     };
     let attn = format(&row.dtype).ok_or("no format for this dtype")?;
     let kv = format(row.kv_dtype.as_deref().unwrap_or(&row.dtype))
@@ -664,20 +639,34 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-fn find(dir: &Path, out: &mut Vec<(PathBuf, Kernel)>) -> Result<()> {
+/// Every file under `dir`, at any depth, whose name `keep` accepts (the tables lie in
+/// `<system>/<op>/<framework>/<version>/`).
+pub(super) fn files_under(
+    dir: &Path,
+    keep: &dyn Fn(&std::ffi::OsStr) -> bool,
+    out: &mut Vec<PathBuf>,
+) -> Result<()> {
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     for entry in entries {
         let path = entry?.path();
         if path.is_dir() {
-            find(&path, out)?;
-        } else if let Some(kernel) = Kernel::ALL
-            .into_iter()
-            .find(|k| path.file_name().is_some_and(|n| n == k.file()))
-        {
-            out.push((path, kernel));
+            files_under(&path, keep, out)?;
+        } else if path.file_name().is_some_and(keep) {
+            out.push(path);
         }
     }
+    Ok(())
+}
+
+fn find(dir: &Path, out: &mut Vec<(PathBuf, Kernel)>) -> Result<()> {
+    let kernel_of = |name: &std::ffi::OsStr| Kernel::ALL.into_iter().find(|k| name == k.file());
+    let mut paths = Vec::new();
+    files_under(dir, &|name| kernel_of(name).is_some(), &mut paths)?;
+    out.extend(paths.into_iter().filter_map(|p| {
+        let kernel = p.file_name().and_then(kernel_of)?;
+        Some((p, kernel))
+    }));
     Ok(())
 }
 

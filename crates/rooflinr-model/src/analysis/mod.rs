@@ -752,18 +752,7 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
                 k: nope,
             };
             w.push(OpId::QAbsorb, layers, absorb_q, Role::Linear);
-            let shape = AttentionShape {
-                batch: b,
-                q_len: t,
-                kv_len: s,
-                heads,
-                kv_heads: 1.0,
-                qk_dim: latent + rope,
-                v_dim: latent,
-                causal: true,
-                shared_kv: true,
-                window: None,
-            };
+            let shape = mla_attention_shape(mla, Phase::Decode, b, t, s, heads);
             attention(w, layers, shape, Role::Attention);
             let absorb_v = Op::BatchedGemm {
                 batch: heads,
@@ -780,18 +769,7 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
                 gemm(tokens, heads * (nope + v), latent),
                 Role::Linear,
             );
-            let shape = AttentionShape {
-                batch: b,
-                q_len: t,
-                kv_len: s,
-                heads,
-                kv_heads: heads,
-                qk_dim: nope + rope,
-                v_dim: v,
-                causal: true,
-                shared_kv: false,
-                window: None,
-            };
+            let shape = mla_attention_shape(mla, Phase::Prefill, b, t, s, heads);
             attention(w, layers, shape, Role::ExpandedAttention);
         }
     }
@@ -801,6 +779,42 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, b: f64, t: f64
         gemm(tokens, h, heads * v),
         Role::Linear,
     );
+}
+
+/// MLA's attention as kernels run it (see the module comment): in decode, absorbed, `heads`
+/// queries over the shared latent cache (`kv_lora_rank + qk_rope_head_dim` wide keys, the
+/// first `kv_lora_rank` channels as values); in prefill, expanded, keys of
+/// `qk_nope + qk_rope` and values of `v_head_dim` per head rebuilt from the latent.
+pub fn mla_attention_shape(
+    mla: &Mla,
+    phase: Phase,
+    batch: f64,
+    q_len: f64,
+    kv_len: f64,
+    heads: f64,
+) -> AttentionShape {
+    let (latent, rope) = (mla.kv_lora_rank as f64, mla.qk_rope_dim as f64);
+    let (kv_heads, qk_dim, v_dim, shared_kv) = match phase {
+        Phase::Decode => (1.0, latent + rope, latent, true),
+        Phase::Prefill => (
+            heads,
+            mla.qk_nope_dim as f64 + rope,
+            mla.v_head_dim as f64,
+            false,
+        ),
+    };
+    AttentionShape {
+        batch,
+        q_len,
+        kv_len,
+        heads,
+        kv_heads,
+        qk_dim,
+        v_dim,
+        causal: true,
+        shared_kv,
+        window: None,
+    }
 }
 
 fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f64) {

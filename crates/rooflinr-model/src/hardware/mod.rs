@@ -210,6 +210,21 @@ pub struct Interconnect {
 }
 
 impl Interconnect {
+    /// In words: `NVLink 4 at 450 GB/s per GPU each way, 8 GPUs per domain; 50.0 GB/s per
+    /// GPU beyond`.
+    pub fn describe(&self) -> String {
+        let out = self.scale_out.as_ref().map_or_else(
+            || "no published network beyond".to_string(),
+            |l| format!("{} per GPU beyond", l.bandwidth.value),
+        );
+        format!(
+            "{} at {} per GPU each way, {} GPUs per domain; {out}",
+            self.scale_up.kind.name(),
+            self.scale_up.bandwidth.value,
+            self.domain.value
+        )
+    }
+
     /// The link a group of `gpus` GPUs placed next to each other communicates over: the
     /// fabric while the group fits in one domain, the network once it spans domains (a
     /// ring across domains runs at its slowest hop). `None` when the group spans domains
