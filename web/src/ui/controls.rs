@@ -8,6 +8,7 @@ use rooflinr_model::presets;
 use rooflinr_model::units::si;
 
 use super::compare::CompareControls;
+use super::fields::CheckField;
 use super::fields::{CurrentProblem, FormatSelect, Segmented, TextField};
 use crate::browser;
 use crate::compute::Problem;
@@ -305,17 +306,7 @@ pub fn HardwarePanel(
                         <TextField label="capacity" get=|s| &s.custom.capacity_gb set=|s| &mut s.custom.capacity_gb numeric=true hint="GB, blank for unlimited" />
                     </div>
                     <TextField label="peaks" get=|s| &s.custom.peaks set=|s| &mut s.custom.peaks hint="dense TFLOP/s by type: fp16:200, fp8:400, fp4:800" />
-                    <label class="check">
-                        <input
-                            type="checkbox"
-                            prop:checked=move || state.with(|s| s.custom.block_scaled)
-                            on:change=move |ev| {
-                                let on = event_target_checked(&ev);
-                                state.update(|s| s.custom.block_scaled = on);
-                            }
-                        />
-                        "runs MX / NVFP4 block-scaled products natively"
-                    </label>
+                    <CheckField id="check-custom-block-scaled" label="runs MX / NVFP4 block-scaled products natively" get=|s| s.custom.block_scaled set=|s, on| s.custom.block_scaled = on />
                 </div>
             </Show>
             {move || match hardware.get() {
@@ -400,17 +391,7 @@ pub fn OperatorPanel() -> impl IntoView {
                         <TextField label="KV heads" get=|s| &s.kv_heads set=|s| &mut s.kv_heads numeric=true />
                         <TextField label="head dim" get=|s| &s.head_dim set=|s| &mut s.head_dim numeric=true />
                     </div>
-                    <label class="check">
-                        <input
-                            type="checkbox"
-                            prop:checked=move || state.with(|s| s.causal)
-                            on:change=move |ev| {
-                                let on = event_target_checked(&ev);
-                                state.update(|s| s.causal = on);
-                            }
-                        />
-                        "causal mask (FlashAttention-style fused kernel)"
-                    </label>
+                    <CheckField id="check-causal" label="causal mask (FlashAttention-style fused kernel)" get=|s| s.causal set=|s, on| s.causal = on />
                 }
                 .into_any(),
             }}

@@ -9,6 +9,7 @@ use rooflinr_model::hardware::Hardware;
 use rooflinr_model::units::si;
 
 use super::controls::{ModelPicker, PowerSlider};
+use super::fields::CheckField;
 use super::fields::TextField;
 use super::results::Card;
 use crate::browser;
@@ -91,42 +92,9 @@ pub fn DeployPanel(
                 {gpus}
                 " · TP splits each layer's heads and columns, PP gives each stage a share of the layers, DP runs attention replicas on different requests"
             </p>
-            <label class="check">
-                <input
-                    id="deploy-ep"
-                    type="checkbox"
-                    prop:checked=move || state.with(|s| s.ep)
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        state.update(|s| s.ep = on);
-                    }
-                />
-                "expert parallel: whole experts on each GPU of a stage (MoE models)"
-            </label>
-            <label class="check">
-                <input
-                    id="deploy-overlap"
-                    type="checkbox"
-                    prop:checked=move || state.with(|s| s.overlap)
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        state.update(|s| s.overlap = on);
-                    }
-                />
-                "communication overlaps compute"
-            </label>
-            <label class="check">
-                <input
-                    id="deploy-calibrated"
-                    type="checkbox"
-                    prop:checked=move || state.with(|s| s.calibrated)
-                    on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        state.update(|s| s.calibrated = on);
-                    }
-                />
-                "expected, not the bound: kernels and collectives with terms fitted on NVIDIA's measured tables"
-            </label>
+            <CheckField id="deploy-ep" label="expert parallel: whole experts on each GPU of a stage (MoE models)" get=|s| s.ep set=|s, on| s.ep = on />
+            <CheckField id="deploy-overlap" label="communication overlaps compute" get=|s| s.overlap set=|s, on| s.overlap = on />
+            <CheckField id="deploy-calibrated" label="expected, not the bound: kernels and collectives with terms fitted on NVIDIA's measured tables" get=|s| s.calibrated set=|s, on| s.calibrated = on />
             <PowerSlider label="requests at once" min_exp=0 max_exp=14 get=|s| &s.concurrency set=|s| &mut s.concurrency />
             <PowerSlider label="prompt tokens" min_exp=4 max_exp=17 get=|s| &s.prompt set=|s| &mut s.prompt />
             <PowerSlider label="output tokens" min_exp=0 max_exp=15 get=|s| &s.generated set=|s| &mut s.generated />

@@ -144,3 +144,32 @@ pub fn FormatSelect(
         </label>
     }
 }
+
+/// A checkbox bound to one flag of the state.
+#[component]
+pub fn CheckField(
+    /// The input's id.
+    id: &'static str,
+    /// What ticking it means.
+    label: &'static str,
+    /// Reads the flag.
+    get: fn(&State) -> bool,
+    /// Writes the flag.
+    set: fn(&mut State, bool),
+) -> impl IntoView {
+    let state = expect_context::<RwSignal<State>>();
+    view! {
+        <label class="check">
+            <input
+                id=id
+                type="checkbox"
+                prop:checked=move || state.with(get)
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    state.update(|s| set(s, on));
+                }
+            />
+            {label}
+        </label>
+    }
+}
