@@ -42,7 +42,27 @@ enum Command {
     Validate(commands::validate::Args),
 }
 
+/// A reader that stops early (`rooflinr ... | head`) closes the pipe: the output ends there,
+/// which is not a crash. Printing to a closed pipe panics in Rust's `println!`; this ends
+/// the process quietly instead, and leaves every other panic to the default report.
+fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        report(info);
+    }));
+}
+
 fn main() -> std::process::ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Formats(a) => commands::formats::run(a),

@@ -834,3 +834,37 @@ fn deploy_errors_name_the_problem() {
         "--link must be a positive",
     );
 }
+
+/// A reader that stops early (`| head`) ends the output without a panic report.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rooflinr"))
+        .args([
+            "deploy",
+            "--preset",
+            "deepseek-v3",
+            "--hardware",
+            "h200",
+            "--weights",
+            "fp8",
+            "--search",
+            "--max-gpus",
+            "72",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read a little (the output is megabytes, far beyond the pipe's buffer), then close it.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 64];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?} {err}", out.status);
+}
