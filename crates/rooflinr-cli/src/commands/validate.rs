@@ -379,7 +379,8 @@ fn mla(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
         isl,
         step,
         heads,
-        tp,
+        // `num_heads` is already the GPU's share (see `Shape::Mla`).
+        tp: _,
     } = row.shape
     else {
         return Err("not MLA");
@@ -390,8 +391,6 @@ fn mla(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
         .mla
         .as_ref()
         .ok_or("the DeepSeek-V3 preset has no MLA")?;
-    // `num_heads` is already the GPU's share (see `Shape::Mla`).
-    let _ = tp;
     let (batch, heads) = (batch as f64, heads as f64);
     let shape = match row.kernel {
         Kernel::GenerationMla => {
