@@ -25,7 +25,7 @@ use crate::state::State;
 fn links(hw: &Hardware) -> String {
     match &hw.interconnect {
         Some(ic) => format!("{}.", ic.describe()),
-        None => "No published interconnect: this device deploys on one GPU only.".into(),
+        None => "No published interconnect: only layouts whose GPUs never communicate (attention replicas of a dense model) deploy on it.".into(),
     }
 }
 

@@ -504,16 +504,8 @@ pub fn evaluate(
             format!("must be in (0, 1], got {eff}"),
         ));
     }
-    if layout.gpus() > 1 && hardware.interconnect.is_none() {
-        return Err(ModelError::invalid(
-            "interconnect",
-            format!(
-                "{} has no published interconnect; give one (link bandwidth and domain size) to deploy on {} GPUs",
-                hardware.name,
-                layout.gpus()
-            ),
-        ));
-    }
+    // A layout that needs a collective on a device with no interconnect is refused by
+    // `collective_cost`, naming it; replicas that never talk (DP of a dense model) need none.
     let cx = Context {
         config,
         hardware,
@@ -592,8 +584,9 @@ pub fn collective_cost(
         ModelError::invalid(
             "interconnect",
             format!(
-                "{} has no published interconnect; give one (link bandwidth and domain size) to deploy on {gpus} GPUs",
-                hardware.name
+                "{} has no published interconnect; give one (link bandwidth and domain size) for a {} among {gpus} GPUs",
+                hardware.name,
+                collective.name()
             ),
         )
     })?;

@@ -244,9 +244,6 @@ pub fn search(
                 format!("{gpus} is outside 1..={}", space.max_gpus),
             ));
         }
-        if gpus > 1 && hardware.interconnect.is_none() {
-            continue;
-        }
         for layout in layouts(config, gpus) {
             for precision in &space.precisions {
                 let scenario = Scenario {

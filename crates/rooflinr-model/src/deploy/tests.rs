@@ -389,6 +389,23 @@ fn bad_layouts_name_the_problem() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("no published interconnect"), "{e}");
+    assert!(e.to_string().contains("all-reduce among 2 GPUs"), "{e}");
+    // Two replicas of a dense model never talk: no interconnect needed.
+    let replicas = evaluate(
+        &config,
+        &registry::get("m4-max").unwrap(),
+        &scenario(Format::Bf16, Format::Bf16),
+        &Efficiency::IDEAL,
+        layout(1, 1, 2, false),
+        Workload {
+            prompt: 16,
+            output: 4,
+            concurrency: 2,
+        },
+        &DeployOptions::default(),
+    )
+    .unwrap();
+    assert!(replicas.decode.comms.is_empty());
     let e = evaluate(
         &config,
         &registry::get("h100-sxm").unwrap(),
