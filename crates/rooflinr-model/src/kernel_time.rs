@@ -461,6 +461,17 @@ pub enum Profiled {
         /// The KV cache.
         kv: Format,
     },
+    /// DeepSeek's multi-head latent attention: absorbed over the shared latent cache in
+    /// decode, expanded (keys wider than values) in prefill, as the analysis runs it
+    /// (`analysis::mla_attention_shape`) and NVIDIA's MLA tables measure it.
+    Mla {
+        /// Prefill or decode.
+        phase: Phase,
+        /// Queries, outputs and the tensor-core type.
+        queries: Format,
+        /// The latent cache (decode); prefill attends in the activation format.
+        kv: Format,
+    },
 }
 
 /// The widest head the attention profiles were fitted on (the tables' `head_dim` runs to
@@ -469,14 +480,25 @@ const PROFILED_HEAD_DIM: f64 = 256.0;
 
 impl Profiled {
     /// The kernel `op` runs as under `precision`, when profiles are fitted for its kind:
-    /// GEMMs with activations and weights in one format, and fused attention of the kind
-    /// the tables measured (not MLA's shared latent cache, not wider heads).
+    /// GEMMs with activations and weights in one format, fused attention of the kind the
+    /// tables measured (heads up to 256 wide), and MLA.
     pub fn of(op: &Op, precision: &Precision) -> Option<Profiled> {
         match *op {
             Op::Gemm { .. } if precision.activations == precision.weights => Some(Profiled::Gemm {
                 format: precision.activations,
             }),
-            Op::FusedAttention(a) if !a.shared_kv && a.qk_dim.max(a.v_dim) <= PROFILED_HEAD_DIM => {
+            // MLA: the shared latent cache (decode) or keys wider than values (the
+            // expanded prefill; ordinary attention has equal widths).
+            Op::FusedAttention(a) if a.shared_kv || a.qk_dim != a.v_dim => Some(Profiled::Mla {
+                phase: if a.shared_kv {
+                    Phase::Decode
+                } else {
+                    Phase::Prefill
+                },
+                queries: precision.activations,
+                kv: precision.kv,
+            }),
+            Op::FusedAttention(a) if a.qk_dim.max(a.v_dim) <= PROFILED_HEAD_DIM => {
                 Some(Profiled::Attention {
                     phase: if a.q_len > 1.0 {
                         Phase::Prefill
@@ -501,6 +523,9 @@ impl Profiled {
                 queries.name(),
                 kv.name()
             ),
+            Profiled::Mla { phase, queries, kv } => {
+                format!("{} MLA {}, KV {}", phase.name(), queries.name(), kv.name())
+            }
         }
     }
 }
@@ -1413,6 +1438,342 @@ pub const PROFILES: &[Profile] = &[
         held_out_median: 0.158,
         held_out_p90: 0.906,
     },
+    Profile {
+        hardware: "a100-sxm",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.327e-6,
+            bandwidth: 1.000000,
+            compute: 0.516859,
+            per_wave_s: 10.073e-6,
+        },
+        held_out_median: 0.115,
+        held_out_p90: 1.009,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 11.302e-6,
+            bandwidth: 1.000000,
+            compute: 0.535747,
+            per_wave_s: 3.668e-6,
+        },
+        held_out_median: 0.081,
+        held_out_p90: 0.367,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.225e-6,
+            bandwidth: 0.718529,
+            compute: 1.000000,
+            per_wave_s: 5.397e-6,
+        },
+        held_out_median: 0.084,
+        held_out_p90: 0.303,
+    },
+    Profile {
+        hardware: "b200",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 4.573e-6,
+            bandwidth: 0.708106,
+            compute: 1.000000,
+            per_wave_s: 4.416e-6,
+        },
+        held_out_median: 0.147,
+        held_out_p90: 0.354,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 13.018e-6,
+            bandwidth: 0.376927,
+            compute: 0.479064,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.158,
+        held_out_p90: 0.436,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 8.985e-6,
+            bandwidth: 0.661366,
+            compute: 1.000000,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.127,
+        held_out_p90: 0.371,
+    },
+    Profile {
+        hardware: "b300",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 8.768e-6,
+            bandwidth: 0.664579,
+            compute: 1.000000,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.154,
+        held_out_p90: 0.411,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 11.400e-6,
+            bandwidth: 0.941677,
+            compute: 0.529467,
+            per_wave_s: 3.814e-6,
+        },
+        held_out_median: 0.111,
+        held_out_p90: 0.406,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.245e-6,
+            bandwidth: 0.708779,
+            compute: 1.000000,
+            per_wave_s: 5.281e-6,
+        },
+        held_out_median: 0.090,
+        held_out_p90: 0.306,
+    },
+    Profile {
+        hardware: "gb200",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 4.936e-6,
+            bandwidth: 0.694516,
+            compute: 1.000000,
+            per_wave_s: 4.431e-6,
+        },
+        held_out_median: 0.145,
+        held_out_p90: 0.344,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 15.232e-6,
+            bandwidth: 0.383594,
+            compute: 0.451088,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.160,
+        held_out_p90: 0.443,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 10.615e-6,
+            bandwidth: 0.663600,
+            compute: 1.000000,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.091,
+        held_out_p90: 0.333,
+    },
+    Profile {
+        hardware: "gb300",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.228e-6,
+            bandwidth: 0.662358,
+            compute: 0.975165,
+            per_wave_s: 0.000e-6,
+        },
+        held_out_median: 0.162,
+        held_out_p90: 0.411,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 8.312e-6,
+            bandwidth: 1.000000,
+            compute: 0.618754,
+            per_wave_s: 7.100e-6,
+        },
+        held_out_median: 0.117,
+        held_out_p90: 0.549,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 6.355e-6,
+            bandwidth: 0.892721,
+            compute: 1.000000,
+            per_wave_s: 7.055e-6,
+        },
+        held_out_median: 0.057,
+        held_out_p90: 0.229,
+    },
+    Profile {
+        hardware: "h100-sxm",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.475e-6,
+            bandwidth: 0.809698,
+            compute: 0.689340,
+            per_wave_s: 7.562e-6,
+        },
+        held_out_median: 0.080,
+        held_out_p90: 0.266,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.484e-6,
+            bandwidth: 0.947040,
+            compute: 0.607474,
+            per_wave_s: 5.978e-6,
+        },
+        held_out_median: 0.108,
+        held_out_p90: 0.499,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.657e-6,
+            bandwidth: 0.896286,
+            compute: 0.612593,
+            per_wave_s: 7.355e-6,
+        },
+        held_out_median: 0.075,
+        held_out_p90: 0.241,
+    },
+    Profile {
+        hardware: "h200",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Fp8E4m3,
+        },
+        terms: KernelTerms {
+            fixed_s: 5.423e-6,
+            bandwidth: 0.628876,
+            compute: 0.701186,
+            per_wave_s: 7.354e-6,
+        },
+        held_out_median: 0.084,
+        held_out_p90: 0.270,
+    },
+    Profile {
+        hardware: "l40s",
+        kernel: Profiled::Mla {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 1.805e-6,
+            bandwidth: 0.756002,
+            compute: 1.000000,
+            per_wave_s: 7.670e-6,
+        },
+        held_out_median: 0.233,
+        held_out_p90: 0.926,
+    },
+    Profile {
+        hardware: "rtx-pro-6000",
+        kernel: Profiled::Mla {
+            phase: Phase::Prefill,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        },
+        terms: KernelTerms {
+            fixed_s: 9.761e-6,
+            bandwidth: 0.936596,
+            compute: 0.490536,
+            per_wave_s: 4.829e-6,
+        },
+        held_out_median: 0.131,
+        held_out_p90: 0.508,
+    },
 ];
 
 /// The profile of `kernel` on `hardware`, when one is shipped.
@@ -1832,7 +2193,7 @@ mod tests {
     }
 
     #[test]
-    fn decode_attention_is_calibrated_and_mla_is_not() {
+    fn decode_attention_and_mla_are_calibrated_by_their_own_profiles() {
         let hw = crate::hardware::registry::get("h100-sxm").unwrap();
         let p = Precision {
             kv: Format::Fp8E4m3,
@@ -1861,15 +2222,41 @@ mod tests {
                 .max(r.prediction.compute_time.get() / terms.compute);
         assert!((t - want).abs() < 1e-15, "{t} vs {want}");
         assert!(t > r.prediction.time.get());
-        // MLA's shared latent cache (576-wide heads) is another kernel: no profile.
+        // MLA's shared latent cache (576-wide heads) is another kernel, with its own
+        // profile fitted on the MLA tables.
         let mla = Op::FusedAttention(AttentionShape {
             qk_dim: 576.0,
             v_dim: 512.0,
+            kv_heads: 1.0,
             shared_kv: true,
             window: None,
             ..shape
         });
         let r = mla.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);
-        assert!(calibrated(&mla, &p, &hw, &r.prediction).is_none());
+        let (_, profile) = calibrated(&mla, &p, &hw, &r.prediction).unwrap();
+        assert_eq!(
+            profile.kernel,
+            Profiled::Mla {
+                phase: Phase::Decode,
+                queries: Format::Bf16,
+                kv: Format::Fp8E4m3
+            }
+        );
+        // The expanded prefill (192-wide keys, 128-wide values) is MLA too.
+        let prefill = AttentionShape {
+            q_len: 4096.0,
+            kv_len: 4096.0,
+            kv_heads: 32.0,
+            qk_dim: 192.0,
+            v_dim: 128.0,
+            ..shape
+        };
+        assert!(matches!(
+            Profiled::of(&Op::FusedAttention(prefill), &p),
+            Some(Profiled::Mla {
+                phase: Phase::Prefill,
+                ..
+            })
+        ));
     }
 }

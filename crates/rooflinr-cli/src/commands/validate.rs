@@ -514,8 +514,18 @@ fn profiled(row: &Row) -> Option<Profiled> {
             let (shape, precision) = attention(row).ok()?;
             Profiled::of(&Op::FusedAttention(shape), &precision)
         }
-        // MoE and MLA terms are reported by `validate`, not shipped.
-        Shape::Moe { .. } | Shape::Mla { .. } => None,
+        Shape::Mla { .. } => {
+            // Prefill attends over keys and values rebuilt in the activation format, so
+            // its profile is the one fitted on the table whose cache dtype matches; the
+            // FP8-cache prefill table is judged, not shipped.
+            if row.kernel == Kernel::ContextMla && row.kv_dtype.as_deref() != Some(&row.dtype) {
+                return None;
+            }
+            let (shape, precision) = mla(row).ok()?;
+            Profiled::of(&Op::FusedAttention(shape), &precision)
+        }
+        // MoE terms are reported by `validate`, not shipped.
+        Shape::Moe { .. } => None,
     }
 }
 
