@@ -224,6 +224,19 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         )
         .await?;
     assert!(points.as_u64().unwrap_or(0) > 5, "{points}");
+    // A point reached from the keyboard says its figures under the chart.
+    let said = client
+        .execute(
+            r#"const p = document.querySelector('#roofline-chart.serving-chart circle.point');
+            p.focus();
+            return [p.getAttribute('aria-label'), document.getElementById('serving-focus').textContent];"#,
+            vec![],
+        )
+        .await?;
+    let said: Vec<String> = serde_json::from_value(said)?;
+    assert!(said[0].contains("requests:"), "{said:?}");
+    let shown = text_of(&client, "#serving-focus").await?;
+    assert_eq!(shown.trim(), said[0].trim());
     let search = client.execute("return location.search", vec![]).await?;
     assert_eq!(search.as_str(), Some(format!("?{query}").as_str()));
     // Moving the concurrency slider re-renders the figures: the time until the new

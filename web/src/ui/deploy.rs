@@ -355,28 +355,39 @@ pub fn ServingChart(
     );
     let chosen = view.deployment.serving;
     let layout = view.deployment.layout;
+    // The point in focus (keyboard) or under the pointer: its figures under the chart.
+    let focused = RwSignal::new(None::<String>);
     let curve_points = view
         .curve
         .iter()
         .map(|s| {
             let (px, py) = v.project(&f, s.tokens_per_s_per_user, s.tokens_per_s_per_gpu);
             let is_chosen = s.concurrency == chosen.concurrency;
+            let figures = format!(
+                "{layout}, {} requests: {:.1} tokens/s per user, {:.1} per GPU, first token in {}",
+                s.concurrency,
+                s.tokens_per_s_per_user,
+                s.tokens_per_s_per_gpu,
+                si(s.ttft.get(), "s")
+            );
+            let shown = figures.clone();
+            let label = figures.clone();
             view! {
                 <circle
+                    class="point"
+                    tabindex="0"
+                    role="img"
+                    aria-label=label
                     cx=px
                     cy=py
                     r=if is_chosen { "7" } else { "4.5" }
                     fill=if is_chosen { pal.background } else { colour }
                     stroke=colour
                     stroke-width=if is_chosen { "3" } else { "1" }
+                    on:focus=move |_| focused.set(Some(shown.clone()))
+                    on:blur=move |_| focused.set(None)
                 >
-                    <title>{format!(
-                        "{layout}, {} requests: {:.1} tokens/s per user, {:.1} per GPU, first token in {}",
-                        s.concurrency,
-                        s.tokens_per_s_per_user,
-                        s.tokens_per_s_per_gpu,
-                        si(s.ttft.get(), "s")
-                    )}</title>
+                    <title>{figures}</title>
                 </circle>
             }
         })
@@ -406,7 +417,7 @@ pub fn ServingChart(
                 class="serving-chart"
                 xmlns="http://www.w3.org/2000/svg"
                 viewBox=format!("0 0 {} {}", f.width, f.height)
-                role="img"
+                role="group"
                 aria-label=summary
                 font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
             >
@@ -442,6 +453,9 @@ pub fn ServingChart(
                     "Output tokens/s per GPU"
                 </text>
             </svg>
+            <p class="hint" id="serving-focus" aria-live="polite">
+                {move || focused.get().unwrap_or_else(|| "Tab to a point for its figures.".to_string())}
+            </p>
             <figcaption class="hint">
                 "Each point is a concurrency (1, 2, 4, … requests); hover for the figures. Up and to the right is better; the dashed front is the best any layout of the same GPUs reaches."
             </figcaption>
