@@ -5,6 +5,7 @@
 //! the same GPUs.
 
 use leptos::prelude::*;
+use rooflinr_model::deploy::CommModel;
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::units::si;
 
@@ -266,7 +267,11 @@ pub fn DeployResults(
         }}
         <p class="hint">
             {match d.decode.calibration {
-                None => "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus 1 µs per step (NVIDIA's NCCL tables measure 1.6-3.5 µs and 45-70 % of the link; rooflinr validate fits them), static batching.".to_string(),
+                None => format!(
+                    "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus {} per step inside a domain and {} across the network (NVIDIA's NCCL tables measure more; tick \"expected\" for the fitted terms), static batching.",
+                    CommModel::default().scale_up_latency,
+                    CommModel::default().scale_out_latency
+                ),
                 Some(c) => format!(
                     "Expected, not measured: {} of {} operator kinds and {} of {} collectives of a decode step at terms fitted on NVIDIA's measured kernel and NCCL tables, the rest at the bound; static batching.",
                     c.profiled_ops,
