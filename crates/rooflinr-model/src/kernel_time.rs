@@ -3,12 +3,20 @@
 //!
 //! time = fixed + quantisation bytes / (bandwidth x datasheet bandwidth)
 //!        + max(bytes / (bandwidth x datasheet bandwidth),
+//!              one SM's serial share of the bytes / (tile bandwidth x datasheet bandwidth),
 //!              FLOPs / (compute x datasheet peak x tile efficiency))
 //!        + waves of blocks x per-wave latency
 //!
 //! - `fixed_s`: time every kernel spends whatever its size (launch, prologue, epilogue,
 //!   the tail of the last wave's pipeline): the floor small GEMMs sit on.
 //! - `bandwidth`: the fraction of the datasheet bandwidth a streaming GEMM reaches.
+//! - `tile_bandwidth`: the fraction of the datasheet bandwidth one 128 x 128 output tile's
+//!   weights stream at. A skinny GEMM (decode: small M) has few output tiles; when they
+//!   leave SMs idle, the whole bandwidth is out of reach and the time is that of one SM
+//!   walking its tiles' share of the bytes. NVIDIA's NVFP4 tables show it plainly: at M = 8
+//!   the time grows with K and not with N until N passes about 12,000 (one tile per 128
+//!   columns, K never split), each tile streaming about 40 GB/s on B200. Kernels that split
+//!   K over several SMs (cuBLAS's BF16) show it as a higher rate per tile.
 //! - `compute`: the fraction of the datasheet peak the tensor cores reach on full tiles.
 //! - `per_wave_s`: the latency one wave of attention blocks pays that no throughput hides
 //!   (a block's dependent chain: load its queries, walk the KV pages, reduce the softmax
@@ -128,6 +136,22 @@ pub struct KernelTimes {
     pub quantise_s: f64,
     /// Waves of thread blocks whose latency is exposed (attention; 0 for GEMMs).
     pub waves: f64,
+    /// The datasheet memory time of the bytes one SM streams in series when each 128 x
+    /// 128 output tile runs on one SM ([`serial_tile_share`]), seconds (0 where the
+    /// kernel is not a GEMM or the SM count is unknown).
+    pub tile_stream_s: f64,
+}
+
+/// The share of a GEMM's bytes one SM streams in series when each 128 x 128 output tile
+/// of an `m x n` output runs whole on one of `sms` SMs: the tiles of the fullest wave,
+/// ceil(tiles / SMs) / tiles (1 for one tile, 1 / SMs for a GEMM with a tile per SM or a
+/// multiple of that). 0 when the SM count is unknown.
+pub fn serial_tile_share(m: u64, n: u64, sms: u32) -> f64 {
+    if sms == 0 || m == 0 || n == 0 {
+        return 0.0;
+    }
+    let tiles = m.div_ceil(TILE) * n.div_ceil(TILE);
+    tiles.div_ceil(u64::from(sms)) as f64 / tiles as f64
 }
 
 /// Bytes of the pass that quantises a GEMM's activations before an FP8 or FP4 GEMM: the
@@ -158,6 +182,7 @@ impl KernelTimes {
             compute_s: prediction.compute_time.get() / tile_efficiency(m, n, k, sms),
             quantise_s: activation_quantisation_bytes(m, k, activations) / bandwidth,
             waves: 0.0,
+            tile_stream_s: prediction.memory_time.get() * serial_tile_share(m, n, sms),
         }
     }
 
@@ -187,6 +212,7 @@ impl KernelTimes {
             } else {
                 (blocks / f64::from(sms)).ceil()
             },
+            tile_stream_s: 0.0,
         }
     }
 
@@ -231,7 +257,11 @@ impl KernelTimes {
                 precision.activations,
             ) / bandwidth,
             waves: 0.0,
+            tile_stream_s: 0.0,
         };
+        // The tile term is left out for MoE: tried (each expert's tiles on their own), it
+        // moved the held-out medians by -1 to +3 points and fitted unphysical rates on
+        // L40S; the MoE kernels' 20-50 us fixed cost (routing, several launches) dominates.
         for op in gemms {
             let p = op
                 .predict(precision, hw, &crate::roofline::Efficiency::IDEAL)
@@ -265,6 +295,9 @@ pub struct KernelTerms {
     pub compute: f64,
     /// Exposed latency per wave of blocks, seconds.
     pub per_wave_s: f64,
+    /// Fraction of the datasheet bandwidth one output tile streams at (GEMMs; 1 where the
+    /// term is not fitted: one tile at the whole bandwidth never binds).
+    pub tile_bandwidth: f64,
 }
 
 /// Which term a prediction is made of.
@@ -315,11 +348,22 @@ impl KernelTerms {
         bandwidth: 1.0,
         compute: 1.0,
         per_wave_s: 0.0,
+        tile_bandwidth: 1.0,
     };
 
-    /// The two fitted throughput terms of a GEMM, seconds.
+    /// The fitted throughput terms, seconds: memory (the whole chip's bandwidth, or one
+    /// SM streaming its tiles, whichever is slower) and compute.
     fn terms(&self, t: KernelTimes) -> (f64, f64) {
-        (t.memory_s / self.bandwidth, t.compute_s / self.compute)
+        (
+            (t.memory_s / self.bandwidth).max(t.tile_stream_s / self.tile_bandwidth),
+            t.compute_s / self.compute,
+        )
+    }
+
+    /// Whether one SM streaming its tiles, rather than the whole chip's bandwidth, sets
+    /// the memory term.
+    fn tile_bound(&self, t: KernelTimes) -> bool {
+        t.tile_stream_s / self.tile_bandwidth > t.memory_s / self.bandwidth
     }
 
     /// The time outside the kernel's own throughput terms: the fixed time, the activation
@@ -353,7 +397,12 @@ impl KernelTerms {
     /// median excess per wave of the kernels of two or more waves whose throughput terms
     /// are under half their time; each fraction the median, over the kernels its term
     /// binds and outweighs the fixed time and latency, of datasheet time over measured time
-    /// less the rest. Twenty rounds settle it.
+    /// less the rest. The tile bandwidth starts where every SM streams an equal share of
+    /// the datasheet bandwidth (the smallest serial share among the samples), so GEMMs with
+    /// fewer tiles than SMs start bound by it, and is then read off the kernels it binds
+    /// like the fractions; it is kept only where it lowers the samples' mean |log error|
+    /// against the same fit without it (kernels that split K over idle SMs show no such
+    /// limit). Twenty rounds settle each fit.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
         let usable: Vec<(KernelTimes, f64)> = samples
@@ -364,6 +413,26 @@ impl KernelTerms {
         if usable.is_empty() {
             return KernelTerms::ROOFLINE;
         }
+        let without = Self::fit_usable(&usable, false);
+        if !usable.iter().any(|(t, _)| t.tile_stream_s > 0.0) {
+            return without;
+        }
+        let with = Self::fit_usable(&usable, true);
+        let error = |terms: &KernelTerms| {
+            usable
+                .iter()
+                .map(|(t, s)| (terms.predict(*t) / s).ln().abs())
+                .sum::<f64>()
+        };
+        if error(&with) < error(&without) {
+            with
+        } else {
+            without
+        }
+    }
+
+    /// [`KernelTerms::fit`] over finite positive samples, with or without the tile term.
+    fn fit_usable(usable: &[(KernelTimes, f64)], tile_term: bool) -> KernelTerms {
         let mut by_size: Vec<&(KernelTimes, f64)> =
             usable.iter().filter(|(t, _)| t.waves <= 1.0).collect();
         if by_size.is_empty() {
@@ -372,6 +441,14 @@ impl KernelTerms {
         by_size.sort_by(|a, b| a.0.bound_s().total_cmp(&b.0.bound_s()));
         let small = &by_size[..(by_size.len() / 10).max(1)];
         let mut terms = KernelTerms::ROOFLINE;
+        let tiled = usable
+            .iter()
+            .filter(|(t, _)| tile_term && t.tile_stream_s > 0.0 && t.memory_s > 0.0)
+            .map(|(t, _)| t.tile_stream_s / t.memory_s)
+            .min_by(f64::total_cmp);
+        if let Some(share) = tiled {
+            terms.tile_bandwidth = share;
+        }
         for _ in 0..20 {
             let fixed = median(
                 small
@@ -411,12 +488,37 @@ impl KernelTerms {
             let bandwidth = median(
                 usable
                     .iter()
-                    .filter(|(t, _)| binds(t, Regime::Memory))
+                    .filter(|(t, _)| binds(t, Regime::Memory) && !terms.tile_bound(*t))
                     .map(|(t, s)| (t.memory_s + t.quantise_s) / rest(t, *s))
                     .collect(),
             )
             .unwrap_or(terms.bandwidth)
             .clamp(FRACTION.0, FRACTION.1);
+            // One tile streaming: its serial share of the bytes over what is left of the
+            // measured time once the quantisation pass is taken out; never above the
+            // whole chip's fraction.
+            let tile_bandwidth = if tiled.is_some() {
+                median(
+                    usable
+                        .iter()
+                        .filter(|(t, _)| binds(t, Regime::Memory) && terms.tile_bound(*t))
+                        .map(|(t, s)| {
+                            t.tile_stream_s / (rest(t, *s) - t.quantise_s / bandwidth).max(s * 0.05)
+                        })
+                        .collect(),
+                )
+                .unwrap_or(terms.tile_bandwidth)
+                .min(bandwidth)
+            } else {
+                terms.tile_bandwidth
+            };
+            // When every SM streaming its tile falls short of the whole chip's fraction,
+            // that fraction is never reached: the chip's rate is then all SMs' together
+            // (the tile rate over the smallest serial share, 1 / SMs).
+            let bandwidth = match tiled {
+                Some(share) => bandwidth.min(tile_bandwidth / share),
+                None => bandwidth,
+            };
             let compute = median(
                 usable
                     .iter()
@@ -433,6 +535,7 @@ impl KernelTerms {
                 bandwidth,
                 compute,
                 per_wave_s: per_wave,
+                tile_bandwidth,
             };
             if next == terms {
                 break;
@@ -560,8 +663,11 @@ pub const SHIPPED_MEDIAN_ERROR: f64 = 0.25;
 /// - GEMM: FP8's fixed time (12-14 us, against 2-3 us for BF16) is several kernels' worth,
 ///   consistent with the measured FP8 path running more than the GEMM and the quantisation
 ///   pass counted here (a scale reduction, for one; not verified), and NVFP4's bandwidth
-///   fraction (46-49 %) is low for a streaming kernel: its GEMMs read more than the packed
-///   bytes this model counts.
+///   fraction (53-54 % on B200/GB200, 31 % on B300/GB300) is low for a streaming kernel:
+///   its GEMMs read more than the packed bytes this model counts, or B300's tables ran a
+///   kernel built for B200 (not verified). The tile rate is one SM's for kernels that keep
+///   each output tile on one SM (NVFP4: 39-56 GB/s; FP8 with block scales: 115-171 GB/s)
+///   and several SMs' for those that split K (BF16 and FP8: 600-1,700 GB/s).
 /// - Attention: the tables time TensorRT-LLM's whole attention op, so the fixed time
 ///   (3-13 us) holds the kernels around the attention proper (rotary embedding, the KV
 ///   cache append). Decode's compute fraction reads 100 % because its compute term never
@@ -577,12 +683,13 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 3.301e-6,
-            bandwidth: 0.638823,
-            compute: 0.851132,
+            bandwidth: 0.642006,
+            compute: 0.851464,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.301554,
         },
-        held_out_median: 0.126,
-        held_out_p90: 0.333,
+        held_out_median: 0.125,
+        held_out_p90: 0.329,
     },
     Profile {
         hardware: "a100-sxm",
@@ -596,6 +703,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 1.000000,
             compute: 0.494326,
             per_wave_s: 11.660e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.074,
         held_out_p90: 1.241,
@@ -612,6 +720,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.884073,
             compute: 1.000000,
             per_wave_s: 6.051e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.234,
         held_out_p90: 0.963,
@@ -622,13 +731,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 2.131e-6,
-            bandwidth: 0.670692,
-            compute: 0.714384,
+            fixed_s: 2.123e-6,
+            bandwidth: 0.683230,
+            compute: 0.713773,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.080292,
         },
-        held_out_median: 0.107,
-        held_out_p90: 0.401,
+        held_out_median: 0.101,
+        held_out_p90: 0.327,
     },
     Profile {
         hardware: "b200",
@@ -636,13 +746,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 14.167e-6,
-            bandwidth: 0.698723,
-            compute: 0.600016,
+            fixed_s: 14.142e-6,
+            bandwidth: 0.698081,
+            compute: 0.599865,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.108369,
         },
-        held_out_median: 0.074,
-        held_out_p90: 0.216,
+        held_out_median: 0.073,
+        held_out_p90: 0.206,
     },
     Profile {
         hardware: "b200",
@@ -650,13 +761,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::NvFp4,
         },
         terms: KernelTerms {
-            fixed_s: 7.508e-6,
-            bandwidth: 0.479225,
-            compute: 0.471508,
+            fixed_s: 6.082e-6,
+            bandwidth: 0.540921,
+            compute: 0.445724,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.005064,
         },
-        held_out_median: 0.126,
-        held_out_p90: 0.484,
+        held_out_median: 0.064,
+        held_out_p90: 0.221,
     },
     Profile {
         hardware: "b200",
@@ -670,6 +782,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.964337,
             compute: 0.469654,
             per_wave_s: 6.779e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.130,
         held_out_p90: 0.456,
@@ -686,6 +799,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.815594,
             compute: 0.547200,
             per_wave_s: 6.403e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.129,
         held_out_p90: 0.460,
@@ -702,6 +816,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.628132,
             compute: 0.300266,
             per_wave_s: 6.140e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.122,
         held_out_p90: 0.451,
@@ -718,6 +833,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.944080,
             compute: 1.000000,
             per_wave_s: 1.726e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.080,
         held_out_p90: 0.416,
@@ -734,6 +850,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.907832,
             compute: 1.000000,
             per_wave_s: 1.409e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.077,
         held_out_p90: 0.375,
@@ -744,13 +861,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 2.071e-6,
-            bandwidth: 0.675292,
-            compute: 0.689001,
+            fixed_s: 1.969e-6,
+            bandwidth: 0.682834,
+            compute: 0.748956,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.081833,
         },
-        held_out_median: 0.102,
-        held_out_p90: 0.377,
+        held_out_median: 0.114,
+        held_out_p90: 0.340,
     },
     Profile {
         hardware: "b300",
@@ -758,13 +876,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 12.928e-6,
-            bandwidth: 0.673149,
-            compute: 0.580401,
+            fixed_s: 12.683e-6,
+            bandwidth: 0.671850,
+            compute: 0.621230,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.112944,
         },
-        held_out_median: 0.093,
-        held_out_p90: 0.241,
+        held_out_median: 0.089,
+        held_out_p90: 0.226,
     },
     Profile {
         hardware: "b300",
@@ -772,13 +891,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::NvFp4,
         },
         terms: KernelTerms {
-            fixed_s: 8.486e-6,
-            bandwidth: 0.308163,
-            compute: 0.407273,
+            fixed_s: 6.830e-6,
+            bandwidth: 0.305302,
+            compute: 0.421392,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.007172,
         },
-        held_out_median: 0.141,
-        held_out_p90: 0.488,
+        held_out_median: 0.114,
+        held_out_p90: 0.347,
     },
     Profile {
         hardware: "b300",
@@ -788,13 +908,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 14.887e-6,
-            bandwidth: 0.135927,
-            compute: 0.426537,
-            per_wave_s: 0.000e-6,
+            fixed_s: 10.337e-6,
+            bandwidth: 0.287979,
+            compute: 0.488317,
+            per_wave_s: 4.548e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.169,
-        held_out_p90: 0.443,
+        held_out_median: 0.104,
+        held_out_p90: 0.350,
     },
     Profile {
         hardware: "b300",
@@ -804,13 +925,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 14.845e-6,
-            bandwidth: 0.131390,
-            compute: 0.565919,
-            per_wave_s: 0.000e-6,
+            fixed_s: 10.664e-6,
+            bandwidth: 0.273149,
+            compute: 0.612164,
+            per_wave_s: 4.141e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.156,
-        held_out_p90: 0.450,
+        held_out_median: 0.106,
+        held_out_p90: 0.391,
     },
     Profile {
         hardware: "b300",
@@ -820,13 +942,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 14.847e-6,
-            bandwidth: 0.074664,
-            compute: 0.305067,
-            per_wave_s: 0.000e-6,
+            fixed_s: 8.827e-6,
+            bandwidth: 0.662702,
+            compute: 0.390810,
+            per_wave_s: 6.019e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.179,
-        held_out_p90: 0.479,
+        held_out_median: 0.114,
+        held_out_p90: 0.433,
     },
     Profile {
         hardware: "b300",
@@ -836,13 +959,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 10.867e-6,
-            bandwidth: 0.855233,
+            fixed_s: 9.244e-6,
+            bandwidth: 0.924924,
             compute: 1.000000,
-            per_wave_s: 0.000e-6,
+            per_wave_s: 1.601e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.084,
-        held_out_p90: 0.711,
+        held_out_median: 0.068,
+        held_out_p90: 0.413,
     },
     Profile {
         hardware: "b300",
@@ -852,13 +976,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 10.885e-6,
-            bandwidth: 0.813369,
+            fixed_s: 9.589e-6,
+            bandwidth: 0.900867,
             compute: 1.000000,
-            per_wave_s: 0.000e-6,
+            per_wave_s: 1.289e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.093,
-        held_out_p90: 0.691,
+        held_out_median: 0.063,
+        held_out_p90: 0.371,
     },
     Profile {
         hardware: "gb200",
@@ -866,13 +991,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 2.146e-6,
-            bandwidth: 0.669618,
-            compute: 0.687265,
+            fixed_s: 2.141e-6,
+            bandwidth: 0.679793,
+            compute: 0.687043,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.083132,
         },
-        held_out_median: 0.110,
-        held_out_p90: 0.396,
+        held_out_median: 0.104,
+        held_out_p90: 0.332,
     },
     Profile {
         hardware: "gb200",
@@ -880,13 +1006,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 13.921e-6,
-            bandwidth: 0.700998,
+            fixed_s: 13.918e-6,
+            bandwidth: 0.700970,
             compute: 0.544160,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.138505,
         },
-        held_out_median: 0.077,
-        held_out_p90: 0.215,
+        held_out_median: 0.076,
+        held_out_p90: 0.205,
     },
     Profile {
         hardware: "gb200",
@@ -894,13 +1021,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::NvFp4,
         },
         terms: KernelTerms {
-            fixed_s: 7.373e-6,
-            bandwidth: 0.486183,
-            compute: 0.449286,
+            fixed_s: 5.904e-6,
+            bandwidth: 0.527487,
+            compute: 0.426609,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.005208,
         },
-        held_out_median: 0.127,
-        held_out_p90: 0.472,
+        held_out_median: 0.065,
+        held_out_p90: 0.218,
     },
     Profile {
         hardware: "gb200",
@@ -914,6 +1042,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.943215,
             compute: 0.450285,
             per_wave_s: 6.418e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.133,
         held_out_p90: 0.446,
@@ -930,6 +1059,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.284102,
             compute: 0.476751,
             per_wave_s: 4.351e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.110,
         held_out_p90: 0.431,
@@ -946,6 +1076,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.613869,
             compute: 0.314172,
             per_wave_s: 5.904e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.125,
         held_out_p90: 0.450,
@@ -962,6 +1093,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.932857,
             compute: 1.000000,
             per_wave_s: 1.629e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.093,
         held_out_p90: 0.409,
@@ -978,6 +1110,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.897438,
             compute: 1.000000,
             per_wave_s: 1.344e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.093,
         held_out_p90: 0.373,
@@ -988,13 +1121,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 2.167e-6,
-            bandwidth: 0.666336,
-            compute: 0.716389,
+            fixed_s: 2.127e-6,
+            bandwidth: 0.671972,
+            compute: 0.772473,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.100419,
         },
-        held_out_median: 0.091,
-        held_out_p90: 0.372,
+        held_out_median: 0.101,
+        held_out_p90: 0.330,
     },
     Profile {
         hardware: "gb300",
@@ -1002,13 +1136,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 13.293e-6,
-            bandwidth: 0.683501,
-            compute: 0.591067,
+            fixed_s: 13.170e-6,
+            bandwidth: 0.685598,
+            compute: 0.630332,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.164213,
         },
-        held_out_median: 0.092,
-        held_out_p90: 0.233,
+        held_out_median: 0.084,
+        held_out_p90: 0.217,
     },
     Profile {
         hardware: "gb300",
@@ -1016,13 +1151,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::NvFp4,
         },
         terms: KernelTerms {
-            fixed_s: 8.588e-6,
-            bandwidth: 0.311822,
-            compute: 0.411011,
+            fixed_s: 6.936e-6,
+            bandwidth: 0.305970,
+            compute: 0.428441,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.007029,
         },
-        held_out_median: 0.141,
-        held_out_p90: 0.483,
+        held_out_median: 0.110,
+        held_out_p90: 0.345,
     },
     Profile {
         hardware: "gb300",
@@ -1032,13 +1168,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 15.219e-6,
-            bandwidth: 0.134511,
-            compute: 0.431347,
-            per_wave_s: 0.000e-6,
+            fixed_s: 10.601e-6,
+            bandwidth: 0.284966,
+            compute: 0.491362,
+            per_wave_s: 4.522e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.170,
-        held_out_p90: 0.456,
+        held_out_median: 0.105,
+        held_out_p90: 0.359,
     },
     Profile {
         hardware: "gb300",
@@ -1048,13 +1185,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 15.181e-6,
-            bandwidth: 0.131630,
-            compute: 0.567877,
-            per_wave_s: 0.000e-6,
+            fixed_s: 11.025e-6,
+            bandwidth: 0.274628,
+            compute: 0.602728,
+            per_wave_s: 4.052e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.160,
-        held_out_p90: 0.463,
+        held_out_median: 0.104,
+        held_out_p90: 0.407,
     },
     Profile {
         hardware: "gb300",
@@ -1064,13 +1202,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 15.162e-6,
-            bandwidth: 0.075503,
-            compute: 0.305450,
-            per_wave_s: 0.000e-6,
+            fixed_s: 9.118e-6,
+            bandwidth: 0.610397,
+            compute: 0.417044,
+            per_wave_s: 5.991e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.181,
-        held_out_p90: 0.493,
+        held_out_median: 0.120,
+        held_out_p90: 0.426,
     },
     Profile {
         hardware: "gb300",
@@ -1080,13 +1219,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 11.184e-6,
-            bandwidth: 0.836126,
+            fixed_s: 9.516e-6,
+            bandwidth: 0.911443,
             compute: 1.000000,
-            per_wave_s: 0.000e-6,
+            per_wave_s: 1.644e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.097,
-        held_out_p90: 0.702,
+        held_out_median: 0.079,
+        held_out_p90: 0.404,
     },
     Profile {
         hardware: "gb300",
@@ -1096,13 +1236,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 11.194e-6,
-            bandwidth: 0.797260,
+            fixed_s: 9.805e-6,
+            bandwidth: 0.885870,
             compute: 1.000000,
-            per_wave_s: 0.000e-6,
+            per_wave_s: 1.379e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.114,
-        held_out_p90: 0.685,
+        held_out_median: 0.078,
+        held_out_p90: 0.379,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1111,12 +1252,13 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 2.725e-6,
-            bandwidth: 0.781017,
-            compute: 0.815812,
+            bandwidth: 0.782665,
+            compute: 0.815818,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.371538,
         },
-        held_out_median: 0.075,
-        held_out_p90: 0.313,
+        held_out_median: 0.074,
+        held_out_p90: 0.303,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1128,9 +1270,10 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.778957,
             compute: 0.670417,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.487406,
         },
         held_out_median: 0.049,
-        held_out_p90: 0.185,
+        held_out_p90: 0.182,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1144,6 +1287,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.390287,
             compute: 0.504628,
             per_wave_s: 6.508e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.102,
         held_out_p90: 0.476,
@@ -1160,6 +1304,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.484137,
             compute: 0.718200,
             per_wave_s: 7.687e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.158,
         held_out_p90: 0.514,
@@ -1176,6 +1321,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.787284,
             compute: 0.392627,
             per_wave_s: 9.520e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.154,
         held_out_p90: 0.584,
@@ -1192,6 +1338,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.759099,
             compute: 1.000000,
             per_wave_s: 4.552e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.213,
         held_out_p90: 0.854,
@@ -1208,6 +1355,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.774454,
             compute: 1.000000,
             per_wave_s: 1.351e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.189,
         held_out_p90: 0.571,
@@ -1218,13 +1366,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 2.729e-6,
-            bandwidth: 0.725059,
-            compute: 0.819203,
+            fixed_s: 2.730e-6,
+            bandwidth: 0.727470,
+            compute: 0.819152,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.357336,
         },
-        held_out_median: 0.100,
-        held_out_p90: 0.336,
+        held_out_median: 0.098,
+        held_out_p90: 0.329,
     },
     Profile {
         hardware: "h200",
@@ -1236,9 +1385,10 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.758213,
             compute: 0.666827,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.244064,
         },
         held_out_median: 0.063,
-        held_out_p90: 0.212,
+        held_out_p90: 0.206,
     },
     Profile {
         hardware: "h200",
@@ -1252,6 +1402,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.300993,
             compute: 0.521725,
             per_wave_s: 6.813e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.096,
         held_out_p90: 0.505,
@@ -1268,6 +1419,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.433973,
             compute: 0.745786,
             per_wave_s: 8.103e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.150,
         held_out_p90: 0.513,
@@ -1284,6 +1436,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.538384,
             compute: 0.400417,
             per_wave_s: 9.412e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.150,
         held_out_p90: 0.574,
@@ -1300,6 +1453,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.668686,
             compute: 0.047006,
             per_wave_s: 1.326e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.198,
         held_out_p90: 0.572,
@@ -1311,12 +1465,13 @@ pub const PROFILES: &[Profile] = &[
         },
         terms: KernelTerms {
             fixed_s: 1.990e-6,
-            bandwidth: 0.961964,
-            compute: 0.640104,
+            bandwidth: 0.962345,
+            compute: 0.640135,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.910979,
         },
         held_out_median: 0.192,
-        held_out_p90: 0.755,
+        held_out_p90: 0.756,
     },
     Profile {
         hardware: "l40s",
@@ -1328,6 +1483,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.900060,
             compute: 0.574705,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.151,
         held_out_p90: 0.557,
@@ -1344,6 +1500,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.925387,
             compute: 1.000000,
             per_wave_s: 2.689e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.185,
         held_out_p90: 1.292,
@@ -1360,6 +1517,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.783036,
             compute: 1.000000,
             per_wave_s: 3.149e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.214,
         held_out_p90: 0.893,
@@ -1374,6 +1532,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.825696,
             compute: 0.870798,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.825410,
         },
         held_out_median: 0.109,
         held_out_p90: 0.522,
@@ -1384,13 +1543,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 12.004e-6,
-            bandwidth: 0.830584,
-            compute: 0.813078,
+            fixed_s: 11.981e-6,
+            bandwidth: 0.830306,
+            compute: 0.813099,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.482504,
         },
         held_out_median: 0.089,
-        held_out_p90: 0.304,
+        held_out_p90: 0.300,
     },
     Profile {
         hardware: "rtx-pro-6000",
@@ -1398,13 +1558,14 @@ pub const PROFILES: &[Profile] = &[
             format: Format::NvFp4,
         },
         terms: KernelTerms {
-            fixed_s: 5.665e-6,
-            bandwidth: 0.602928,
-            compute: 0.879476,
+            fixed_s: 3.604e-6,
+            bandwidth: 0.741823,
+            compute: 0.825670,
             per_wave_s: 0.000e-6,
+            tile_bandwidth: 0.010867,
         },
-        held_out_median: 0.222,
-        held_out_p90: 0.685,
+        held_out_median: 0.092,
+        held_out_p90: 0.354,
     },
     Profile {
         hardware: "rtx-pro-6000",
@@ -1418,6 +1579,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 1.000000,
             compute: 1.000000,
             per_wave_s: 2.897e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.187,
         held_out_p90: 0.880,
@@ -1434,6 +1596,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.861212,
             compute: 1.000000,
             per_wave_s: 2.865e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.158,
         held_out_p90: 0.906,
@@ -1450,6 +1613,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 1.000000,
             compute: 0.516859,
             per_wave_s: 10.073e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.115,
         held_out_p90: 1.009,
@@ -1466,6 +1630,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 1.000000,
             compute: 0.535747,
             per_wave_s: 3.668e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.081,
         held_out_p90: 0.367,
@@ -1482,6 +1647,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.718529,
             compute: 1.000000,
             per_wave_s: 5.397e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.084,
         held_out_p90: 0.303,
@@ -1498,6 +1664,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.708106,
             compute: 1.000000,
             per_wave_s: 4.416e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.147,
         held_out_p90: 0.354,
@@ -1510,13 +1677,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 13.018e-6,
-            bandwidth: 0.376927,
-            compute: 0.479064,
-            per_wave_s: 0.000e-6,
+            fixed_s: 9.740e-6,
+            bandwidth: 1.000000,
+            compute: 0.591302,
+            per_wave_s: 3.302e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.158,
-        held_out_p90: 0.436,
+        held_out_median: 0.103,
+        held_out_p90: 0.388,
     },
     Profile {
         hardware: "b300",
@@ -1526,13 +1694,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 8.985e-6,
-            bandwidth: 0.661366,
+            fixed_s: 3.422e-6,
+            bandwidth: 0.706916,
             compute: 1.000000,
-            per_wave_s: 0.000e-6,
+            per_wave_s: 5.551e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.127,
-        held_out_p90: 0.371,
+        held_out_median: 0.112,
+        held_out_p90: 0.311,
     },
     Profile {
         hardware: "b300",
@@ -1542,13 +1711,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 8.768e-6,
-            bandwidth: 0.664579,
+            fixed_s: 4.358e-6,
+            bandwidth: 0.702681,
             compute: 1.000000,
-            per_wave_s: 0.000e-6,
+            per_wave_s: 4.414e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.154,
-        held_out_p90: 0.411,
+        held_out_median: 0.133,
+        held_out_p90: 0.342,
     },
     Profile {
         hardware: "gb200",
@@ -1562,6 +1732,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.941677,
             compute: 0.529467,
             per_wave_s: 3.814e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.111,
         held_out_p90: 0.406,
@@ -1578,6 +1749,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.708779,
             compute: 1.000000,
             per_wave_s: 5.281e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.090,
         held_out_p90: 0.306,
@@ -1594,6 +1766,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.694516,
             compute: 1.000000,
             per_wave_s: 4.431e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.145,
         held_out_p90: 0.344,
@@ -1606,13 +1779,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 15.232e-6,
-            bandwidth: 0.383594,
-            compute: 0.451088,
-            per_wave_s: 0.000e-6,
+            fixed_s: 11.340e-6,
+            bandwidth: 1.000000,
+            compute: 0.592589,
+            per_wave_s: 3.410e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.160,
-        held_out_p90: 0.443,
+        held_out_median: 0.112,
+        held_out_p90: 0.395,
     },
     Profile {
         hardware: "gb300",
@@ -1622,13 +1796,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Bf16,
         },
         terms: KernelTerms {
-            fixed_s: 10.615e-6,
-            bandwidth: 0.663600,
+            fixed_s: 4.639e-6,
+            bandwidth: 0.699391,
             compute: 1.000000,
-            per_wave_s: 0.000e-6,
+            per_wave_s: 5.368e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.091,
-        held_out_p90: 0.333,
+        held_out_median: 0.102,
+        held_out_p90: 0.300,
     },
     Profile {
         hardware: "gb300",
@@ -1638,13 +1813,14 @@ pub const PROFILES: &[Profile] = &[
             kv: Format::Fp8E4m3,
         },
         terms: KernelTerms {
-            fixed_s: 9.228e-6,
-            bandwidth: 0.662358,
-            compute: 0.975165,
-            per_wave_s: 0.000e-6,
+            fixed_s: 4.773e-6,
+            bandwidth: 0.683965,
+            compute: 0.999436,
+            per_wave_s: 4.411e-6,
+            tile_bandwidth: 1.000000,
         },
-        held_out_median: 0.162,
-        held_out_p90: 0.411,
+        held_out_median: 0.153,
+        held_out_p90: 0.345,
     },
     Profile {
         hardware: "h100-sxm",
@@ -1658,6 +1834,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 1.000000,
             compute: 0.618754,
             per_wave_s: 7.100e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.117,
         held_out_p90: 0.549,
@@ -1674,6 +1851,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.892721,
             compute: 1.000000,
             per_wave_s: 7.055e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.057,
         held_out_p90: 0.229,
@@ -1690,6 +1868,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.809698,
             compute: 0.689340,
             per_wave_s: 7.562e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.080,
         held_out_p90: 0.266,
@@ -1706,6 +1885,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.947040,
             compute: 0.607474,
             per_wave_s: 5.978e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.108,
         held_out_p90: 0.499,
@@ -1722,6 +1902,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.896286,
             compute: 0.612593,
             per_wave_s: 7.355e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.075,
         held_out_p90: 0.241,
@@ -1738,6 +1919,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.628876,
             compute: 0.701186,
             per_wave_s: 7.354e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.084,
         held_out_p90: 0.270,
@@ -1754,6 +1936,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.756002,
             compute: 1.000000,
             per_wave_s: 7.670e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.233,
         held_out_p90: 0.926,
@@ -1770,6 +1953,7 @@ pub const PROFILES: &[Profile] = &[
             bandwidth: 0.936596,
             compute: 0.490536,
             per_wave_s: 4.829e-6,
+            tile_bandwidth: 1.000000,
         },
         held_out_median: 0.131,
         held_out_p90: 0.508,
@@ -1852,6 +2036,7 @@ mod tests {
             compute_s,
             quantise_s: 0.0,
             waves: 0.0,
+            tile_stream_s: 0.0,
         }
     }
 
@@ -1890,6 +2075,7 @@ mod tests {
             bandwidth: 0.8,
             compute: 0.5,
             per_wave_s: 0.0,
+            tile_bandwidth: 1.0,
         };
         assert!((terms.predict(t) - 13e-6).abs() < 1e-18);
         assert_eq!(terms.regime(t), Regime::Compute);
@@ -1908,12 +2094,14 @@ mod tests {
             bandwidth: 0.5,
             compute: 1.0,
             per_wave_s: 0.0,
+            tile_bandwidth: 1.0,
         };
         let t = KernelTimes {
             memory_s: 4e-6,
             compute_s: 1e-6,
             quantise_s: 1e-6,
             waves: 0.0,
+            tile_stream_s: 0.0,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -1940,6 +2128,7 @@ mod tests {
             bandwidth: 0.82,
             compute: 0.71,
             per_wave_s: 0.0,
+            tile_bandwidth: 1.0,
         };
         // Sizes over five decades, both regimes, with +-3 % noise from a fixed pattern.
         let samples: Vec<(KernelTimes, f64)> = (0..400)
@@ -1972,12 +2161,104 @@ mod tests {
     }
 
     #[test]
+    fn one_sm_streams_the_tiles_of_the_fullest_wave() {
+        // M = 8, N = 128: one output tile, so one SM reads all the weights.
+        assert_eq!(serial_tile_share(8, 128, 148), 1.0);
+        // N = 256: two tiles on two SMs, each half the bytes.
+        assert_eq!(serial_tile_share(8, 256, 148), 0.5);
+        // 148 tiles on 148 SMs: each SM a 148th; 149 tiles: one SM runs two of them.
+        assert_eq!(serial_tile_share(8, 148 * 128, 148), 1.0 / 148.0);
+        assert_eq!(serial_tile_share(8, 149 * 128, 148), 2.0 / 149.0);
+        assert_eq!(serial_tile_share(8, 128, 0), 0.0);
+    }
+
+    #[test]
+    fn a_skinny_gemm_is_as_slow_as_one_sm_streaming_its_tile() {
+        // B200-like: 148 SMs, each tile streaming 0.5 % of the bandwidth, the whole chip
+        // 50 %. At M = 8 the time then grows with K and not with N while N has fewer
+        // tiles than SMs, as NVIDIA's NVFP4 tables show.
+        let terms = KernelTerms {
+            fixed_s: 5e-6,
+            bandwidth: 0.5,
+            compute: 0.5,
+            per_wave_s: 0.0,
+            tile_bandwidth: 0.005,
+        };
+        let gemm = |n: u64, k: u64| {
+            // 1 byte per weight over 8 TB/s: the datasheet memory time.
+            let memory_s = (n * k) as f64 / 8e12;
+            KernelTimes {
+                memory_s,
+                compute_s: memory_s / 100.0,
+                quantise_s: 0.0,
+                waves: 0.0,
+                tile_stream_s: memory_s * serial_tile_share(8, n, 148),
+            }
+        };
+        let one_tile = terms.predict(gemm(128, 65536));
+        assert!((terms.predict(gemm(4096, 65536)) / one_tile - 1.0).abs() < 1e-12);
+        assert!((terms.predict(gemm(128, 32768)) - 5e-6) / (one_tile - 5e-6) < 0.51);
+        assert_eq!(terms.regime(gemm(128, 65536)), Regime::Memory);
+        // Enough tiles to fill every SM twice: the whole chip's bandwidth binds.
+        let wide = gemm(2 * 148 * 128, 8192);
+        assert!((terms.predict(wide) - (5e-6 + wide.memory_s / 0.5)).abs() < 1e-15);
+        // The plain roofline never takes the tile term: one tile at the whole bandwidth.
+        assert_eq!(
+            KernelTerms::ROOFLINE.predict(gemm(128, 65536)),
+            gemm(128, 65536).memory_s
+        );
+    }
+
+    #[test]
+    fn fitting_recovers_the_rate_one_tile_streams_at() {
+        let truth = KernelTerms {
+            fixed_s: 6e-6,
+            bandwidth: 0.5,
+            compute: 0.45,
+            per_wave_s: 0.0,
+            tile_bandwidth: 0.005,
+        };
+        // Decode-like GEMMs over 148 SMs: 1 to 600 tiles, K from 512 to 64k, with +-2 %
+        // noise from a fixed pattern; a quarter compute-bound.
+        let samples: Vec<(KernelTimes, f64)> = (0..800)
+            .map(|i| {
+                let n = 128 * (1 + (i * 37) % 600) as u64;
+                let k = 512u64 << (i % 8);
+                let memory_s = (n * k) as f64 / 8e12;
+                let t = KernelTimes {
+                    memory_s,
+                    compute_s: if i % 4 == 0 {
+                        memory_s * 3.0
+                    } else {
+                        memory_s / 50.0
+                    },
+                    quantise_s: 0.0,
+                    waves: 0.0,
+                    tile_stream_s: memory_s * serial_tile_share(8, n, 148),
+                };
+                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
+                (t, truth.predict(t) * noise)
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        for (got, want) in [
+            (fitted.tile_bandwidth, truth.tile_bandwidth),
+            (fitted.bandwidth, truth.bandwidth),
+            (fitted.compute, truth.compute),
+            (fitted.fixed_s, truth.fixed_s),
+        ] {
+            assert!((got / want - 1.0).abs() < 0.1, "{fitted:?}");
+        }
+    }
+
+    #[test]
     fn fitting_recovers_the_latency_of_each_wave_of_blocks() {
         let truth = KernelTerms {
             fixed_s: 10e-6,
             bandwidth: 0.6,
             compute: 0.4,
             per_wave_s: 1.5e-6,
+            tile_bandwidth: 1.0,
         };
         // Attention-like kernels: one to 300 waves of blocks, throughput from tiny to large.
         let samples: Vec<(KernelTimes, f64)> = (0..600)
@@ -1988,6 +2269,7 @@ mod tests {
                     compute_s: if i % 2 == 0 { scale / 5.0 } else { scale },
                     quantise_s: 0.0,
                     waves: 1.0 + (i % 300) as f64,
+                    tile_stream_s: 0.0,
                 };
                 let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
                 (t, truth.predict(t) * noise)

@@ -736,6 +736,11 @@ struct Group {
     bandwidth_fraction: f64,
     compute_fraction: f64,
     per_wave_us: f64,
+    /// The fraction of the datasheet bandwidth one output tile streams at (1 where the
+    /// term was not fitted: attention, MoE, an unknown SM count).
+    tile_bandwidth_fraction: f64,
+    /// The same as a rate, GB/s, where fitted.
+    tile_stream_gb_s: Option<f64>,
     /// Held-out shapes of the fitting framework, by the calibrated regime.
     held_out_shapes: Vec<(String, Errors, Errors)>,
     /// Every other framework's rows: (framework, datasheet, calibrated).
@@ -869,15 +874,17 @@ fn validate(rows: &[Row]) -> Validation {
                     && close(p.terms.bandwidth, terms.bandwidth)
                     && close(p.terms.compute, terms.compute)
                     && close(p.terms.per_wave_s, terms.per_wave_s)
+                    && close(p.terms.tile_bandwidth, terms.tile_bandwidth)
                 {
                     "matches".to_string()
                 } else {
                     format!(
-                        "differs (shipped {:.1} us, {}, {}, {:.2} us): update kernel_time::PROFILES",
+                        "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%): update kernel_time::PROFILES",
                         p.terms.fixed_s * 1e6,
                         pct(p.terms.bandwidth),
                         pct(p.terms.compute),
-                        p.terms.per_wave_s * 1e6
+                        p.terms.per_wave_s * 1e6,
+                        p.terms.tile_bandwidth * 100.0
                     )
                 }
             }
@@ -893,6 +900,9 @@ fn validate(rows: &[Row]) -> Validation {
             bandwidth_fraction: terms.bandwidth,
             compute_fraction: terms.compute,
             per_wave_us: terms.per_wave_s * 1e6,
+            tile_bandwidth_fraction: terms.tile_bandwidth,
+            tile_stream_gb_s: (terms.tile_bandwidth < 1.0)
+                .then(|| terms.tile_bandwidth * hw.memory_bandwidth.value.get() / 1e9),
             held_out_shapes,
             other_frameworks,
         });
@@ -912,7 +922,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound. Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound. Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile streams at; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -949,11 +959,11 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | latency per wave | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n";
+    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | latency per wave | one tile streams | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {:.1} us | {} | {} | {:.2} us | {} |",
+            "| {} | {} | {} | {} | {:.1} us | {} | {} | {:.2} us | {} | {} |",
             g.hardware,
             g.kernel.name(),
             g.dtype,
@@ -962,6 +972,8 @@ fn markdown(v: &Validation) -> String {
             pct(g.bandwidth_fraction),
             pct(g.compute_fraction),
             g.per_wave_us,
+            g.tile_stream_gb_s
+                .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             g.shipped
         );
     }
@@ -1128,6 +1140,7 @@ mod tests {
             bandwidth: 0.8,
             compute: 0.7,
             per_wave_s: 0.0,
+            tile_bandwidth: 1.0,
         };
         let mut rows = Vec::new();
         for m in [1u64, 8, 64, 512, 4096] {
@@ -1231,6 +1244,7 @@ mod tests {
             bandwidth: 0.7,
             compute: 0.5,
             per_wave_s: 1.2e-6,
+            tile_bandwidth: 1.0,
         };
         let mut rows = Vec::new();
         for batch in [1u64, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] {

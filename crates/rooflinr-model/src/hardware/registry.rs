@@ -18,6 +18,9 @@ use super::{
     DeviceClass, Figure, Hardware, Interconnect, Link, LinkKind, MemoryTier, Peak, Source, Vendor,
 };
 
+/// Blackwell Ultra's SM count: NVIDIA's technical blog "Inside NVIDIA Blackwell Ultra" (2025)
+/// gives 160 SMs for the full GPU; B300 and GB300 may enable fewer, as B200 enables 148.
+const BLACKWELL_ULTRA_SMS: &str = "160 SMs in the full Blackwell Ultra GPU (NVIDIA technical blog, Inside NVIDIA Blackwell Ultra, 2025); the product may enable fewer, as B200 enables 148 of Blackwell's; unverified";
 const H100_SXM: &str = "NVIDIA H100 Tensor Core GPU datasheet (SXM5): tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
 const H100_PCIE: &str = "NVIDIA H100 Tensor Core GPU datasheet (PCIe): tensor-core rates printed with sparsity, halved to dense; FP64 and FP32 as printed";
 const H100_SXM_DOC: &str = "NVIDIA H100 Tensor Core GPU datasheet (SXM5)";
@@ -404,7 +407,7 @@ fn entries() -> Vec<Entry> {
             memory_type: "HBM3e",
             unified_memory: false,
             second_memory: None,
-            sm_count: None,
+            sm_count: Some(Figure::new(160.0, d(BLACKWELL_ULTRA_SMS))),
             l2_mib: None,
             boost_clock_mhz: None,
             power_watts: Some(ds(1400.0, GB300)),
@@ -448,7 +451,7 @@ fn entries() -> Vec<Entry> {
             memory_type: "HBM3e",
             unified_memory: false,
             second_memory: None,
-            sm_count: None,
+            sm_count: Some(Figure::new(160.0, d(BLACKWELL_ULTRA_SMS))),
             l2_mib: None,
             boost_clock_mhz: None,
             power_watts: Some(ds(1100.0, B300)),
