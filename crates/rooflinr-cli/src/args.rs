@@ -151,3 +151,10 @@ fn parse_sizes(s: &str) -> Result<Vec<u64>, String> {
         })
         .collect()
 }
+
+/// `--framework`: whose kernels the calibrated times were fitted on (`trtllm`, `vllm`,
+/// `sglang`).
+pub fn parse_framework(s: &str) -> Result<rooflinr_model::kernel_time::Framework, String> {
+    rooflinr_model::kernel_time::Framework::parse(s)
+        .ok_or_else(|| format!("unknown framework {s:?}: trtllm, vllm or sglang"))
+}

@@ -517,6 +517,7 @@ fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
     // The shipped H100 BF16 terms: a fixed time and under 100 % of the bandwidth.
     let terms = rooflinr_model::kernel_time::profile(
         "h100-sxm",
+        rooflinr_model::kernel_time::Framework::TensorRtLlm,
         rooflinr_model::kernel_time::Profiled::Gemm {
             format: rooflinr_model::format::Format::Bf16,
         },
@@ -550,6 +551,58 @@ fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
             .as_str()
             .unwrap()
             .starts_with("none: kernel terms are fitted for GEMMs (")
+    );
+}
+
+#[test]
+fn each_framework_is_calibrated_by_its_own_kernels_profile() {
+    use rooflinr_model::kernel_time::{Framework, Profiled, profile};
+    // A B200 FP8 GEMV: TensorRT-LLM's FP8 path carries a fixed time several kernels long,
+    // SGLang's does not; each framework's expected time is its own profile's.
+    let base = [
+        "predict",
+        "gemm",
+        "--m",
+        "8",
+        "--n",
+        "4096",
+        "--k",
+        "4096",
+        "--hardware",
+        "b200",
+        "--precision",
+        "fp8-e4m3",
+        "--json",
+        "--calibrated",
+    ];
+    let gemm = Profiled::Gemm {
+        format: rooflinr_model::format::Format::Fp8E4m3,
+    };
+    let mut times = Vec::new();
+    for framework in [Framework::TensorRtLlm, Framework::Sglang] {
+        let out = json(&[&base[..], &["--framework", framework.key()]].concat());
+        let t = out["time_s"].as_f64().unwrap();
+        assert!(t > out["datasheet_time_s"].as_f64().unwrap());
+        assert!(
+            out["calibration"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{} kernels", framework.name())),
+            "{out}"
+        );
+        let terms = profile("b200", framework, gemm).unwrap().terms;
+        assert!(t > terms.fixed_s, "{t} vs {terms:?}");
+        times.push((t, terms.fixed_s));
+    }
+    assert!(times[1].1 < times[0].1, "{times:?}");
+    assert!(times[1].0 < times[0].0, "{times:?}");
+    // An unknown framework is named, with the choices.
+    let out = rooflinr(&[&base[..], &["--framework", "tgi"]].concat());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown framework \"tgi\": trtllm, vllm or sglang"),
+        "{err}"
     );
 }
 

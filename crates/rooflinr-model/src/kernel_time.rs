@@ -633,12 +633,61 @@ impl Profiled {
     }
 }
 
-/// Fitted terms for one device and kernel, with the error they reach on shapes they were
-/// not fitted on.
+/// The serving framework whose kernels a profile was measured with: the same GEMM or
+/// attention runs different kernels, with different fixed costs, in each (NVIDIA's tables
+/// for B200 give a 4096-wide FP8 GEMM with 128 x 128 block scales at M = 8 11.6 us in
+/// TensorRT-LLM and 61 us in vLLM).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Framework {
+    /// NVIDIA TensorRT-LLM.
+    #[default]
+    TensorRtLlm,
+    /// vLLM.
+    Vllm,
+    /// SGLang.
+    Sglang,
+}
+
+impl Framework {
+    /// Every framework, in a stable order.
+    pub const ALL: [Framework; 3] = [Framework::TensorRtLlm, Framework::Vllm, Framework::Sglang];
+
+    /// `TensorRT-LLM`, `vLLM`, `SGLang`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Framework::TensorRtLlm => "TensorRT-LLM",
+            Framework::Vllm => "vLLM",
+            Framework::Sglang => "SGLang",
+        }
+    }
+
+    /// The short name on the command line and in links: `trtllm`, `vllm`, `sglang`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Framework::TensorRtLlm => "trtllm",
+            Framework::Vllm => "vllm",
+            Framework::Sglang => "sglang",
+        }
+    }
+
+    /// The framework of a short name, or of the name NVIDIA's tables give it
+    /// (`TRTLLM`, `VLLM`, `SGLang`), in any case.
+    pub fn parse(name: &str) -> Option<Framework> {
+        let name = name.to_ascii_lowercase();
+        Framework::ALL
+            .into_iter()
+            .find(|f| name == f.key() || name == f.name().to_ascii_lowercase())
+    }
+}
+
+/// Fitted terms for one device, framework and kernel, with the error they reach on shapes
+/// they were not fitted on.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Profile {
     /// Registry key.
     pub hardware: &'static str,
+    /// The framework whose kernels were measured.
+    pub framework: Framework,
     /// The kernel and its formats.
     pub kernel: Profiled,
     /// The terms.
@@ -650,1321 +699,21 @@ pub struct Profile {
 }
 
 /// Where [`PROFILES`] come from.
-pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of the TensorRT-LLM GEMM and attention shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
+pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of one framework's GEMM and attention shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
 
 /// Profiles are shipped where their held-out median error is at most this: a fit that
 /// misses by more (L40S prefill attention, 42-63 %; RTX PRO 6000 FP8 prefill attention,
 /// 43 %) would mislead more than the bound.
 pub const SHIPPED_MEDIAN_ERROR: f64 = 0.25;
 
-/// The shipped profiles (`cargo xtask validate` refits them and says whether each still
-/// matches). Not every term is a property of the chip alone:
-///
-/// - GEMM: FP8's fixed time (12-14 us, against 2-3 us for BF16) is several kernels' worth,
-///   consistent with the measured FP8 path running more than the GEMM and the quantisation
-///   pass counted here (a scale reduction, for one; not verified), and NVFP4's bandwidth
-///   fraction (53-54 % on B200/GB200, 31 % on B300/GB300) is low for a streaming kernel:
-///   its GEMMs read more than the packed bytes this model counts, or B300's tables ran a
-///   kernel built for B200 (not verified). The tile rate is one SM's for kernels that keep
-///   each output tile on one SM (NVFP4: 39-56 GB/s; FP8 with block scales: 115-171 GB/s)
-///   and several SMs' for those that split K (BF16 and FP8: 600-1,700 GB/s).
-/// - Attention: the tables time TensorRT-LLM's whole attention op, so the fixed time
-///   (3-13 us) holds the kernels around the attention proper (rotary embedding, the KV
-///   cache append). Decode's compute fraction reads 100 % because its compute term never
-///   binds (decode attention is bandwidth- and latency-bound), not because the tensor
-///   cores run at peak; prefill's bandwidth fraction (24-82 %) is read off short prompts,
-///   whose bytes hardly matter. The latency per wave (1.3-7 us) is one block's chain of
-///   dependent steps.
-pub const PROFILES: &[Profile] = &[
-    Profile {
-        hardware: "a100-sxm",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 3.301e-6,
-            bandwidth: 0.642006,
-            compute: 0.851464,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.301554,
-        },
-        held_out_median: 0.125,
-        held_out_p90: 0.329,
-    },
-    Profile {
-        hardware: "a100-sxm",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 2.091e-6,
-            bandwidth: 1.000000,
-            compute: 0.494326,
-            per_wave_s: 11.660e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.074,
-        held_out_p90: 1.241,
-    },
-    Profile {
-        hardware: "a100-sxm",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.023e-6,
-            bandwidth: 0.884073,
-            compute: 1.000000,
-            per_wave_s: 6.051e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.234,
-        held_out_p90: 0.963,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 2.123e-6,
-            bandwidth: 0.683230,
-            compute: 0.713773,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.080292,
-        },
-        held_out_median: 0.101,
-        held_out_p90: 0.327,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 14.142e-6,
-            bandwidth: 0.698081,
-            compute: 0.599865,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.108369,
-        },
-        held_out_median: 0.073,
-        held_out_p90: 0.206,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Gemm {
-            format: Format::NvFp4,
-        },
-        terms: KernelTerms {
-            fixed_s: 6.082e-6,
-            bandwidth: 0.540921,
-            compute: 0.445724,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.005064,
-        },
-        held_out_median: 0.064,
-        held_out_p90: 0.221,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 8.405e-6,
-            bandwidth: 0.964337,
-            compute: 0.469654,
-            per_wave_s: 6.779e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.130,
-        held_out_p90: 0.456,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 8.685e-6,
-            bandwidth: 0.815594,
-            compute: 0.547200,
-            per_wave_s: 6.403e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.129,
-        held_out_p90: 0.460,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Fp8E4m3,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 8.953e-6,
-            bandwidth: 0.628132,
-            compute: 0.300266,
-            per_wave_s: 6.140e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.122,
-        held_out_p90: 0.451,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.228e-6,
-            bandwidth: 0.944080,
-            compute: 1.000000,
-            per_wave_s: 1.726e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.080,
-        held_out_p90: 0.416,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.567e-6,
-            bandwidth: 0.907832,
-            compute: 1.000000,
-            per_wave_s: 1.409e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.077,
-        held_out_p90: 0.375,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 1.969e-6,
-            bandwidth: 0.682834,
-            compute: 0.748956,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.081833,
-        },
-        held_out_median: 0.114,
-        held_out_p90: 0.340,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 12.683e-6,
-            bandwidth: 0.671850,
-            compute: 0.621230,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.112944,
-        },
-        held_out_median: 0.089,
-        held_out_p90: 0.226,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Gemm {
-            format: Format::NvFp4,
-        },
-        terms: KernelTerms {
-            fixed_s: 6.830e-6,
-            bandwidth: 0.305302,
-            compute: 0.421392,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.007172,
-        },
-        held_out_median: 0.114,
-        held_out_p90: 0.347,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 10.337e-6,
-            bandwidth: 0.287979,
-            compute: 0.488317,
-            per_wave_s: 4.548e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.104,
-        held_out_p90: 0.350,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 10.664e-6,
-            bandwidth: 0.273149,
-            compute: 0.612164,
-            per_wave_s: 4.141e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.106,
-        held_out_p90: 0.391,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Fp8E4m3,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 8.827e-6,
-            bandwidth: 0.662702,
-            compute: 0.390810,
-            per_wave_s: 6.019e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.114,
-        held_out_p90: 0.433,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.244e-6,
-            bandwidth: 0.924924,
-            compute: 1.000000,
-            per_wave_s: 1.601e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.068,
-        held_out_p90: 0.413,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.589e-6,
-            bandwidth: 0.900867,
-            compute: 1.000000,
-            per_wave_s: 1.289e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.063,
-        held_out_p90: 0.371,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 2.141e-6,
-            bandwidth: 0.679793,
-            compute: 0.687043,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.083132,
-        },
-        held_out_median: 0.104,
-        held_out_p90: 0.332,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 13.918e-6,
-            bandwidth: 0.700970,
-            compute: 0.544160,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.138505,
-        },
-        held_out_median: 0.076,
-        held_out_p90: 0.205,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Gemm {
-            format: Format::NvFp4,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.904e-6,
-            bandwidth: 0.527487,
-            compute: 0.426609,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.005208,
-        },
-        held_out_median: 0.065,
-        held_out_p90: 0.218,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 8.927e-6,
-            bandwidth: 0.943215,
-            compute: 0.450285,
-            per_wave_s: 6.418e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.133,
-        held_out_p90: 0.446,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 10.965e-6,
-            bandwidth: 0.284102,
-            compute: 0.476751,
-            per_wave_s: 4.351e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.110,
-        held_out_p90: 0.431,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Fp8E4m3,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.374e-6,
-            bandwidth: 0.613869,
-            compute: 0.314172,
-            per_wave_s: 5.904e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.125,
-        held_out_p90: 0.450,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.676e-6,
-            bandwidth: 0.932857,
-            compute: 1.000000,
-            per_wave_s: 1.629e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.093,
-        held_out_p90: 0.409,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.999e-6,
-            bandwidth: 0.897438,
-            compute: 1.000000,
-            per_wave_s: 1.344e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.093,
-        held_out_p90: 0.373,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 2.127e-6,
-            bandwidth: 0.671972,
-            compute: 0.772473,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.100419,
-        },
-        held_out_median: 0.101,
-        held_out_p90: 0.330,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 13.170e-6,
-            bandwidth: 0.685598,
-            compute: 0.630332,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.164213,
-        },
-        held_out_median: 0.084,
-        held_out_p90: 0.217,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Gemm {
-            format: Format::NvFp4,
-        },
-        terms: KernelTerms {
-            fixed_s: 6.936e-6,
-            bandwidth: 0.305970,
-            compute: 0.428441,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.007029,
-        },
-        held_out_median: 0.110,
-        held_out_p90: 0.345,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 10.601e-6,
-            bandwidth: 0.284966,
-            compute: 0.491362,
-            per_wave_s: 4.522e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.105,
-        held_out_p90: 0.359,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 11.025e-6,
-            bandwidth: 0.274628,
-            compute: 0.602728,
-            per_wave_s: 4.052e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.104,
-        held_out_p90: 0.407,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Fp8E4m3,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.118e-6,
-            bandwidth: 0.610397,
-            compute: 0.417044,
-            per_wave_s: 5.991e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.120,
-        held_out_p90: 0.426,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.516e-6,
-            bandwidth: 0.911443,
-            compute: 1.000000,
-            per_wave_s: 1.644e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.079,
-        held_out_p90: 0.404,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.805e-6,
-            bandwidth: 0.885870,
-            compute: 1.000000,
-            per_wave_s: 1.379e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.078,
-        held_out_p90: 0.379,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 2.725e-6,
-            bandwidth: 0.782665,
-            compute: 0.815818,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.371538,
-        },
-        held_out_median: 0.074,
-        held_out_p90: 0.303,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 12.573e-6,
-            bandwidth: 0.778957,
-            compute: 0.670417,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.487406,
-        },
-        held_out_median: 0.049,
-        held_out_p90: 0.182,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.946e-6,
-            bandwidth: 0.390287,
-            compute: 0.504628,
-            per_wave_s: 6.508e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.102,
-        held_out_p90: 0.476,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.247e-6,
-            bandwidth: 0.484137,
-            compute: 0.718200,
-            per_wave_s: 7.687e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.158,
-        held_out_p90: 0.514,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Fp8E4m3,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 7.433e-6,
-            bandwidth: 0.787284,
-            compute: 0.392627,
-            per_wave_s: 9.520e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.154,
-        held_out_p90: 0.584,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 3.668e-6,
-            bandwidth: 0.759099,
-            compute: 1.000000,
-            per_wave_s: 4.552e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.213,
-        held_out_p90: 0.854,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 6.794e-6,
-            bandwidth: 0.774454,
-            compute: 1.000000,
-            per_wave_s: 1.351e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.189,
-        held_out_p90: 0.571,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 2.730e-6,
-            bandwidth: 0.727470,
-            compute: 0.819152,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.357336,
-        },
-        held_out_median: 0.098,
-        held_out_p90: 0.329,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 12.369e-6,
-            bandwidth: 0.758213,
-            compute: 0.666827,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.244064,
-        },
-        held_out_median: 0.063,
-        held_out_p90: 0.206,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.238e-6,
-            bandwidth: 0.300993,
-            compute: 0.521725,
-            per_wave_s: 6.813e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.096,
-        held_out_p90: 0.505,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 8.428e-6,
-            bandwidth: 0.433973,
-            compute: 0.745786,
-            per_wave_s: 8.103e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.150,
-        held_out_p90: 0.513,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Attention {
-            phase: Phase::Prefill,
-            queries: Format::Fp8E4m3,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 7.165e-6,
-            bandwidth: 0.538384,
-            compute: 0.400417,
-            per_wave_s: 9.412e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.150,
-        held_out_p90: 0.574,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 6.615e-6,
-            bandwidth: 0.668686,
-            compute: 0.047006,
-            per_wave_s: 1.326e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.198,
-        held_out_p90: 0.572,
-    },
-    Profile {
-        hardware: "l40s",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 1.990e-6,
-            bandwidth: 0.962345,
-            compute: 0.640135,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.910979,
-        },
-        held_out_median: 0.192,
-        held_out_p90: 0.756,
-    },
-    Profile {
-        hardware: "l40s",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 12.088e-6,
-            bandwidth: 0.900060,
-            compute: 0.574705,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.151,
-        held_out_p90: 0.557,
-    },
-    Profile {
-        hardware: "l40s",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.971e-6,
-            bandwidth: 0.925387,
-            compute: 1.000000,
-            per_wave_s: 2.689e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.185,
-        held_out_p90: 1.292,
-    },
-    Profile {
-        hardware: "l40s",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 7.070e-6,
-            bandwidth: 0.783036,
-            compute: 1.000000,
-            per_wave_s: 3.149e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.214,
-        held_out_p90: 0.893,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Gemm {
-            format: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 2.229e-6,
-            bandwidth: 0.825696,
-            compute: 0.870798,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.825410,
-        },
-        held_out_median: 0.109,
-        held_out_p90: 0.522,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Gemm {
-            format: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 11.981e-6,
-            bandwidth: 0.830306,
-            compute: 0.813099,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.482504,
-        },
-        held_out_median: 0.089,
-        held_out_p90: 0.300,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Gemm {
-            format: Format::NvFp4,
-        },
-        terms: KernelTerms {
-            fixed_s: 3.604e-6,
-            bandwidth: 0.741823,
-            compute: 0.825670,
-            per_wave_s: 0.000e-6,
-            tile_bandwidth: 0.010867,
-        },
-        held_out_median: 0.092,
-        held_out_p90: 0.354,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.108e-6,
-            bandwidth: 1.000000,
-            compute: 1.000000,
-            per_wave_s: 2.897e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.187,
-        held_out_p90: 0.880,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Attention {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.924e-6,
-            bandwidth: 0.861212,
-            compute: 1.000000,
-            per_wave_s: 2.865e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.158,
-        held_out_p90: 0.906,
-    },
-    Profile {
-        hardware: "a100-sxm",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.327e-6,
-            bandwidth: 1.000000,
-            compute: 0.516859,
-            per_wave_s: 10.073e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.115,
-        held_out_p90: 1.009,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 11.302e-6,
-            bandwidth: 1.000000,
-            compute: 0.535747,
-            per_wave_s: 3.668e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.081,
-        held_out_p90: 0.367,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.225e-6,
-            bandwidth: 0.718529,
-            compute: 1.000000,
-            per_wave_s: 5.397e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.084,
-        held_out_p90: 0.303,
-    },
-    Profile {
-        hardware: "b200",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.573e-6,
-            bandwidth: 0.708106,
-            compute: 1.000000,
-            per_wave_s: 4.416e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.147,
-        held_out_p90: 0.354,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.740e-6,
-            bandwidth: 1.000000,
-            compute: 0.591302,
-            per_wave_s: 3.302e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.103,
-        held_out_p90: 0.388,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 3.422e-6,
-            bandwidth: 0.706916,
-            compute: 1.000000,
-            per_wave_s: 5.551e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.112,
-        held_out_p90: 0.311,
-    },
-    Profile {
-        hardware: "b300",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.358e-6,
-            bandwidth: 0.702681,
-            compute: 1.000000,
-            per_wave_s: 4.414e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.133,
-        held_out_p90: 0.342,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 11.400e-6,
-            bandwidth: 0.941677,
-            compute: 0.529467,
-            per_wave_s: 3.814e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.111,
-        held_out_p90: 0.406,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.245e-6,
-            bandwidth: 0.708779,
-            compute: 1.000000,
-            per_wave_s: 5.281e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.090,
-        held_out_p90: 0.306,
-    },
-    Profile {
-        hardware: "gb200",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.936e-6,
-            bandwidth: 0.694516,
-            compute: 1.000000,
-            per_wave_s: 4.431e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.145,
-        held_out_p90: 0.344,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 11.340e-6,
-            bandwidth: 1.000000,
-            compute: 0.592589,
-            per_wave_s: 3.410e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.112,
-        held_out_p90: 0.395,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.639e-6,
-            bandwidth: 0.699391,
-            compute: 1.000000,
-            per_wave_s: 5.368e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.102,
-        held_out_p90: 0.300,
-    },
-    Profile {
-        hardware: "gb300",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 4.773e-6,
-            bandwidth: 0.683965,
-            compute: 0.999436,
-            per_wave_s: 4.411e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.153,
-        held_out_p90: 0.345,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 8.312e-6,
-            bandwidth: 1.000000,
-            compute: 0.618754,
-            per_wave_s: 7.100e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.117,
-        held_out_p90: 0.549,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 6.355e-6,
-            bandwidth: 0.892721,
-            compute: 1.000000,
-            per_wave_s: 7.055e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.057,
-        held_out_p90: 0.229,
-    },
-    Profile {
-        hardware: "h100-sxm",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.475e-6,
-            bandwidth: 0.809698,
-            compute: 0.689340,
-            per_wave_s: 7.562e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.080,
-        held_out_p90: 0.266,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.484e-6,
-            bandwidth: 0.947040,
-            compute: 0.607474,
-            per_wave_s: 5.978e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.108,
-        held_out_p90: 0.499,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.657e-6,
-            bandwidth: 0.896286,
-            compute: 0.612593,
-            per_wave_s: 7.355e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.075,
-        held_out_p90: 0.241,
-    },
-    Profile {
-        hardware: "h200",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Fp8E4m3,
-        },
-        terms: KernelTerms {
-            fixed_s: 5.423e-6,
-            bandwidth: 0.628876,
-            compute: 0.701186,
-            per_wave_s: 7.354e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.084,
-        held_out_p90: 0.270,
-    },
-    Profile {
-        hardware: "l40s",
-        kernel: Profiled::Mla {
-            phase: Phase::Decode,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 1.805e-6,
-            bandwidth: 0.756002,
-            compute: 1.000000,
-            per_wave_s: 7.670e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.233,
-        held_out_p90: 0.926,
-    },
-    Profile {
-        hardware: "rtx-pro-6000",
-        kernel: Profiled::Mla {
-            phase: Phase::Prefill,
-            queries: Format::Bf16,
-            kv: Format::Bf16,
-        },
-        terms: KernelTerms {
-            fixed_s: 9.761e-6,
-            bandwidth: 0.936596,
-            compute: 0.490536,
-            per_wave_s: 4.829e-6,
-            tile_bandwidth: 1.000000,
-        },
-        held_out_median: 0.131,
-        held_out_p90: 0.508,
-    },
-];
+mod profiles;
+pub use profiles::PROFILES;
 
-/// The profile of `kernel` on `hardware`, when one is shipped.
-pub fn profile(hardware: &str, kernel: Profiled) -> Option<&'static Profile> {
+/// The profile of `kernel` in `framework` on `hardware`, when one is shipped.
+pub fn profile(hardware: &str, framework: Framework, kernel: Profiled) -> Option<&'static Profile> {
     PROFILES
         .iter()
-        .find(|p| p.hardware == hardware && p.kernel == kernel)
+        .find(|p| p.hardware == hardware && p.framework == framework && p.kernel == kernel)
 }
 
 /// The expected time of `op` on `hw` in `precision` under the shipped profile, with the
@@ -1974,9 +723,10 @@ pub fn calibrated(
     op: &Op,
     precision: &Precision,
     hw: &Hardware,
+    framework: Framework,
     prediction: &Prediction,
 ) -> Option<(f64, &'static Profile)> {
-    let profile = profile(&hw.key, Profiled::of(op, precision)?)?;
+    let profile = profile(&hw.key, framework, Profiled::of(op, precision)?)?;
     let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     let times = match *op {
         Op::Gemm { m, n, k, .. } => KernelTimes::of(
@@ -2004,15 +754,19 @@ pub struct CalibratedPass {
     pub bound_ops: usize,
 }
 
-/// The calibrated time of a pass made of `ops` on `hw`.
-pub fn calibrated_pass(ops: &[crate::analysis::OpReport], hw: &Hardware) -> CalibratedPass {
+/// The calibrated time of a pass made of `ops` on `hw` with `framework`'s kernels.
+pub fn calibrated_pass(
+    ops: &[crate::analysis::OpReport],
+    hw: &Hardware,
+    framework: Framework,
+) -> CalibratedPass {
     let mut pass = CalibratedPass {
         time_s: 0.0,
         calibrated_ops: 0,
         bound_ops: 0,
     };
     for o in ops {
-        match calibrated(&o.op, &o.precision, hw, &o.result.prediction) {
+        match calibrated(&o.op, &o.precision, hw, framework, &o.result.prediction) {
             Some((t, _)) => {
                 pass.time_s += t * o.count;
                 pass.calibrated_ops += 1;
@@ -2158,6 +912,32 @@ mod tests {
             "{fitted:?}"
         );
         assert_eq!(KernelTerms::fit(&[]), KernelTerms::ROOFLINE);
+    }
+
+    #[test]
+    fn frameworks_are_named_as_the_tables_and_the_command_line_name_them() {
+        for f in Framework::ALL {
+            assert_eq!(Framework::parse(f.key()), Some(f));
+            assert_eq!(Framework::parse(f.name()), Some(f));
+        }
+        assert_eq!(Framework::parse("TRTLLM"), Some(Framework::TensorRtLlm));
+        assert_eq!(Framework::parse("VLLM"), Some(Framework::Vllm));
+        assert_eq!(Framework::parse("SGLang"), Some(Framework::Sglang));
+        assert_eq!(Framework::parse("tgi"), None);
+        // Every shipped profile is one of a kind: no device, framework and kernel twice.
+        for (i, a) in PROFILES.iter().enumerate() {
+            assert!(
+                !PROFILES[i + 1..]
+                    .iter()
+                    .any(|b| (a.hardware, a.framework, a.kernel)
+                        == (b.hardware, b.framework, b.kernel)),
+                "{a:?}"
+            );
+        }
+        // Each framework has profiles of its own.
+        for f in Framework::ALL {
+            assert!(PROFILES.iter().any(|p| p.framework == f), "{f:?}");
+        }
     }
 
     #[test]
@@ -2360,7 +1140,7 @@ mod tests {
         };
         let a = analysis::analyze(&config, &hw, &scenario, &crate::roofline::Efficiency::IDEAL)
             .unwrap();
-        let pass = calibrated_pass(&a.ops, &hw);
+        let pass = calibrated_pass(&a.ops, &hw, Framework::TensorRtLlm);
         assert!(pass.calibrated_ops > 0 && pass.bound_ops > 0, "{pass:?}");
         assert_eq!(pass.calibrated_ops + pass.bound_ops, a.ops.len());
         assert!(
@@ -2378,7 +1158,7 @@ mod tests {
             &crate::roofline::Efficiency::IDEAL,
         )
         .unwrap();
-        let pass = calibrated_pass(&a.ops, &gb10);
+        let pass = calibrated_pass(&a.ops, &gb10, Framework::TensorRtLlm);
         assert_eq!(pass.calibrated_ops, 0);
         assert!((pass.time_s - a.time.get()).abs() <= 1e-12 * a.time.get());
     }
@@ -2392,13 +1172,13 @@ mod tests {
                 p.hardware
             );
             let t = p.terms;
-            assert!(t.fixed_s > 0.0 && t.fixed_s < 50e-6, "{p:?}");
+            assert!(t.fixed_s >= 0.0 && t.fixed_s < 100e-6, "{p:?}");
             assert!((FRACTION.0..=FRACTION.1).contains(&t.bandwidth), "{p:?}");
             assert!((FRACTION.0..=FRACTION.1).contains(&t.compute), "{p:?}");
             assert!(p.held_out_median < p.held_out_p90, "{p:?}");
         }
         let gemm = |format| Profiled::Gemm { format };
-        assert!(profile("h100-sxm", gemm(Format::Bf16)).is_some());
+        assert!(profile("h100-sxm", Framework::TensorRtLlm, gemm(Format::Bf16)).is_some());
         // Weight-only INT8 has no profile kind: activations and weights differ.
         let w8 = Precision {
             weights: Format::Int8,
@@ -2416,7 +1196,7 @@ mod tests {
             queries: Format::Bf16,
             kv: Format::Fp8E4m3,
         };
-        assert!(profile("h100-sxm", decode).is_some());
+        assert!(profile("h100-sxm", Framework::TensorRtLlm, decode).is_some());
         assert!(
             PROFILES
                 .iter()
@@ -2495,7 +1275,7 @@ mod tests {
         };
         let op = Op::FusedAttention(shape);
         let r = op.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);
-        let (t, profile) = calibrated(&op, &p, &hw, &r.prediction).unwrap();
+        let (t, profile) = calibrated(&op, &p, &hw, Framework::TensorRtLlm, &r.prediction).unwrap();
         let terms = profile.terms;
         // 64 blocks: one wave on 132 SMs.
         let want = terms.fixed_s
@@ -2515,7 +1295,8 @@ mod tests {
             ..shape
         });
         let r = mla.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);
-        let (_, profile) = calibrated(&mla, &p, &hw, &r.prediction).unwrap();
+        let (_, profile) =
+            calibrated(&mla, &p, &hw, Framework::TensorRtLlm, &r.prediction).unwrap();
         assert_eq!(
             profile.kernel,
             Profiled::Mla {

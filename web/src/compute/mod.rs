@@ -16,6 +16,12 @@ use rooflinr_model::roofline::Efficiency;
 
 use crate::state::{CUSTOM, OpKind, State, Vary};
 
+/// Whose kernels the calculator's expected times are fitted on: TensorRT-LLM's, the
+/// framework NVIDIA's tables measure on every device (the command line's `--framework`
+/// picks vLLM's or SGLang's; the calculator has no such choice yet).
+const CALIBRATION_FRAMEWORK: rooflinr_model::kernel_time::Framework =
+    rooflinr_model::kernel_time::Framework::TensorRtLlm;
+
 /// A problem with the input, shown inline beside the field it names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
@@ -256,7 +262,13 @@ pub fn operator(state: &State, hw: &Hardware) -> Result<OperatorView, Problem> {
     });
     let result = op.predict(&chosen, hw, &eff);
     Ok(OperatorView {
-        calibrated: rooflinr_model::kernel_time::calibrated(&op, &chosen, hw, &result.prediction),
+        calibrated: rooflinr_model::kernel_time::calibrated(
+            &op,
+            &chosen,
+            hw,
+            CALIBRATION_FRAMEWORK,
+            &result.prediction,
+        ),
         name,
         op,
         precision: chosen,
@@ -362,7 +374,11 @@ pub fn comparison(state: &State, hw: &Hardware, view: &ModelView) -> Vec<DeviceR
         .chain(others.into_iter().filter_map(|other| {
             let analysis =
                 analysis::analyze(&view.config, &other, &view.scenario, &Efficiency::IDEAL).ok()?;
-            let calibrated = rooflinr_model::kernel_time::calibrated_pass(&analysis.ops, &other);
+            let calibrated = rooflinr_model::kernel_time::calibrated_pass(
+                &analysis.ops,
+                &other,
+                CALIBRATION_FRAMEWORK,
+            );
             Some(DeviceRow {
                 hardware: other,
                 analysis,
@@ -405,7 +421,8 @@ pub fn model(state: &State, hw: &Hardware) -> Result<ModelView, Problem> {
         phase: other_phase,
         ..scenario.clone()
     })?;
-    let calibrated = rooflinr_model::kernel_time::calibrated_pass(&analysis.ops, hw);
+    let calibrated =
+        rooflinr_model::kernel_time::calibrated_pass(&analysis.ops, hw, CALIBRATION_FRAMEWORK);
     Ok(ModelView {
         config,
         scenario,
@@ -494,6 +511,7 @@ fn deploy_inputs(state: &State) -> Result<(Layout, Workload, DeployOptions), Pro
             ..CommModel::default()
         },
         calibrated: state.calibrated,
+        framework: CALIBRATION_FRAMEWORK,
         ..DeployOptions::default()
     };
     Ok((layout, workload, options))

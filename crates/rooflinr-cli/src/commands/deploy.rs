@@ -114,6 +114,11 @@ pub struct Args {
     /// and bandwidth (both fitted on NVIDIA's measured tables).
     #[arg(long)]
     calibrated: bool,
+    /// With `--calibrated`: whose kernels the terms were fitted on (`trtllm`, `vllm`,
+    /// `sglang`): the same operator runs different kernels with different fixed costs in
+    /// each serving framework.
+    #[arg(long, value_parser = crate::args::parse_framework, default_value = "trtllm")]
+    framework: rooflinr_model::kernel_time::Framework,
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -365,6 +370,7 @@ fn options(args: &Args) -> Result<DeployOptions> {
         expert_imbalance: args.imbalance,
         prefill_micro_batches: args.prefill_micro_batches,
         calibrated: args.calibrated,
+        framework: args.framework,
     })
 }
 
@@ -450,9 +456,10 @@ fn pass_json(p: &DeployPass) -> PassJson {
 /// What a calibrated pass put at its expected time, and where the terms come from.
 fn calibration_line(c: &deploy::PassCalibration) -> String {
     format!(
-        "{} of {} operator kinds at their expected time ({PROFILE_SOURCE}), the rest at the bound; {} of {} collectives at their fitted NCCL cost ({COLLECTIVE_SOURCE}), the rest at the link's bound",
+        "{} of {} operator kinds at their expected time ({} kernels, {PROFILE_SOURCE}), the rest at the bound; {} of {} collectives at their fitted NCCL cost ({COLLECTIVE_SOURCE}), the rest at the link's bound",
         c.profiled_ops,
         c.profiled_ops + c.bound_ops,
+        c.framework.name(),
         c.profiled_comms,
         c.profiled_comms + c.bound_comms
     )

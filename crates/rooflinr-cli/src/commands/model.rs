@@ -53,6 +53,11 @@ pub struct Args {
     /// operator at its roofline bound (`datasheet_time_s` keeps the bound).
     #[arg(long)]
     calibrated: bool,
+    /// With `--calibrated`: whose kernels the terms were fitted on (`trtllm`, `vllm`,
+    /// `sglang`): the same operator runs different kernels with different fixed costs in
+    /// each serving framework.
+    #[arg(long, value_parser = crate::args::parse_framework, default_value = "trtllm")]
+    framework: rooflinr_model::kernel_time::Framework,
 }
 
 #[derive(Serialize)]
@@ -174,15 +179,16 @@ fn analysed_json(
 ) -> ModelJson {
     let mut json = to_json(config, &hw.key, scenario, a);
     if args.calibrated {
-        let pass = kernel_time::calibrated_pass(&a.ops, hw);
+        let pass = kernel_time::calibrated_pass(&a.ops, hw, args.framework);
         let tokens_per_pass = a.tokens_per_s * a.time.get();
         json.time_s = pass.time_s;
         json.tokens_per_s = tokens_per_pass / pass.time_s;
         json.calibration = Some(format!(
-            "{} of {} operators (GEMMs and attention with a profile on {}) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
+            "{} of {} operators (GEMMs and attention with a profile on {} for {} kernels) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
             pass.calibrated_ops,
             pass.calibrated_ops + pass.bound_ops,
-            hw.key
+            hw.key,
+            args.framework.name()
         ));
     }
     json

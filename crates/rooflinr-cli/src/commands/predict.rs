@@ -28,6 +28,11 @@ pub struct Args {
     /// efficiency); `datasheet_time_s` keeps the roofline bound.
     #[arg(long, global = true)]
     calibrated: bool,
+    /// With `--calibrated`: whose kernels the terms were fitted on (`trtllm`, `vllm`,
+    /// `sglang`): the same operator runs different kernels with different fixed costs in
+    /// each serving framework.
+    #[arg(long, value_parser = crate::args::parse_framework, default_value = "trtllm", global = true)]
+    framework: rooflinr_model::kernel_time::Framework,
 }
 
 /// The operator to predict.
@@ -370,7 +375,14 @@ pub fn prediction_json(
 
 /// Puts the shipped kernel terms' expected time on a GEMM or a fused attention, or says
 /// why there is none.
-fn calibrate(json: &mut PredictionJson, op: &Op, r: &OpPrediction, hw: &Hardware, p: &Precision) {
+fn calibrate(
+    json: &mut PredictionJson,
+    op: &Op,
+    r: &OpPrediction,
+    hw: &Hardware,
+    p: &Precision,
+    framework: kernel_time::Framework,
+) {
     let Some(kind) = kernel_time::Profiled::of(op, p) else {
         json.calibration = Some(format!(
             "none: kernel terms are fitted for GEMMs (activations and weights in one format) and fused attention (heads up to 256 wide, not MLA) only, so {} shows the datasheet bound",
@@ -378,11 +390,12 @@ fn calibrate(json: &mut PredictionJson, op: &Op, r: &OpPrediction, hw: &Hardware
         ));
         return;
     };
-    match kernel_time::calibrated(op, p, hw, &r.prediction) {
+    match kernel_time::calibrated(op, p, hw, framework, &r.prediction) {
         Some((time_s, profile)) => {
             json.time_s = time_s;
             json.calibration = Some(format!(
-                "{PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
+                "{} kernels, {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
+                framework.name(),
                 profile.held_out_median * 100.0,
                 profile.held_out_p90 * 100.0
             ));
@@ -390,13 +403,14 @@ fn calibrate(json: &mut PredictionJson, op: &Op, r: &OpPrediction, hw: &Hardware
         None => {
             let shipped: Vec<String> = kernel_time::PROFILES
                 .iter()
-                .filter(|q| q.hardware == hw.key)
+                .filter(|q| q.hardware == hw.key && q.framework == framework)
                 .map(|q| q.kernel.name())
                 .collect();
             json.calibration = Some(format!(
-                "none for {} on {}: the datasheet bound (profiles for this device: {})",
+                "none for {} on {} with {} kernels: the datasheet bound (profiles for this device and framework: {})",
                 kind.name(),
                 hw.key,
+                framework.name(),
                 if shipped.is_empty() {
                     "none".to_string()
                 } else {
@@ -420,7 +434,7 @@ pub fn run(args: Args) -> Result<()> {
             let predicted = op.predict(&precision, &hw, &efficiency);
             let mut json = prediction_json(name, &hw, &precision, &predicted);
             if args.calibrated {
-                calibrate(&mut json, &op, &predicted, &hw, &precision);
+                calibrate(&mut json, &op, &predicted, &hw, &precision, args.framework);
             }
             json
         })

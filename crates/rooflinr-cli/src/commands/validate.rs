@@ -42,6 +42,10 @@ pub struct Args {
     /// Stable JSON instead of tables.
     #[arg(long)]
     json: bool,
+    /// Print the lines of `kernel_time::PROFILES` the fits make (every device, framework
+    /// and kernel whose held-out median is at most 25 %) instead of tables.
+    #[arg(long, conflicts_with = "json")]
+    profiles: bool,
 }
 
 /// The framework the terms are fitted on when a table has it.
@@ -744,9 +748,68 @@ struct Group {
     /// Held-out shapes of the fitting framework, by the calibrated regime.
     held_out_shapes: Vec<(String, Errors, Errors)>,
     /// Every other framework's rows: (framework, datasheet, calibrated).
-    other_frameworks: Vec<(String, Errors, Errors)>,
+    other_frameworks: Vec<OtherFramework>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
+    /// The kernel a profile of this group describes (none for MoE, FP8 with block scales,
+    /// weight-only formats and MLA prefill over an FP8 cache).
+    #[serde(skip)]
+    kind: Option<Profiled>,
+    /// The fitted terms.
+    #[serde(skip)]
+    terms: KernelTerms,
+}
+
+/// Another framework's rows of the same device, kernel and dtype.
+#[derive(Clone, Debug, Serialize)]
+struct OtherFramework {
+    framework: String,
+    /// Every row: the datasheet bound.
+    datasheet: Errors,
+    /// Every row: the terms fitted on the first framework.
+    calibrated: Errors,
+    /// Its own held-out half: terms fitted on its own other half, as the first framework's
+    /// are (what its own profile reaches).
+    own_fit: Errors,
+    /// Shapes its own terms were fitted on.
+    fitted_shapes: usize,
+    /// Its own terms.
+    fixed_us: f64,
+    bandwidth_fraction: f64,
+    compute_fraction: f64,
+    per_wave_us: f64,
+    tile_bandwidth_fraction: f64,
+    tile_stream_gb_s: Option<f64>,
+    /// Whether the model crate ships its own terms: `matches`, `differs ...`, or `none`.
+    shipped: String,
+    /// Its own terms.
+    #[serde(skip)]
+    terms: KernelTerms,
+}
+
+/// Whether `shipped` holds `terms` (each within 1 %): `matches`, `differs (...)`, `none`.
+fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -> String {
+    let Some(p) = shipped else {
+        return "none".to_string();
+    };
+    let close = |a: f64, b: f64| (a - b).abs() <= 0.01 * b.abs().max(1e-12);
+    if close(p.terms.fixed_s, terms.fixed_s)
+        && close(p.terms.bandwidth, terms.bandwidth)
+        && close(p.terms.compute, terms.compute)
+        && close(p.terms.per_wave_s, terms.per_wave_s)
+        && close(p.terms.tile_bandwidth, terms.tile_bandwidth)
+    {
+        "matches".to_string()
+    } else {
+        format!(
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%): update kernel_time::PROFILES",
+            p.terms.fixed_s * 1e6,
+            pct(p.terms.bandwidth),
+            pct(p.terms.compute),
+            p.terms.per_wave_s * 1e6,
+            p.terms.tile_bandwidth * 100.0
+        )
+    }
 }
 
 /// The validation of every table.
@@ -846,6 +909,22 @@ fn validate(rows: &[Row]) -> Validation {
                 held_out_shapes.push((regime.name().to_string(), d, c));
             }
         }
+        // The kernel the group's rows run as, by the model crate's own rule. FP8 with
+        // 128 x 128 block scales reads as FP8 in the catalogue, whose profile is per-tensor
+        // FP8's: it has none of its own.
+        let kind = members
+            .iter()
+            .filter(|r| r.dtype != "fp8_block")
+            .find_map(|r| profiled(r));
+        // The rate one tile streams at, GB/s, where the term was fitted.
+        let tile_rate = |terms: &KernelTerms| {
+            (terms.tile_bandwidth < 1.0)
+                .then(|| terms.tile_bandwidth * hw.memory_bandwidth.value.get() / 1e9)
+        };
+        let shipped_profile = |framework: &str| {
+            let framework = kernel_time::Framework::parse(framework)?;
+            kernel_time::profile(key, framework, kind?)
+        };
         let other_frameworks = frameworks
             .iter()
             .filter(|f| **f != fit_framework)
@@ -854,41 +933,36 @@ fn validate(rows: &[Row]) -> Validation {
                     .iter()
                     .filter(|(r, _)| r.framework == *f)
                     .collect();
-                let (d, c) = judge(&part);
-                (f.to_string(), d, c)
+                let (datasheet, calibrated) = judge(&part);
+                let own_fitting: Vec<(KernelTimes, f64)> = part
+                    .iter()
+                    .filter(|(r, _)| fitting_half(&r.shape))
+                    .map(|(r, t)| (*t, r.measured_s))
+                    .collect();
+                let own_terms = KernelTerms::fit(&own_fitting);
+                let mut own: Vec<(f64, String)> = part
+                    .iter()
+                    .filter(|(r, _)| !fitting_half(&r.shape))
+                    .map(|(r, t)| ((own_terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
+                    .collect();
+                OtherFramework {
+                    framework: f.to_string(),
+                    datasheet,
+                    calibrated,
+                    own_fit: errors(&mut own),
+                    fitted_shapes: own_fitting.len(),
+                    fixed_us: own_terms.fixed_s * 1e6,
+                    bandwidth_fraction: own_terms.bandwidth,
+                    compute_fraction: own_terms.compute,
+                    per_wave_us: own_terms.per_wave_s * 1e6,
+                    tile_bandwidth_fraction: own_terms.tile_bandwidth,
+                    tile_stream_gb_s: tile_rate(&own_terms),
+                    shipped: shipped_status(shipped_profile(f), &own_terms),
+                    terms: own_terms,
+                }
             })
             .collect();
-        // The kernel the group's rows run as, by the model crate's own rule. FP8 with
-        // 128 x 128 block scales reads as FP8 in the catalogue, whose profile is per-tensor
-        // FP8's: it has none of its own.
-        let profiled = members
-            .iter()
-            .filter(|r| r.dtype != "fp8_block")
-            .find_map(|r| profiled(r))
-            .and_then(|kind| kernel_time::profile(key, kind));
-        let shipped = match profiled {
-            None => "none".to_string(),
-            Some(p) => {
-                let close = |a: f64, b: f64| (a - b).abs() <= 0.01 * b.abs().max(1e-12);
-                if close(p.terms.fixed_s, terms.fixed_s)
-                    && close(p.terms.bandwidth, terms.bandwidth)
-                    && close(p.terms.compute, terms.compute)
-                    && close(p.terms.per_wave_s, terms.per_wave_s)
-                    && close(p.terms.tile_bandwidth, terms.tile_bandwidth)
-                {
-                    "matches".to_string()
-                } else {
-                    format!(
-                        "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%): update kernel_time::PROFILES",
-                        p.terms.fixed_s * 1e6,
-                        pct(p.terms.bandwidth),
-                        pct(p.terms.compute),
-                        p.terms.per_wave_s * 1e6,
-                        p.terms.tile_bandwidth * 100.0
-                    )
-                }
-            }
-        };
+        let shipped = shipped_status(shipped_profile(&fit_framework), &terms);
         groups.push(Group {
             shipped,
             system,
@@ -901,10 +975,11 @@ fn validate(rows: &[Row]) -> Validation {
             compute_fraction: terms.compute,
             per_wave_us: terms.per_wave_s * 1e6,
             tile_bandwidth_fraction: terms.tile_bandwidth,
-            tile_stream_gb_s: (terms.tile_bandwidth < 1.0)
-                .then(|| terms.tile_bandwidth * hw.memory_bandwidth.value.get() / 1e9),
+            tile_stream_gb_s: tile_rate(&terms),
             held_out_shapes,
             other_frameworks,
+            kind,
+            terms,
         });
     }
     Validation {
@@ -914,6 +989,72 @@ fn validate(rows: &[Row]) -> Validation {
         skipped,
         collectives: Default::default(),
     }
+}
+
+/// `x` as a Rust float literal of six significant digits (`0.0201323`, `14.1417`, `1.0`).
+fn literal(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return "0.0".to_string();
+    }
+    let decimals = (5 - x.abs().log10().floor() as i32).max(1) as usize;
+    let s = format!("{x:.decimals$}");
+    let s = s.trim_end_matches('0');
+    if s.ends_with('.') {
+        format!("{s}0")
+    } else {
+        s.to_string()
+    }
+}
+
+/// The lines of `kernel_time::PROFILES` (`profiles.rs`'s `p(...)` calls): every group
+/// with a profile kind, each framework whose own held-out median is at most
+/// [`kernel_time::SHIPPED_MEDIAN_ERROR`]. Enum variants are written by their derived
+/// `Debug` names, which are the identifiers `profiles.rs` imports.
+fn profile_lines(v: &Validation) -> String {
+    let mut out = String::new();
+    for g in &v.groups {
+        let Some(kind) = g.kind else { continue };
+        let kernel = match kind {
+            Profiled::Gemm { format } => format!("gemm({format:?})"),
+            Profiled::Attention { phase, queries, kv } => {
+                format!("attention({phase:?}, {queries:?}, {kv:?})")
+            }
+            Profiled::Mla { phase, queries, kv } => format!("mla({phase:?}, {queries:?}, {kv:?})"),
+        };
+        let first = g
+            .fitted_on
+            .split(',')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let held = g.held_out_shapes.first().map(|(_, _, c)| c.clone());
+        let fits = std::iter::once((first, g.terms, held.unwrap_or_default())).chain(
+            g.other_frameworks
+                .iter()
+                .map(|o| (o.framework.clone(), o.terms, o.own_fit.clone())),
+        );
+        for (framework, t, held) in fits {
+            let Some(framework) = kernel_time::Framework::parse(&framework) else {
+                continue;
+            };
+            if held.rows == 0 || held.median > kernel_time::SHIPPED_MEDIAN_ERROR {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "    p(\"{}\", {framework:?}, {kernel}, [{}, {}, {}, {}, {}], {:.3}, {:.3}),",
+                g.hardware,
+                literal(t.fixed_s * 1e6),
+                literal(t.bandwidth),
+                literal(t.compute),
+                literal(t.per_wave_s * 1e6),
+                literal(t.tile_bandwidth),
+                held.median,
+                held.p90
+            );
+        }
+    }
+    out
 }
 
 fn pct(v: f64) -> String {
@@ -942,20 +1083,23 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Other frameworks (terms fitted on the first framework's shapes)\n\n| device | kernel | dtype | framework | rows | datasheet median | p90 | calibrated median | p90 |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
+    out += "\n## Other frameworks (terms fitted on the first framework's shapes; own fit: fitted on half of the framework's own shapes, judged on the other half)\n\n| device | kernel | dtype | framework | rows | datasheet median | p90 | calibrated median | p90 | own fit median | p90 |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for g in &v.groups {
-        for (framework, d, c) in &g.other_frameworks {
+        for o in &g.other_frameworks {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {framework} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 g.hardware,
                 g.kernel.name(),
                 g.dtype,
-                c.rows,
-                pct(d.median),
-                pct(d.p90),
-                pct(c.median),
-                pct(c.p90)
+                o.framework,
+                o.calibrated.rows,
+                pct(o.datasheet.median),
+                pct(o.datasheet.p90),
+                pct(o.calibrated.median),
+                pct(o.calibrated.p90),
+                pct(o.own_fit.median),
+                pct(o.own_fit.p90)
             );
         }
     }
@@ -976,6 +1120,24 @@ fn markdown(v: &Validation) -> String {
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             g.shipped
         );
+        for o in &g.other_frameworks {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {}, {} shapes | {:.1} us | {} | {} | {:.2} us | {} | {} |",
+                g.hardware,
+                g.kernel.name(),
+                g.dtype,
+                o.framework,
+                o.fitted_shapes,
+                o.fixed_us,
+                pct(o.bandwidth_fraction),
+                pct(o.compute_fraction),
+                o.per_wave_us,
+                o.tile_stream_gb_s
+                    .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
+                o.shipped
+            );
+        }
     }
     for s in &v.skipped {
         let _ = writeln!(out, "\nskipped: {s}");
@@ -992,6 +1154,8 @@ pub fn run(args: Args) -> Result<()> {
     v.collectives = super::collectives::validate(&args.tables)?;
     if args.json {
         super::print_json(&v)?;
+    } else if args.profiles {
+        print!("{}", profile_lines(&v));
     } else {
         print!("{}", markdown(&v));
     }
@@ -1152,15 +1316,53 @@ mod tests {
                 }
             }
         }
+        // Another framework's kernels with a fixed time eight times longer: judged by the
+        // first framework's terms, and by its own fitted on half its shapes.
+        let slower = KernelTerms {
+            fixed_s: 40e-6,
+            ..truth
+        };
+        let first = rows.len();
+        for i in 0..first {
+            let mut r = rows[i].clone();
+            r.framework = "VLLM".into();
+            r.measured_s = slower.predict(times(&r, &hw).unwrap());
+            rows.push(r);
+        }
         let v = validate(&rows);
         let g = &v.groups[0];
+        let other = &g.other_frameworks[0];
+        assert_eq!(other.framework, "VLLM");
+        assert!(other.calibrated.median > 0.3, "{other:?}");
+        assert!(other.own_fit.median < 0.02, "{other:?}");
+        assert!((other.fixed_us - 40.0).abs() < 4.0, "{other:?}");
         let (_, datasheet, calibrated) = &g.held_out_shapes[0];
-        assert!(calibrated.rows > 10 && calibrated.rows < rows.len());
+        assert!(calibrated.rows > 10 && calibrated.rows < first);
         assert!(calibrated.median < 0.02, "{calibrated:?}");
         assert!(datasheet.median > 0.15, "{datasheet:?}");
         assert!((g.fixed_us - 5.0).abs() < 0.5, "{g:?}");
         let md = markdown(&v);
         assert!(md.contains("| h100-sxm | GEMM | bfloat16 | all |"), "{md}");
+        // Both frameworks' fits pass the shipping rule: one profile line each.
+        let lines = profile_lines(&v);
+        assert_eq!(lines.lines().count(), 2, "{lines}");
+        assert!(
+            lines.starts_with("    p(\"h100-sxm\", TensorRtLlm, gemm(Bf16), [5."),
+            "{lines}"
+        );
+        assert!(
+            lines.contains("p(\"h100-sxm\", Vllm, gemm(Bf16), [4"),
+            "{lines}"
+        );
+    }
+
+    #[test]
+    fn profile_figures_are_float_literals_of_six_digits() {
+        assert_eq!(literal(0.020_132_34), "0.0201323");
+        assert_eq!(literal(14.141_67), "14.1417");
+        assert_eq!(literal(1.0), "1.0");
+        assert_eq!(literal(0.0), "0.0");
+        assert_eq!(literal(0.5), "0.5");
     }
 
     #[test]

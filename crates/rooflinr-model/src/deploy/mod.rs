@@ -305,6 +305,8 @@ pub struct DeployOptions {
     /// expected time ([`crate::kernel_time::calibrated_pass`]), collectives with a shipped
     /// NCCL profile ([`COLLECTIVE_PROFILES`]) at its fitted latency and bandwidth.
     pub calibrated: bool,
+    /// Whose kernels the calibrated operators run (the kernel profiles are per framework).
+    pub framework: crate::kernel_time::Framework,
 }
 
 impl Default for DeployOptions {
@@ -314,6 +316,7 @@ impl Default for DeployOptions {
             expert_imbalance: 1.0,
             prefill_micro_batches: None,
             calibrated: false,
+            framework: crate::kernel_time::Framework::default(),
         }
     }
 }
@@ -356,6 +359,8 @@ pub struct PassCalibration {
     pub profiled_comms: usize,
     /// Collectives at the bound.
     pub bound_comms: usize,
+    /// Whose kernels the operators' profiles were fitted on.
+    pub framework: crate::kernel_time::Framework,
 }
 
 impl DeployPass {
@@ -964,10 +969,9 @@ impl Context<'_> {
             })
             .collect();
         let bound: Seconds = ops.iter().map(|o| o.time).sum();
-        let expected = self
-            .options
-            .calibrated
-            .then(|| crate::kernel_time::calibrated_pass(&ops, self.hardware));
+        let expected = self.options.calibrated.then(|| {
+            crate::kernel_time::calibrated_pass(&ops, self.hardware, self.options.framework)
+        });
         let compute = expected.map_or(bound, |e| Seconds(e.time_s));
         for o in &mut ops {
             o.share = if compute.get() > 0.0 {
@@ -987,6 +991,7 @@ impl Context<'_> {
             bound_ops: e.bound_ops,
             profiled_comms,
             bound_comms: comms.len() - profiled_comms,
+            framework: self.options.framework,
         });
         let stage = if self.options.comm.overlap {
             if compute.get() >= communication.get() {
