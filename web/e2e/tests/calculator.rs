@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use rooflinr_model::analysis::{self, AttentionKernel, Phase, Scenario};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::registry;
+use rooflinr_model::kernel_time::{self, Framework};
 use rooflinr_model::ops::{Op, Precision};
 use rooflinr_model::presets;
 use rooflinr_model::roofline::Efficiency;
@@ -73,6 +74,55 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         .await?;
     assert_eq!(rows.as_u64(), Some(expected.ops.len() as u64));
     screenshot(&client, "calculator-model.png").await?;
+
+    // Expected times per serving framework: a link with `fw=vllm` shows the expected time
+    // with vLLM's kernel profiles; choosing SGLang shows SGLang's and puts it in the link.
+    let query = "v=1&mode=model&hw=h100-sxm&act=bf16&w=bf16&kv=bf16&out=bf16&model=llama-3-8b&phase=decode&batch=1&seq=4096&fw=vllm";
+    client.goto(&format!("{page}?{query}")).await?;
+    let hw = registry::get("h100-sxm")?;
+    let llama = analysis::analyze(
+        &presets::get("llama-3-8b")?,
+        &hw,
+        &Scenario {
+            phase: Phase::Decode,
+            batch: 1,
+            seq: 4096,
+            precision: Precision::uniform(Format::Bf16),
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        },
+        &Efficiency::IDEAL,
+    )?;
+    let expected_note = |framework: Framework| {
+        let pass = kernel_time::calibrated_pass(&llama.ops, &hw, framework);
+        format!(
+            "expected {} with {} kernels'",
+            si(pass.time_s, "s"),
+            framework.name()
+        )
+    };
+    let note = text_of(&client, "[data-figure=model-time] + .note").await?;
+    assert!(note.contains(&expected_note(Framework::Vllm)), "{note}");
+    client
+        .find(fantoccini::Locator::Css("#framework-select"))
+        .await?
+        .select_by_value("sglang")
+        .await?;
+    let want = expected_note(Framework::Sglang);
+    let mut note = String::new();
+    for _ in 0..50 {
+        note = text_of(&client, "[data-figure=model-time] + .note").await?;
+        if note.contains(&want) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(note.contains(&want), "{note}");
+    let search = client.execute("return location.search", vec![]).await?;
+    assert!(
+        search.as_str().is_some_and(|q| q.contains("fw=sglang")),
+        "{search:?}"
+    );
 
     // An operator link, in the dark theme: an 8192 x 8192 GEMV with FP8 weights on H100.
     let query = "v=1&mode=op&hw=h100-sxm&act=fp16&w=fp8-e4m3&kv=fp16&out=fp16&op=gemv&m=1&n=8192&k=8192&vary=weights&theme=dark";

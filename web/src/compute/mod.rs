@@ -16,12 +16,6 @@ use rooflinr_model::roofline::Efficiency;
 
 use crate::state::{CUSTOM, OpKind, State, Vary};
 
-/// Whose kernels the calculator's expected times are fitted on: TensorRT-LLM's, the
-/// framework NVIDIA's tables measure on every device (the command line's `--framework`
-/// picks vLLM's or SGLang's; the calculator has no such choice yet).
-const CALIBRATION_FRAMEWORK: rooflinr_model::kernel_time::Framework =
-    rooflinr_model::kernel_time::Framework::TensorRtLlm;
-
 /// A problem with the input, shown inline beside the field it names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
@@ -266,7 +260,7 @@ pub fn operator(state: &State, hw: &Hardware) -> Result<OperatorView, Problem> {
             &op,
             &chosen,
             hw,
-            CALIBRATION_FRAMEWORK,
+            state.framework,
             &result.prediction,
         ),
         name,
@@ -315,6 +309,8 @@ pub struct ModelView {
     /// The selected phase with every operator that has a shipped kernel profile (GEMMs,
     /// attention) at its expected time (the rest at the bound).
     pub calibrated: rooflinr_model::kernel_time::CalibratedPass,
+    /// Whose kernels the expected time's profiles were fitted on.
+    pub framework: rooflinr_model::kernel_time::Framework,
 }
 
 impl ModelView {
@@ -332,8 +328,9 @@ impl ModelView {
             return format!("{scenario} · roofline bound");
         }
         format!(
-            "{scenario} · roofline bound; expected {} with kernel terms fitted on NVIDIA's measured kernel tables ({} of {} operator kinds; the rest at the bound)",
+            "{scenario} · roofline bound; expected {} with {} kernels' terms fitted on NVIDIA's measured kernel tables ({} of {} operator kinds; the rest at the bound)",
             rooflinr_model::units::si(c.time_s, "s"),
+            self.framework.name(),
             c.calibrated_ops,
             c.calibrated_ops + c.bound_ops
         )
@@ -377,7 +374,7 @@ pub fn comparison(state: &State, hw: &Hardware, view: &ModelView) -> Vec<DeviceR
             let calibrated = rooflinr_model::kernel_time::calibrated_pass(
                 &analysis.ops,
                 &other,
-                CALIBRATION_FRAMEWORK,
+                state.framework,
             );
             Some(DeviceRow {
                 hardware: other,
@@ -422,13 +419,14 @@ pub fn model(state: &State, hw: &Hardware) -> Result<ModelView, Problem> {
         ..scenario.clone()
     })?;
     let calibrated =
-        rooflinr_model::kernel_time::calibrated_pass(&analysis.ops, hw, CALIBRATION_FRAMEWORK);
+        rooflinr_model::kernel_time::calibrated_pass(&analysis.ops, hw, state.framework);
     Ok(ModelView {
         config,
         scenario,
         analysis,
         other,
         calibrated,
+        framework: state.framework,
     })
 }
 
@@ -511,7 +509,7 @@ fn deploy_inputs(state: &State) -> Result<(Layout, Workload, DeployOptions), Pro
             ..CommModel::default()
         },
         calibrated: state.calibrated,
-        framework: CALIBRATION_FRAMEWORK,
+        framework: state.framework,
         ..DeployOptions::default()
     };
     Ok((layout, workload, options))

@@ -52,6 +52,8 @@ pub enum Theme {
 
 /// Prefill or decode (the model's own type, re-exported for the UI).
 pub use rooflinr_model::analysis::Phase;
+/// The serving framework whose kernels the expected times are fitted on.
+pub use rooflinr_model::kernel_time::Framework;
 
 /// A user-defined device, as typed into the editor.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,6 +161,8 @@ pub struct State {
     pub overlap: bool,
     /// Deployment: expected rather than bound (shipped kernel and NCCL profiles).
     pub calibrated: bool,
+    /// Whose kernels the expected times are fitted on (every mode).
+    pub framework: Framework,
     /// Deployment search: the GPU budget.
     pub search_gpus: String,
     /// Deployment search: the slowest acceptable output speed per user, tokens/s.
@@ -207,6 +211,7 @@ impl Default for State {
             concurrency: "32".into(),
             overlap: false,
             calibrated: false,
+            framework: Framework::default(),
             search_gpus: "8".into(),
             search_floor: "20".into(),
         }
@@ -321,6 +326,9 @@ impl State {
                 q.append_pair("sf", &self.search_floor);
             }
         }
+        if self.framework != Framework::default() {
+            q.append_pair("fw", self.framework.key());
+        }
         if self.theme != Theme::Auto {
             q.append_pair("theme", name_of(THEMES, self.theme));
         }
@@ -358,6 +366,10 @@ impl State {
                 "ep" => pick(set(&mut s.ep, value_of(BOOLS, &value))),
                 "ovl" => pick(set(&mut s.overlap, value_of(BOOLS, &value))),
                 "cal" => pick(set(&mut s.calibrated, value_of(BOOLS, &value))),
+                "fw" => pick(set(
+                    &mut s.framework,
+                    Framework::ALL.into_iter().find(|f| f.key() == value),
+                )),
                 "cmp" => {
                     for key in value.split(',').map(str::trim).filter(|k| !k.is_empty()) {
                         let key = key.to_ascii_lowercase();

@@ -142,3 +142,20 @@ proptest! {
         let _ = State::from_query(&q);
     }
 }
+
+#[test]
+fn the_framework_travels_in_the_link_when_it_is_not_the_default() {
+    let default = State::default();
+    assert!(!default.to_query().contains("fw="));
+    let s = State {
+        framework: Framework::Sglang,
+        ..State::default()
+    };
+    let q = s.to_query();
+    assert!(q.contains("fw=sglang"), "{q}");
+    assert_eq!(State::from_query(&q), (s, Vec::new()));
+    let (back, warnings) = State::from_query("fw=tgi");
+    assert_eq!(back.framework, Framework::TensorRtLlm);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("fw=tgi"), "{warnings:?}");
+}

@@ -12,7 +12,7 @@ use super::fields::CheckField;
 use super::fields::{CurrentProblem, FormatSelect, Segmented, TextField};
 use crate::browser;
 use crate::compute::Problem;
-use crate::state::{CUSTOM, Mode, OpKind, State, Vary};
+use crate::state::{CUSTOM, Framework, Mode, OpKind, State, Vary};
 
 /// One figure with its source on hover and its basis as a badge.
 fn figure_row<T>(label: String, value: String, figure: &Figure<T>) -> impl IntoView + use<T> {
@@ -293,6 +293,30 @@ pub fn HardwarePanel(
                             .collect_view()
                     }}
                     <option value=CUSTOM selected=is_custom>"Custom device…"</option>
+                </select>
+            </label>
+            <label class="field">
+                <span class="label">"expected times"</span>
+                <select
+                    id="framework-select"
+                    title="The kernels whose measured times (NVIDIA's tables) the expected times are fitted on; the bound does not depend on them"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if let Some(f) = Framework::ALL.into_iter().find(|f| f.key() == v) {
+                            state.update(|s| s.framework = f);
+                        }
+                    }
+                >
+                    {Framework::ALL
+                        .into_iter()
+                        .map(|f| {
+                            view! {
+                                <option value=f.key() selected=move || state.with(|s| s.framework == f)>
+                                    {format!("{} kernels", f.name())}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
                 </select>
             </label>
             <Show when=move || state.with(|s| s.mode == Mode::Model)>
