@@ -736,6 +736,22 @@ struct Group {
     kernel: Kernel,
     dtype: String,
     fitted_on: String,
+    /// The first framework's terms.
+    #[serde(flatten)]
+    fitted: Fitted,
+    /// Held-out shapes of the fitting framework, by the calibrated regime.
+    held_out_shapes: Vec<(String, Errors, Errors)>,
+    /// Every other framework's rows: (framework, datasheet, calibrated).
+    other_frameworks: Vec<OtherFramework>,
+    /// The kernel a profile of this group describes (none for MoE, FP8 with block scales,
+    /// weight-only formats and MLA prefill over an FP8 cache).
+    #[serde(skip)]
+    kind: Option<Profiled>,
+}
+
+/// One framework's fitted terms, as the tables and the JSON show them.
+#[derive(Clone, Debug, Serialize)]
+struct Fitted {
     fixed_us: f64,
     bandwidth_fraction: f64,
     compute_fraction: f64,
@@ -745,19 +761,44 @@ struct Group {
     tile_bandwidth_fraction: f64,
     /// The same as a rate, GB/s, where fitted.
     tile_stream_gb_s: Option<f64>,
-    /// Held-out shapes of the fitting framework, by the calibrated regime.
-    held_out_shapes: Vec<(String, Errors, Errors)>,
-    /// Every other framework's rows: (framework, datasheet, calibrated).
-    other_frameworks: Vec<OtherFramework>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
-    /// The kernel a profile of this group describes (none for MoE, FP8 with block scales,
-    /// weight-only formats and MLA prefill over an FP8 cache).
-    #[serde(skip)]
-    kind: Option<Profiled>,
-    /// The fitted terms.
     #[serde(skip)]
     terms: KernelTerms,
+}
+
+impl Fitted {
+    /// `terms` fitted on `hw`, and whether `shipped` holds them.
+    fn new(terms: KernelTerms, hw: &Hardware, shipped: Option<&kernel_time::Profile>) -> Fitted {
+        Fitted {
+            fixed_us: terms.fixed_s * 1e6,
+            bandwidth_fraction: terms.bandwidth,
+            compute_fraction: terms.compute,
+            per_wave_us: terms.per_wave_s * 1e6,
+            tile_bandwidth_fraction: terms.tile_bandwidth,
+            tile_stream_gb_s: (terms.tile_bandwidth < 1.0)
+                .then(|| terms.tile_bandwidth * hw.memory_bandwidth.value.get() / 1e9),
+            shipped: shipped_status(shipped, &terms),
+            terms,
+        }
+    }
+
+    /// The row of the "Fitted terms" table, `fitted_on` naming the framework and shapes.
+    fn row(&self, g: &Group, fitted_on: &str) -> String {
+        format!(
+            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {:.2} us | {} | {} |",
+            g.hardware,
+            g.kernel.name(),
+            g.dtype,
+            self.fixed_us,
+            pct(self.bandwidth_fraction),
+            pct(self.compute_fraction),
+            self.per_wave_us,
+            self.tile_stream_gb_s
+                .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
+            self.shipped
+        )
+    }
 }
 
 /// Another framework's rows of the same device, kernel and dtype.
@@ -774,17 +815,8 @@ struct OtherFramework {
     /// Shapes its own terms were fitted on.
     fitted_shapes: usize,
     /// Its own terms.
-    fixed_us: f64,
-    bandwidth_fraction: f64,
-    compute_fraction: f64,
-    per_wave_us: f64,
-    tile_bandwidth_fraction: f64,
-    tile_stream_gb_s: Option<f64>,
-    /// Whether the model crate ships its own terms: `matches`, `differs ...`, or `none`.
-    shipped: String,
-    /// Its own terms.
-    #[serde(skip)]
-    terms: KernelTerms,
+    #[serde(flatten)]
+    fitted: Fitted,
 }
 
 /// Whether `shipped` holds `terms` (each within 1 %): `matches`, `differs (...)`, `none`.
@@ -916,11 +948,6 @@ fn validate(rows: &[Row]) -> Validation {
             .iter()
             .filter(|r| r.dtype != "fp8_block")
             .find_map(|r| profiled(r));
-        // The rate one tile streams at, GB/s, where the term was fitted.
-        let tile_rate = |terms: &KernelTerms| {
-            (terms.tile_bandwidth < 1.0)
-                .then(|| terms.tile_bandwidth * hw.memory_bandwidth.value.get() / 1e9)
-        };
         let shipped_profile = |framework: &str| {
             let framework = kernel_time::Framework::parse(framework)?;
             kernel_time::profile(key, framework, kind?)
@@ -951,35 +978,20 @@ fn validate(rows: &[Row]) -> Validation {
                     calibrated,
                     own_fit: errors(&mut own),
                     fitted_shapes: own_fitting.len(),
-                    fixed_us: own_terms.fixed_s * 1e6,
-                    bandwidth_fraction: own_terms.bandwidth,
-                    compute_fraction: own_terms.compute,
-                    per_wave_us: own_terms.per_wave_s * 1e6,
-                    tile_bandwidth_fraction: own_terms.tile_bandwidth,
-                    tile_stream_gb_s: tile_rate(&own_terms),
-                    shipped: shipped_status(shipped_profile(f), &own_terms),
-                    terms: own_terms,
+                    fitted: Fitted::new(own_terms, &hw, shipped_profile(f)),
                 }
             })
             .collect();
-        let shipped = shipped_status(shipped_profile(&fit_framework), &terms);
         groups.push(Group {
-            shipped,
             system,
             hardware: key,
             kernel,
             dtype,
             fitted_on: format!("{fit_framework}, {} shapes", fitting.len()),
-            fixed_us: terms.fixed_s * 1e6,
-            bandwidth_fraction: terms.bandwidth,
-            compute_fraction: terms.compute,
-            per_wave_us: terms.per_wave_s * 1e6,
-            tile_bandwidth_fraction: terms.tile_bandwidth,
-            tile_stream_gb_s: tile_rate(&terms),
+            fitted: Fitted::new(terms, &hw, shipped_profile(&fit_framework)),
             held_out_shapes,
             other_frameworks,
             kind,
-            terms,
         });
     }
     Validation {
@@ -1028,10 +1040,10 @@ fn profile_lines(v: &Validation) -> String {
             .unwrap_or_default()
             .to_string();
         let held = g.held_out_shapes.first().map(|(_, _, c)| c.clone());
-        let fits = std::iter::once((first, g.terms, held.unwrap_or_default())).chain(
+        let fits = std::iter::once((first, g.fitted.terms, held.unwrap_or_default())).chain(
             g.other_frameworks
                 .iter()
-                .map(|o| (o.framework.clone(), o.terms, o.own_fit.clone())),
+                .map(|o| (o.framework.clone(), o.fitted.terms, o.own_fit.clone())),
         );
         for (framework, t, held) in fits {
             let Some(framework) = kernel_time::Framework::parse(&framework) else {
@@ -1105,38 +1117,10 @@ fn markdown(v: &Validation) -> String {
     }
     out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | latency per wave | one tile streams | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {:.1} us | {} | {} | {:.2} us | {} | {} |",
-            g.hardware,
-            g.kernel.name(),
-            g.dtype,
-            g.fitted_on,
-            g.fixed_us,
-            pct(g.bandwidth_fraction),
-            pct(g.compute_fraction),
-            g.per_wave_us,
-            g.tile_stream_gb_s
-                .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
-            g.shipped
-        );
+        let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {}, {} shapes | {:.1} us | {} | {} | {:.2} us | {} | {} |",
-                g.hardware,
-                g.kernel.name(),
-                g.dtype,
-                o.framework,
-                o.fitted_shapes,
-                o.fixed_us,
-                pct(o.bandwidth_fraction),
-                pct(o.compute_fraction),
-                o.per_wave_us,
-                o.tile_stream_gb_s
-                    .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
-                o.shipped
-            );
+            let fitted_on = format!("{}, {} shapes", o.framework, o.fitted_shapes);
+            let _ = writeln!(out, "{}", o.fitted.row(g, &fitted_on));
         }
     }
     for s in &v.skipped {
@@ -1335,12 +1319,12 @@ mod tests {
         assert_eq!(other.framework, "VLLM");
         assert!(other.calibrated.median > 0.3, "{other:?}");
         assert!(other.own_fit.median < 0.02, "{other:?}");
-        assert!((other.fixed_us - 40.0).abs() < 4.0, "{other:?}");
+        assert!((other.fitted.fixed_us - 40.0).abs() < 4.0, "{other:?}");
         let (_, datasheet, calibrated) = &g.held_out_shapes[0];
         assert!(calibrated.rows > 10 && calibrated.rows < first);
         assert!(calibrated.median < 0.02, "{calibrated:?}");
         assert!(datasheet.median > 0.15, "{datasheet:?}");
-        assert!((g.fixed_us - 5.0).abs() < 0.5, "{g:?}");
+        assert!((g.fitted.fixed_us - 5.0).abs() < 0.5, "{g:?}");
         let md = markdown(&v);
         assert!(md.contains("| h100-sxm | GEMM | bfloat16 | all |"), "{md}");
         // Both frameworks' fits pass the shipping rule: one profile line each.
@@ -1466,10 +1450,14 @@ mod tests {
         assert_eq!(g.dtype, "bfloat16, KV bfloat16");
         let (_, _, calibrated) = &g.held_out_shapes[0];
         assert!(calibrated.median < 0.05, "{g:?}");
-        assert!((g.per_wave_us - 1.2).abs() < 0.2, "{g:?}");
+        assert!((g.fitted.per_wave_us - 1.2).abs() < 0.2, "{g:?}");
         // H100 decode attention in BF16 has a shipped profile, which these made-up terms
         // are not.
-        assert!(g.shipped.starts_with("differs (shipped"), "{}", g.shipped);
+        assert!(
+            g.fitted.shipped.starts_with("differs (shipped"),
+            "{}",
+            g.fitted.shipped
+        );
         assert!(v.groups.iter().any(|g| g.kernel == Kernel::Gemm));
     }
 }
