@@ -413,11 +413,11 @@ impl KernelTerms {
         if usable.is_empty() {
             return KernelTerms::ROOFLINE;
         }
-        let without = Self::fit_usable(&usable, false);
+        let without = Self::fit_usable(&usable, false, true);
         if !usable.iter().any(|(t, _)| t.tile_stream_s > 0.0) {
             return without;
         }
-        let with = Self::fit_usable(&usable, true);
+        let with = Self::fit_usable(&usable, true, true);
         let error = |terms: &KernelTerms| {
             usable
                 .iter()
@@ -431,8 +431,27 @@ impl KernelTerms {
         }
     }
 
-    /// [`KernelTerms::fit`] over finite positive samples, with or without the tile term.
-    fn fit_usable(usable: &[(KernelTimes, f64)], tile_term: bool) -> KernelTerms {
+    /// The bandwidth and compute fractions alone, by the same rounds as [`KernelTerms::fit`]
+    /// with the fixed time, the waves' latency and the tile term held at none: each
+    /// fraction the median of datasheet time over measured time among the samples its
+    /// term binds, reclassified until settled. For a few measurements of one size each
+    /// (the agent's kernels, an imported profile), which cannot tell a fixed time from a
+    /// fraction. With no samples, the plain roofline.
+    pub fn fit_fractions(samples: &[(KernelTimes, f64)]) -> KernelTerms {
+        let usable: Vec<(KernelTimes, f64)> = samples
+            .iter()
+            .copied()
+            .filter(|(t, s)| s.is_finite() && *s > 0.0 && t.bound_s().is_finite())
+            .collect();
+        if usable.is_empty() {
+            return KernelTerms::ROOFLINE;
+        }
+        Self::fit_usable(&usable, false, false)
+    }
+
+    /// [`KernelTerms::fit`] over finite positive samples, with or without the tile term,
+    /// and with or without the overheads (fixed time, waves' latency).
+    fn fit_usable(usable: &[(KernelTimes, f64)], tile_term: bool, overheads: bool) -> KernelTerms {
         let mut by_size: Vec<&(KernelTimes, f64)> =
             usable.iter().filter(|(t, _)| t.waves <= 1.0).collect();
         if by_size.is_empty() {
@@ -450,32 +469,42 @@ impl KernelTerms {
             terms.tile_bandwidth = share;
         }
         for _ in 0..20 {
-            let fixed = median(
-                small
-                    .iter()
-                    .map(|(t, s)| {
-                        let (m, c) = terms.terms(*t);
-                        s - m.max(c) - t.quantise_s / terms.bandwidth - t.waves * terms.per_wave_s
-                    })
-                    .collect(),
-            )
-            .unwrap_or(0.0)
-            .max(0.0);
-            let per_wave = median(
-                usable
-                    .iter()
-                    .filter(|(t, s)| {
-                        let (m, c) = terms.terms(*t);
-                        t.waves >= 2.0 && m.max(c) < 0.5 * (s - fixed)
-                    })
-                    .map(|(t, s)| {
-                        let (m, c) = terms.terms(*t);
-                        (s - fixed - m.max(c) - t.quantise_s / terms.bandwidth) / t.waves
-                    })
-                    .collect(),
-            )
-            .unwrap_or(0.0)
-            .max(0.0);
+            let fixed = if overheads {
+                median(
+                    small
+                        .iter()
+                        .map(|(t, s)| {
+                            let (m, c) = terms.terms(*t);
+                            s - m.max(c)
+                                - t.quantise_s / terms.bandwidth
+                                - t.waves * terms.per_wave_s
+                        })
+                        .collect(),
+                )
+                .unwrap_or(0.0)
+                .max(0.0)
+            } else {
+                0.0
+            };
+            let per_wave = if overheads {
+                median(
+                    usable
+                        .iter()
+                        .filter(|(t, s)| {
+                            let (m, c) = terms.terms(*t);
+                            t.waves >= 2.0 && m.max(c) < 0.5 * (s - fixed)
+                        })
+                        .map(|(t, s)| {
+                            let (m, c) = terms.terms(*t);
+                            (s - fixed - m.max(c) - t.quantise_s / terms.bandwidth) / t.waves
+                        })
+                        .collect(),
+                )
+                .unwrap_or(0.0)
+                .max(0.0)
+            } else {
+                0.0
+            };
             // A fraction is read off the kernels its term binds and outweighs the rest:
             // where the fixed time or the waves' latency dominate, a measured time says
             // little about throughput.
@@ -1029,6 +1058,24 @@ mod tests {
         ] {
             assert!((got / want - 1.0).abs() < 0.1, "{fitted:?}");
         }
+    }
+
+    #[test]
+    fn the_fractions_alone_are_medians_of_datasheet_over_measured_time() {
+        // Three memory-bound kernels at 50, 60 and 70 % of the bandwidth, two compute-bound
+        // at 40 and 50 % of the peak: the medians, and no fixed time however small they are.
+        let samples = [
+            (gemm(1e-6, 1e-8), 1e-6 / 0.5),
+            (gemm(2e-6, 1e-8), 2e-6 / 0.6),
+            (gemm(3e-6, 1e-8), 3e-6 / 0.7),
+            (gemm(1e-8, 4e-6), 4e-6 / 0.4),
+            (gemm(1e-8, 5e-6), 5e-6 / 0.5),
+        ];
+        let t = KernelTerms::fit_fractions(&samples);
+        assert!((t.bandwidth - 0.6).abs() < 1e-12, "{t:?}");
+        assert!((t.compute - 0.45).abs() < 1e-12, "{t:?}");
+        assert_eq!((t.fixed_s, t.per_wave_s, t.tile_bandwidth), (0.0, 0.0, 1.0));
+        assert_eq!(KernelTerms::fit_fractions(&[]), KernelTerms::ROOFLINE);
     }
 
     #[test]

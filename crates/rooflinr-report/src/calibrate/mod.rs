@@ -1,12 +1,16 @@
 //! Calibration: the fractions of the datasheet bandwidth and of each format's peak that
 //! real kernels reach, fitted from measurements, and the prediction error before and after.
 //!
-//! The fit is a robust one (medians, no least squares to be dragged by one outlier):
-//! every point is first classified by its datasheet bound; memory-bound points give the
-//! bandwidth fraction `datasheet memory time / measured time`, compute-bound points the
-//! compute fraction `datasheet compute time / measured time`, per weight format (and over
-//! all formats as the fallback); points are then reclassified under the calibrated roof and
-//! the fit repeated until the classes settle. A format with no compute-bound point takes its
+//! The fit is the model crate's kernel-term fit, the one the shipped profiles come from
+//! (`rooflinr_model::kernel_time::KernelTerms::fit_fractions`: one calibration path for
+//! NVIDIA's tables, the agent's measurements and imported kernels), with the fixed time
+//! held at none since a few kernels of one size each cannot tell it from a fraction. It is
+//! robust (medians, no least squares to be dragged by one outlier): every point is first
+//! classified by its datasheet bound; memory-bound points give the bandwidth fraction
+//! `datasheet memory time / measured time`, compute-bound points the compute fraction
+//! `datasheet compute time / measured time` (each at most 1: a kernel does not beat the
+//! datasheet), per weight format (and over all formats as the fallback); points are then
+//! reclassified under the calibrated roof and the fit repeated until the classes settle. A format with no compute-bound point takes its
 //! peak-GEMM ceiling when one was measured; with no memory-bound point, the best measured
 //! bandwidth ceiling (read, copy or triad) stands in for the bandwidth.
 //!
@@ -18,6 +22,7 @@
 //! fit made without it, so a format measured once is not "predicted" by itself.
 
 use rooflinr_model::hardware::Hardware;
+use rooflinr_model::kernel_time::{KernelTerms, KernelTimes, Regime};
 use rooflinr_model::roofline::{Bound, Efficiency};
 
 use crate::kernel::{KernelPoint, KernelSource, MeasuredCeilings};
@@ -66,16 +71,23 @@ pub fn format_key(p: &KernelPoint) -> String {
         .unwrap_or_else(|| format!("{} math", p.math.name()))
 }
 
-/// The median of the positive finite values (a ratio of times is never 0 or negative).
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.retain(|x| *x > 0.0);
-    rooflinr_model::kernel_time::median(v)
-}
-
 /// A point's datasheet times: (memory, compute).
 fn datasheet_times(p: &KernelPoint, hw: &Hardware) -> (f64, f64) {
     let d = p.predict(hw, &Efficiency::IDEAL);
     (d.memory_time.get(), d.compute_time.get())
+}
+
+/// A point's datasheet times as the kernel-term fit takes them (no quantisation pass,
+/// waves or tile shape: a measured kernel gives its work, not its launch).
+fn kernel_times(p: &KernelPoint, hw: &Hardware) -> KernelTimes {
+    let (memory_s, compute_s) = datasheet_times(p, hw);
+    KernelTimes {
+        memory_s,
+        compute_s,
+        quantise_s: 0.0,
+        waves: 0.0,
+        tile_stream_s: 0.0,
+    }
 }
 
 impl Calibration {
@@ -89,89 +101,63 @@ impl Calibration {
         }
     }
 
-    /// Fits the fractions from `points` measured on a machine whose datasheet is `hw`.
+    /// Fits the fractions from `points` measured on a machine whose datasheet is `hw`:
+    /// the model crate's kernel-term fit ([`KernelTerms::fit_fractions`], the one that
+    /// makes the shipped profiles, with the fixed time held at none) over every point, and
+    /// over each format's points.
     pub fn fit(points: &[KernelPoint], hw: &Hardware, ceilings: &MeasuredCeilings) -> Calibration {
         let points = &placed(points);
-        let times: Vec<(f64, f64)> = points.iter().map(|p| datasheet_times(p, hw)).collect();
+        let samples: Vec<(KernelTimes, f64)> = points
+            .iter()
+            .map(|p| (kernel_times(p, hw), p.time_s))
+            .collect();
         let keys: Vec<String> = points.iter().map(format_key).collect();
         let mut cal = Calibration::from_ceilings(points, hw, ceilings);
-        let mut bounds: Vec<Bound> = times
-            .iter()
-            .map(|(m, c)| {
-                if c >= m && *c > 0.0 {
-                    Bound::Compute
-                } else {
-                    Bound::Memory
-                }
-            })
-            .collect();
-        for _ in 0..8 {
-            let ratios = |bound: Bound, key: Option<&str>, pick: fn(&(f64, f64)) -> f64| {
-                median(
-                    points
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| bounds[*i] == bound)
-                        .filter(|(i, _)| key.is_none_or(|k| keys[*i] == k))
-                        .map(|(i, p)| pick(&times[i]) / p.time_s)
-                        .collect(),
-                )
+        // A fraction fitted from the samples its term binds, with their count; none where
+        // no sample is bound by it (the ceilings or the datasheet stand in).
+        let fractions = |members: &[(KernelTimes, f64)]| {
+            let terms = KernelTerms::fit_fractions(members);
+            let bound = |regime: Regime| {
+                let n = members
+                    .iter()
+                    .filter(|(t, _)| terms.regime(*t) == regime)
+                    .count();
+                (n > 0).then_some(n)
             };
-            let count = |bound: Bound, key: Option<&str>| {
-                (0..points.len())
-                    .filter(|i| bounds[*i] == bound && key.is_none_or(|k| keys[*i] == k))
-                    .count()
+            let fraction = |value: f64, points: usize| Fraction {
+                value,
+                points,
+                from: "operators",
             };
-            let mut next = Calibration::from_ceilings(points, hw, ceilings);
-            if let Some(v) = ratios(Bound::Memory, None, |t| t.0) {
-                next.bandwidth = Fraction {
-                    value: v,
-                    points: count(Bound::Memory, None),
-                    from: "operators",
-                };
-            }
-            if let Some(v) = ratios(Bound::Compute, None, |t| t.1) {
-                next.compute = Some(Fraction {
-                    value: v,
-                    points: count(Bound::Compute, None),
-                    from: "operators",
-                });
-            }
-            let mut formats: Vec<&String> = keys.iter().collect();
-            formats.sort();
-            formats.dedup();
-            for key in formats {
-                if let Some(v) = ratios(Bound::Memory, Some(key), |t| t.0) {
-                    set(
-                        &mut next.bandwidth_by_format,
-                        key,
-                        Fraction {
-                            value: v,
-                            points: count(Bound::Memory, Some(key)),
-                            from: "operators",
-                        },
-                    );
-                }
-                if let Some(v) = ratios(Bound::Compute, Some(key), |t| t.1) {
-                    set(
-                        &mut next.compute_by_format,
-                        key,
-                        Fraction {
-                            value: v,
-                            points: count(Bound::Compute, Some(key)),
-                            from: "operators",
-                        },
-                    );
-                }
-            }
-            let reclassified: Vec<Bound> = (0..points.len())
-                .map(|i| next.bound_of(&keys[i], times[i]))
+            (
+                bound(Regime::Memory).map(|n| fraction(terms.bandwidth, n)),
+                bound(Regime::Compute).map(|n| fraction(terms.compute, n)),
+            )
+        };
+        let (bandwidth, compute) = fractions(&samples);
+        if let Some(f) = bandwidth {
+            cal.bandwidth = f;
+        }
+        if compute.is_some() {
+            cal.compute = compute;
+        }
+        let mut formats: Vec<&String> = keys.iter().collect();
+        formats.sort();
+        formats.dedup();
+        for key in formats {
+            let members: Vec<(KernelTimes, f64)> = samples
+                .iter()
+                .zip(&keys)
+                .filter(|(_, k)| *k == key)
+                .map(|(s, _)| *s)
                 .collect();
-            cal = next;
-            if reclassified == bounds {
-                break;
+            let (bandwidth, compute) = fractions(&members);
+            if let Some(f) = bandwidth {
+                set(&mut cal.bandwidth_by_format, key, f);
             }
-            bounds = reclassified;
+            if let Some(f) = compute {
+                set(&mut cal.compute_by_format, key, f);
+            }
         }
         cal
     }

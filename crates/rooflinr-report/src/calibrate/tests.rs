@@ -193,3 +193,28 @@ fn each_source_is_calibrated_on_its_own() {
         .1;
     assert_eq!(imported.bandwidth.from, "datasheet");
 }
+
+#[test]
+fn the_fractions_are_the_kernel_term_fit_of_the_shipped_profiles() {
+    use rooflinr_model::kernel_time::{KernelTerms, KernelTimes};
+    let hw = h100();
+    // Scattered fractions: the report's figures are the model crate's fit of the same
+    // samples, not a second estimate.
+    let mut points = grid(0.8, 0.6);
+    for (i, p) in points.iter_mut().enumerate() {
+        p.time_s *= 1.0 + 0.05 * ((i % 5) as f64 - 2.0);
+    }
+    let samples: Vec<(KernelTimes, f64)> = points
+        .iter()
+        .map(|p| (kernel_times(p, &hw), p.time_s))
+        .collect();
+    let terms = KernelTerms::fit_fractions(&samples);
+    let cal = Calibration::fit(&points, &hw, &MeasuredCeilings::default());
+    assert_eq!(cal.bandwidth.value, terms.bandwidth);
+    assert_eq!(cal.compute.as_ref().unwrap().value, terms.compute);
+    assert_eq!(terms.fixed_s, 0.0);
+    // A kernel faster than the datasheet reads as the datasheet, as in the profiles' fit.
+    let fast = grid(1.3, 0.6);
+    let cal = Calibration::fit(&fast, &hw, &MeasuredCeilings::default());
+    assert_eq!(cal.bandwidth.value, 1.0);
+}
