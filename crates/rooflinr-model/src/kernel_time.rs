@@ -405,11 +405,7 @@ impl KernelTerms {
     /// limit). Twenty rounds settle each fit.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
-        let usable: Vec<(KernelTimes, f64)> = samples
-            .iter()
-            .copied()
-            .filter(|(t, s)| s.is_finite() && *s > 0.0 && t.bound_s().is_finite())
-            .collect();
+        let usable = usable(samples);
         if usable.is_empty() {
             return KernelTerms::ROOFLINE;
         }
@@ -438,11 +434,7 @@ impl KernelTerms {
     /// (the agent's kernels, an imported profile), which cannot tell a fixed time from a
     /// fraction. With no samples, the plain roofline.
     pub fn fit_fractions(samples: &[(KernelTimes, f64)]) -> KernelTerms {
-        let usable: Vec<(KernelTimes, f64)> = samples
-            .iter()
-            .copied()
-            .filter(|(t, s)| s.is_finite() && *s > 0.0 && t.bound_s().is_finite())
-            .collect();
+        let usable = usable(samples);
         if usable.is_empty() {
             return KernelTerms::ROOFLINE;
         }
@@ -573,6 +565,15 @@ impl KernelTerms {
         }
         terms
     }
+}
+
+/// The samples a fit can use: a finite positive measured time and finite datasheet times.
+fn usable(samples: &[(KernelTimes, f64)]) -> Vec<(KernelTimes, f64)> {
+    samples
+        .iter()
+        .copied()
+        .filter(|(t, s)| s.is_finite() && *s > 0.0 && t.bound_s().is_finite())
+        .collect()
 }
 
 /// What a profile's terms were fitted on.
