@@ -1,6 +1,8 @@
 //! The GEMV's inner loops: plain loops over fixed-width lanes, compiled by `multiversion`
 //! for AVX-512 (with VNNI), AVX2 with FMA and F16C, and NEON, the best chosen at run time,
-//! so the compiler vectorises them for the machine they run on. No `unsafe`.
+//! so the compiler vectorises them for the machine they run on; FP16's conversion uses
+//! F16C's instruction where the CPU has it (the only `unsafe`: calling that function once
+//! the features are detected).
 //!
 //! Integer weights (INT8, INT4) multiply activations quantised to int8, as llama.cpp does
 //! (its Q8 activations): the dot products are exact integer sums per block, scaled once
@@ -92,43 +94,67 @@ pub fn sum_f64(a: &[f64]) -> f64 {
     acc.iter().sum::<f64>() + tail
 }
 
-/// `sum(convert(w[i]) * x[i])` over [`LANES`] accumulators, so the loop vectorises with
-/// whatever the calling function was compiled for (it is always inlined into one).
+/// `sum(convert(w[r][i]) * x[i])` for each of `R` rows over [`LANES`] accumulators a row,
+/// so the loop vectorises with whatever the calling function was compiled for (it is
+/// always inlined into one). Each chunk of `x` is loaded once for all `R` rows: for the
+/// 16- and 8-bit formats the activations are otherwise more bytes through the core than
+/// the weights, and the rows' weights stream as `R` independent lines.
 #[inline(always)]
-pub fn dot_with<T: Copy>(w: &[T], x: &[f32], convert: impl Fn(T) -> f32) -> f32 {
-    let mut acc = [0.0f32; LANES];
-    let (wc, xc) = (w.chunks_exact(LANES), x.chunks_exact(LANES));
-    let tail: f32 = wc
-        .remainder()
-        .iter()
-        .zip(xc.remainder())
-        .map(|(a, b)| convert(*a) * b)
-        .sum();
-    for (a, b) in wc.zip(xc) {
-        for i in 0..LANES {
-            acc[i] += convert(a[i]) * b[i];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
+pub fn dot_with<T: Copy, const R: usize>(
+    w: [&[T]; R],
+    x: &[f32],
+    convert: impl Fn(T) -> f32,
+) -> [f32; R] {
+    dot_lanes_with(w, x, |c| c.map(&convert), &convert)
 }
 
-/// `sum(w[i] * x[i])` in FP32.
+/// [`dot_with`] with the weights converted [`LANES`] at a time by `lanes` (one instruction
+/// where the hardware has one), the tail by `one`.
+#[inline(always)]
+fn dot_lanes_with<T: Copy, const R: usize>(
+    w: [&[T]; R],
+    x: &[f32],
+    lanes: impl Fn(&[T; LANES]) -> [f32; LANES],
+    one: impl Fn(T) -> f32,
+) -> [f32; R] {
+    let mut acc = [[0.0f32; LANES]; R];
+    let whole = x.len() / LANES * LANES;
+    let (xc, xt) = x.split_at(whole);
+    for (c, xs) in xc.chunks_exact(LANES).enumerate() {
+        let xs: &[f32; LANES] = xs.try_into().expect("a chunk is LANES long");
+        for (a, row) in acc.iter_mut().zip(&w) {
+            let ws: &[T; LANES] = row[c * LANES..(c + 1) * LANES]
+                .try_into()
+                .expect("a chunk is LANES long");
+            let ws = lanes(ws);
+            for i in 0..LANES {
+                a[i] += ws[i] * xs[i];
+            }
+        }
+    }
+    std::array::from_fn(|r| {
+        let tail: f32 = w[r][whole..].iter().zip(xt).map(|(a, b)| one(*a) * b).sum();
+        acc[r].iter().sum::<f32>() + tail
+    })
+}
+
+/// `sum(w[r][i] * x[i])` in FP32, for each row.
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_f32(w: &[f32], x: &[f32]) -> f32 {
+pub fn dot_f32<const R: usize>(w: [&[f32]; R], x: &[f32]) -> [f32; R] {
     dot_with(w, x, |v| v)
 }
 
-/// `sum(bf16(w[i]) * x[i])`: a bfloat16 is the top half of an FP32.
+/// `sum(bf16(w[r][i]) * x[i])`: a bfloat16 is the top half of an FP32.
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_bf16(w: &[u16], x: &[f32]) -> f32 {
+pub fn dot_bf16<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
     dot_with(w, x, |b| f32::from_bits(u32::from(b) << 16))
 }
 
@@ -150,69 +176,112 @@ fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits | ((h & 0x8000) << 16))
 }
 
-/// `sum(f16(w[i]) * x[i])`.
+/// `sum(f16(w[r][i]) * x[i])`, for each row: with F16C's conversion instruction where
+/// the CPU has it, else the portable bit arithmetic of [`dot_f16_portable`].
+pub fn dot_f16<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("f16c")
+    {
+        // SAFETY: the features `dot_f16_f16c` is compiled for were detected just above.
+        #[allow(unsafe_code)]
+        return unsafe { dot_f16_f16c(w, x) };
+    }
+    dot_f16_portable(w, x)
+}
+
+/// [`dot_f16`] with F16C: its VCVTPH2PS converts eight halves in one instruction, where
+/// the bit arithmetic of `f16_to_f32` takes about eight. The intrinsic itself is safe to
+/// call here (this function is compiled with the feature); only the caller's dispatch is
+/// not.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,f16c")]
+fn dot_f16_f16c<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
+    use std::arch::x86_64::{__m128i, __m256, _mm256_cvtph_ps};
+    let lanes = |c: &[u16; LANES]| -> [f32; LANES] {
+        let halves: [[u16; 8]; LANES / 8] = bytemuck::cast(*c);
+        let wide: [__m256; LANES / 8] =
+            halves.map(|h| _mm256_cvtph_ps(bytemuck::cast::<[u16; 8], __m128i>(h)));
+        bytemuck::cast(wide)
+    };
+    dot_lanes_with(w, x, lanes, f16_to_f32)
+}
+
+/// [`dot_f16`] in operations every SIMD unit has.
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_f16(w: &[u16], x: &[f32]) -> f32 {
+pub fn dot_f16_portable<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
     dot_with(w, x, f16_to_f32)
 }
 
-/// `sum(w[i] * q[i] * scale(block of i))` for int8 weights and quantised activations: an
-/// exact integer sum per block (|w q| <= 127^2, so 128 of them fit an i32), scaled once.
+/// `sum(w[r][i] * q[i] * scale(block of i))` for int8 weights and quantised activations,
+/// for each row: an exact integer sum per block (|w q| <= 127^2, so 128 of them fit an
+/// i32), scaled once. The activation block is loaded once for all `R` rows.
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vl+avx512vnni+avx2+fma+f16c",
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_i8(w: &[i8], q: &[i16], scales: &[f32]) -> f32 {
-    let mut total = 0.0f32;
-    for ((wb, qb), s) in w
-        .chunks_exact(ACT_BLOCK)
-        .zip(q.chunks_exact(ACT_BLOCK))
-        .zip(scales)
-    {
-        let mut acc = 0i32;
-        for (a, b) in wb.iter().zip(qb) {
-            acc += i32::from(*a) * i32::from(*b);
+pub fn dot_i8<const R: usize>(w: [&[i8]; R], q: &[i16], scales: &[f32]) -> [f32; R] {
+    let mut total = [0.0f32; R];
+    for (b, (qb, s)) in q.chunks_exact(ACT_BLOCK).zip(scales).enumerate() {
+        let qb: &[i16; ACT_BLOCK] = qb.try_into().expect("a block is ACT_BLOCK long");
+        for (t, row) in total.iter_mut().zip(&w) {
+            let wb: &[i8; ACT_BLOCK] = row[b * ACT_BLOCK..(b + 1) * ACT_BLOCK]
+                .try_into()
+                .expect("a block is ACT_BLOCK long");
+            let mut acc = 0i32;
+            for j in 0..ACT_BLOCK {
+                acc += i32::from(wb[j]) * i32::from(qb[j]);
+            }
+            *t += acc as f32 * s;
         }
-        total += acc as f32 * s;
     }
     total
 }
 
-/// The INT4 dot of one row: `bytes` hold two's complement 4-bit codes, the first of each
-/// pair in the low nibble, [`ACT_BLOCK`] codes (one group) per FP16 weight scale (its bit
-/// pattern, as stored and counted); `split` is the
+/// The INT4 dot of each of `R` rows: `bytes[r]` hold two's complement 4-bit codes, the
+/// first of each pair in the low nibble, [`ACT_BLOCK`] codes (one group) per FP16 weight
+/// scale (its bit pattern, as stored and counted, `weight_scales[r]`); `split` is the
 /// quantised activation in [`QuantizedActs::split`] order. Per group, an exact integer sum
-/// times the group's weight scale times the block's activation scale.
+/// times the group's weight scale times the block's activation scale. The activation
+/// block is loaded once for all `R` rows.
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vl+avx512vnni+avx2+fma+f16c",
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_i4(bytes: &[u8], weight_scales: &[u16], split: &[i16], act_scales: &[f32]) -> f32 {
+pub fn dot_i4<const R: usize>(
+    bytes: [&[u8]; R],
+    weight_scales: [&[u16]; R],
+    split: &[i16],
+    act_scales: &[f32],
+) -> [f32; R] {
     const HALF: usize = ACT_BLOCK / 2;
-    let mut total = 0.0f32;
-    for (((gb, ws), qb), s) in bytes
-        .chunks_exact(HALF)
-        .zip(weight_scales)
-        .zip(split.chunks_exact(ACT_BLOCK))
-        .zip(act_scales)
-    {
+    let mut total = [0.0f32; R];
+    for (g, (qb, s)) in split.chunks_exact(ACT_BLOCK).zip(act_scales).enumerate() {
         let (even, odd) = qb.split_at(HALF);
-        let mut acc = 0i32;
-        for j in 0..HALF {
-            // The byte sign-extended to 16 bits: its high nibble is `>> 4`, its low one
-            // `<< 12 >> 12` (16-bit shifts, which every SIMD unit has; 8-bit ones it lacks).
-            let v = i16::from(gb[j] as i8);
-            let lo = (v << 12) >> 12;
-            let hi = v >> 4;
-            acc += i32::from(lo) * i32::from(even[j]) + i32::from(hi) * i32::from(odd[j]);
+        let even: &[i16; HALF] = even.try_into().expect("half a block");
+        let odd: &[i16; HALF] = odd.try_into().expect("half a block");
+        for ((t, row), ws) in total.iter_mut().zip(&bytes).zip(&weight_scales) {
+            let gb: &[u8; HALF] = row[g * HALF..(g + 1) * HALF]
+                .try_into()
+                .expect("a group is HALF bytes");
+            let mut acc = 0i32;
+            for j in 0..HALF {
+                // The byte sign-extended to 16 bits: its high nibble is `>> 4`, its low one
+                // `<< 12 >> 12` (16-bit shifts, which every SIMD unit has; 8-bit ones it lacks).
+                let v = i16::from(gb[j] as i8);
+                let lo = (v << 12) >> 12;
+                let hi = v >> 4;
+                acc += i32::from(lo) * i32::from(even[j]) + i32::from(hi) * i32::from(odd[j]);
+            }
+            *t += acc as f32 * (half::f16::from_bits(ws[g]).to_f32() * s);
         }
-        total += acc as f32 * (half::f16::from_bits(*ws).to_f32() * s);
     }
     total
 }

@@ -222,17 +222,17 @@ fn simd_dots_match_a_plain_fp64_sum_on_every_length() {
             .map(|v| half::f16::from_f32(*v).to_bits())
             .collect();
         for (name, got, values) in [
-            ("fp32", simd::dot_f32(&w, &x), w.clone()),
+            ("fp32", simd::dot_f32([&w[..]], &x)[0], w.clone()),
             (
                 "bf16",
-                simd::dot_bf16(&bf16, &x),
+                simd::dot_bf16([&bf16[..]], &x)[0],
                 bf16.iter()
                     .map(|b| half::bf16::from_bits(*b).to_f32())
                     .collect(),
             ),
             (
                 "fp16",
-                simd::dot_f16(&f16, &x),
+                simd::dot_f16([&f16[..]], &x)[0],
                 f16.iter()
                     .map(|h| half::f16::from_bits(*h).to_f32())
                     .collect(),
@@ -290,7 +290,7 @@ fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
                 * s
         })
         .sum();
-    assert_eq!(simd::dot_i8(&w8, &q.codes, &q.scales), plain8);
+    assert_eq!(simd::dot_i8([&w8[..]], &q.codes, &q.scales), [plain8]);
     let codes4: Vec<i8> = (0..k).map(|i| ((i * 7 % 16) as i8) - 8).collect();
     assert!(q.codes.iter().all(|c| (-127..=127).contains(c)));
     let bytes: Vec<u8> = codes4
@@ -313,7 +313,10 @@ fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
                 * (half::f16::from_bits(ws).to_f32() * s)
         })
         .sum();
-    assert_eq!(simd::dot_i4(&bytes, &wscales, &q.split, &q.scales), plain4);
+    assert_eq!(
+        simd::dot_i4([&bytes[..]], [&wscales[..]], &q.split, &q.scales),
+        [plain4]
+    );
 }
 
 #[test]
@@ -338,15 +341,66 @@ fn a_batched_gemv_equals_one_vector_at_a_time() {
 
 #[test]
 fn every_fp16_bit_pattern_converts_exactly() {
-    // All 65,536 halves through the FP16 dot with x = 1 one at a time: normal, subnormal,
-    // zero, infinity; NaNs stay NaN.
+    // All 65,536 halves, sixteen copies each (a whole chunk of lanes, so the F16C
+    // conversion runs where the CPU has it, and the bit arithmetic in the portable loop),
+    // times x = 1: the dot is 16 times the value, exactly (at most 15 significant bits);
+    // infinities stay infinite and NaNs stay NaN. The one-element dot runs the tail.
+    let x = [1.0f32; 16];
     for bits in 0..=u16::MAX {
         let want = half::f16::from_bits(bits).to_f32();
-        let got = simd::dot_f16(&[bits], &[1.0]);
-        if want.is_nan() {
-            assert!(got.is_nan(), "{bits:#06x}");
+        let w = [bits; 16];
+        for (path, got) in [
+            ("dispatched", simd::dot_f16([&w[..]], &x)[0]),
+            ("portable", simd::dot_f16_portable([&w[..]], &x)[0]),
+            ("tail", simd::dot_f16([&w[..1]], &x[..1])[0] * 16.0),
+        ] {
+            if want.is_nan() {
+                assert!(got.is_nan(), "{path} {bits:#06x}");
+            } else {
+                assert_eq!(
+                    got.to_bits(),
+                    (want * 16.0 + 0.0).to_bits(),
+                    "{path} {bits:#06x}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn rows_multiplied_together_equal_rows_multiplied_alone() {
+    // Every format, on the float and the integer path: the GEMV multiplies rows in groups
+    // (rows a page apart) and the rest one by one; each row's sum is the same arithmetic
+    // in the same order either way, so the results are equal bit for bit. 300 rows of 256
+    // values: INT4's 128-byte rows group 32 apart, so two whole blocks of 128 rows and 44
+    // left over.
+    for format in cpu_formats() {
+        let (n, k) = (300, 256);
+        let (w, _) = sample_weights(format, n, k);
+        let x: Vec<f32> = (0..k).map(|i| (i as f32 * 0.07).cos()).collect();
+        let mut y = vec![0.0f32; n];
+        kernels::gemv(&w, &x, &mut y);
+        let inputs = kernels::gemv_inputs(&w, &x);
+        let q = simd::QuantizedActs::new(&x);
+        for (r, got) in y.iter().enumerate() {
+            let [alone] = if w.integer_path() {
+                w.rows_dot_q8([r], &q)
+            } else {
+                w.rows_dot([r], &inputs)
+            };
+            assert_eq!(got.to_bits(), alone.to_bits(), "{format} row {r}");
+        }
+        let together: [f32; 4] = if w.integer_path() {
+            w.rows_dot_q8([0, 7, 150, 299], &q)
         } else {
-            assert_eq!(got.to_bits(), (want * 1.0 + 0.0).to_bits(), "{bits:#06x}");
+            w.rows_dot([0, 7, 150, 299], &inputs)
+        };
+        for (r, v) in [0, 7, 150, 299].into_iter().zip(together) {
+            assert_eq!(
+                v.to_bits(),
+                y[r].to_bits(),
+                "{format} row {r} in a group of four"
+            );
         }
     }
 }

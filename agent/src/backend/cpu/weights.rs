@@ -130,30 +130,6 @@ impl Weights {
         })
     }
 
-    /// Reads one value in every 64-byte line of row `r`'s FP16 or INT4 codes and folds
-    /// them into one byte: a GEMV calls it a couple of rows ahead of the row it multiplies,
-    /// so those lines are on their way from memory while the current row's arithmetic
-    /// runs. The FP16 and INT4 dot products are dense enough in arithmetic (exponent
-    /// rebias, nibble unpacking) that the core otherwise issues a row's loads only as it
-    /// reaches them: touching ahead took a 4096 x 4096 GEMV on the 2-core CI machine from
-    /// 3.25 to 2.29 ms (FP16) and 1.18 to 0.85 ms (INT4), but slowed the lighter FP32, BF16
-    /// and INT8 loops (+4 to +15 %), which the hardware prefetcher already keeps fed: for
-    /// those it reads nothing. Plain loads: no prefetch intrinsic, no `unsafe`.
-    pub fn touch_row(&self, r: usize) -> u8 {
-        let k = self.cols;
-        match &self.packed {
-            Packed::F16(w) => w[r * k..(r + 1) * k]
-                .iter()
-                .step_by(32)
-                .fold(0u8, |a, v| a ^ *v as u8),
-            Packed::Int4 { bytes, .. } => bytes[r * k / 2..(r + 1) * k / 2]
-                .iter()
-                .step_by(64)
-                .fold(0u8, |a, v| a ^ v),
-            Packed::F32(_) | Packed::Bf16(_) | Packed::Int8 { .. } => 0,
-        }
-    }
-
     /// Bytes the kernels read per pass over the matrix.
     pub fn bytes(&self) -> usize {
         match &self.packed {
@@ -166,7 +142,7 @@ impl Weights {
 
     /// Whether a GEMV with these weights multiplies int8-quantised activations
     /// ([`simd::QuantizedActs`]): INT8, and INT4 in groups of [`simd::ACT_BLOCK`], when
-    /// rows are whole blocks. Other shapes take the FP32 path of [`Weights::row_dot`].
+    /// rows are whole blocks. Other shapes take the FP32 path of [`Weights::rows_dot`].
     pub fn integer_path(&self) -> bool {
         let whole_blocks = self.cols.is_multiple_of(simd::ACT_BLOCK);
         match &self.packed {
@@ -176,68 +152,90 @@ impl Weights {
         }
     }
 
-    /// Row `r` times a quantised activation (only on the [`Weights::integer_path`]).
-    pub fn row_dot_q8(&self, r: usize, q: &simd::QuantizedActs) -> f32 {
+    /// Rows `rows` times a quantised activation (only on the [`Weights::integer_path`]).
+    pub fn rows_dot_q8<const R: usize>(
+        &self,
+        rows: [usize; R],
+        q: &simd::QuantizedActs,
+    ) -> [f32; R] {
         let k = self.cols;
         match &self.packed {
             Packed::Int8 { codes, scale } => {
-                simd::dot_i8(&codes[r * k..(r + 1) * k], &q.codes, &q.scales) * scale
+                let rows = rows.map(|r| &codes[r * k..(r + 1) * k]);
+                simd::dot_i8(rows, &q.codes, &q.scales).map(|v| v * scale)
             }
             Packed::Int4 { bytes, scales, .. } => {
                 let groups = k / simd::ACT_BLOCK;
-                simd::dot_i4(
-                    &bytes[r * k / 2..(r + 1) * k / 2],
-                    &scales[r * groups..(r + 1) * groups],
-                    &q.split,
-                    &q.scales,
-                )
+                let codes = rows.map(|r| &bytes[r * k / 2..(r + 1) * k / 2]);
+                let row_scales = rows.map(|r| &scales[r * groups..(r + 1) * groups]);
+                simd::dot_i4(codes, row_scales, &q.split, &q.scales)
             }
-            _ => self.row_dot(r, &q.values()),
+            _ => self.rows_dot(rows, &q.values()),
         }
     }
 
-    /// Row `r` times `x` (`x.len() == cols`), accumulated in FP32.
-    pub fn row_dot(&self, r: usize, x: &[f32]) -> f32 {
-        let (k, start) = (self.cols, r * self.cols);
+    /// Rows `rows` times `x` (`x.len() == cols`), each accumulated in FP32.
+    pub fn rows_dot<const R: usize>(&self, rows: [usize; R], x: &[f32]) -> [f32; R] {
+        let k = self.cols;
+        let range = |r: usize| r * k..(r + 1) * k;
         match &self.packed {
-            Packed::F32(w) => simd::dot_f32(&w[start..start + k], x),
-            Packed::Bf16(w) => simd::dot_bf16(&w[start..start + k], x),
-            Packed::F16(w) => simd::dot_f16(&w[start..start + k], x),
+            Packed::F32(w) => simd::dot_f32(rows.map(|r| &w[range(r)]), x),
+            Packed::Bf16(w) => simd::dot_bf16(rows.map(|r| &w[range(r)]), x),
+            Packed::F16(w) => simd::dot_f16(rows.map(|r| &w[range(r)]), x),
             Packed::Int8 { codes, scale } => {
-                simd::dot_with(&codes[start..start + k], x, f32::from) * scale
+                simd::dot_with(rows.map(|r| &codes[range(r)]), x, f32::from).map(|v| v * scale)
             }
-            Packed::Int4 {
-                bytes,
-                scales,
-                group,
-            } => {
-                let table = f16_table();
-                let groups = k.div_ceil(*group);
-                let mut total = 0.0f32;
-                let mut codes = vec![0.0f32; *group];
-                for g in 0..groups {
-                    let lo = g * group;
-                    let hi = (lo + group).min(k);
-                    let codes = &mut codes[..hi - lo];
-                    let first = start + lo;
-                    if first % 2 == 0 && codes.len() % 2 == 0 {
-                        // Whole bytes, two codes each: decode the group, then one dot.
-                        let bytes = &bytes[first / 2..(first + codes.len()) / 2];
-                        for (pair, b) in codes.chunks_exact_mut(2).zip(bytes) {
-                            pair[0] = f32::from(((b << 4) as i8) >> 4);
-                            pair[1] = f32::from((*b as i8) >> 4);
-                        }
-                    } else {
-                        for (j, c) in codes.iter_mut().enumerate() {
-                            *c = nibble(bytes, first + j);
-                        }
-                    }
-                    let sum = simd::dot_f32(codes, &x[lo..hi]);
-                    total += sum * table[usize::from(scales[r * groups + g])];
-                }
-                total
-            }
+            Packed::Int4 { .. } => rows.map(|r| self.int4_row_dot(r, x)),
         }
+    }
+
+    /// Bytes of one row's codes (INT4's group scales apart).
+    pub fn row_bytes(&self) -> usize {
+        match &self.packed {
+            Packed::F32(_) => self.cols * 4,
+            Packed::Bf16(_) | Packed::F16(_) => self.cols * 2,
+            Packed::Int8 { .. } => self.cols,
+            Packed::Int4 { .. } => self.cols.div_ceil(2),
+        }
+    }
+
+    /// Row `r` of INT4 weights in groups of any size times `x`, each group decoded to FP32
+    /// first (the path for shapes the integer kernel does not take).
+    fn int4_row_dot(&self, r: usize, x: &[f32]) -> f32 {
+        let Packed::Int4 {
+            bytes,
+            scales,
+            group,
+        } = &self.packed
+        else {
+            unreachable!("only INT4 weights are decoded by groups")
+        };
+        let (k, start) = (self.cols, r * self.cols);
+        let table = f16_table();
+        let groups = k.div_ceil(*group);
+        let mut total = 0.0f32;
+        let mut codes = vec![0.0f32; *group];
+        for g in 0..groups {
+            let lo = g * group;
+            let hi = (lo + group).min(k);
+            let codes = &mut codes[..hi - lo];
+            let first = start + lo;
+            if first % 2 == 0 && codes.len() % 2 == 0 {
+                // Whole bytes, two codes each: decode the group, then one dot.
+                let bytes = &bytes[first / 2..(first + codes.len()) / 2];
+                for (pair, b) in codes.chunks_exact_mut(2).zip(bytes) {
+                    pair[0] = f32::from(((b << 4) as i8) >> 4);
+                    pair[1] = f32::from((*b as i8) >> 4);
+                }
+            } else {
+                for (j, c) in codes.iter_mut().enumerate() {
+                    *c = nibble(bytes, first + j);
+                }
+            }
+            let [sum] = simd::dot_f32([&*codes], &x[lo..hi]);
+            total += sum * table[usize::from(scales[r * groups + g])];
+        }
+        total
     }
 
     /// Writes rows `r0..r1` as FP32 into `out` (row-major, `cols` per row).
