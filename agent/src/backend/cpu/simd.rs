@@ -280,7 +280,7 @@ pub fn dot_i4<const R: usize>(
                 let hi = v >> 4;
                 acc += i32::from(lo) * i32::from(even[j]) + i32::from(hi) * i32::from(odd[j]);
             }
-            *t += acc as f32 * (half::f16::from_bits(ws[g]).to_f32() * s);
+            *t += acc as f32 * (f16_to_f32(ws[g]) * s);
         }
     }
     total
