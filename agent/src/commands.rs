@@ -214,7 +214,7 @@ pub fn compare(
         ]);
     }
     let text = format!(
-        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings ({bandwidth_kernel} bandwidth {}{}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction",
+        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings ({bandwidth_kernel} bandwidth {}{}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction{}",
         measured
             .first()
             .map(|m| m.device.clone())
@@ -228,8 +228,29 @@ pub fn compare(
                 si(r, "B/s")
             ))
             .unwrap_or_default(),
+        slow_memory_note(&rows),
     );
     Ok((rows, text))
+}
+
+/// A memory-bound point measured this much slower than its roofline is called out.
+const SLOW_MEMORY_ERROR: f64 = -0.2;
+
+/// Why memory-bound points fall short of the bandwidth they are predicted from, naming
+/// those more than 20 % short; empty when none is.
+fn slow_memory_note(rows: &[Compared]) -> String {
+    let slow: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.bound == Bound::Memory && r.error < SLOW_MEMORY_ERROR)
+        .map(|r| r.label.as_str())
+        .collect();
+    if slow.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nmore than 20% short of the bandwidth roof: {}. These kernels do more work per byte than the read kernel the roof comes from (converting FP16 and BF16, unpacking INT4, integer multiply-adds), and on a few cores that work does not fully overlap the loads; the roofline is the bound, the measurement is what these kernels reach.",
+        slow.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -272,5 +293,28 @@ mod tests {
         // The peak GEMM shape itself is predicted compute-bound from its own ceiling.
         assert_eq!(rows[2].bound, Bound::Compute);
         assert!(text.contains("THEORY VS REALITY"));
+    }
+
+    fn row(label: &str, error: f64, bound: Bound) -> Compared {
+        Compared {
+            label: label.into(),
+            predicted_s: 1.0 + error,
+            measured_s: 1.0,
+            error,
+            bound,
+        }
+    }
+
+    #[test]
+    fn the_note_names_memory_bound_points_far_below_the_roof_and_only_those() {
+        let rows = [
+            row("gemv 1x4096x4096 fp32", -0.15, Bound::Memory),
+            row("gemv 1x4096x4096 int4-g128-fp16", -0.55, Bound::Memory),
+            row("gemm 2048x4096x4096 fp32", -0.6, Bound::Compute),
+        ];
+        let note = slow_memory_note(&rows);
+        assert!(note.contains("gemv 1x4096x4096 int4-g128-fp16"), "{note}");
+        assert!(!note.contains("fp32"), "{note}");
+        assert_eq!(slow_memory_note(&rows[..1]), "");
     }
 }
