@@ -2,6 +2,7 @@
 //! Pure text generation; the browser glue in [`crate::browser`] turns it into downloads.
 //! Every export says that its figures are roofline predictions, not measurements.
 
+use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint};
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::ops::Precision;
 use rooflinr_model::units::si;
@@ -436,70 +437,17 @@ pub fn deploy_csv(view: &DeployView) -> String {
     csv(&SERVING_HEADER, &serving_rows(view))
 }
 
-/// A deployment as JSON: layout, per-GPU memory, serving figures, each pass's compute and
-/// communication, and the curve over concurrency.
+/// A deployment as JSON: the model crate's deployment record (layout, per-GPU memory,
+/// serving figures, each pass's compute and communication), the same as `rooflinr deploy
+/// --json` writes, and the curve over concurrency.
 pub fn deploy_json(hw: &Hardware, view: &DeployView, precision: &Precision) -> Value {
-    let d = &view.deployment;
-    let l = d.layout;
-    let pass = |p: &rooflinr_model::deploy::DeployPass| {
-        json!({
-            "phase": p.phase.name(),
-            "micro_batches": p.micro_batches,
-            "compute_s": p.compute.get(),
-            "communication_s": p.communication.get(),
-            "stage_s": p.stage.get(),
-            "time_s": p.time.get(),
-            "bubble": p.bubble,
-            "communication": p.comms.iter().map(|c| json!({
-                "name": c.id.name(),
-                "collective": c.collective.name(),
-                "gpus": c.gpus,
-                "link": c.link.name(),
-                "count": c.count,
-                "message_bytes": c.message.get(),
-                "sent_bytes": c.sent.get(),
-                "time_s": c.time.get(),
-            })).collect::<Vec<_>>(),
-        })
-    };
-    let s = d.serving;
     json!({
         "kind": PROVENANCE,
         "model": view.config.name,
         "hardware": hw.key,
         "precision": precision_json(precision),
-        "layout": l.to_string(),
-        "tp": l.tensor,
-        "pp": l.pipeline,
-        "dp": l.data,
-        "ep": l.expert_degree(),
-        "gpus": l.gpus(),
-        "memory_per_gpu": {
-            "weights_bytes": d.memory.weights.get(),
-            "kv_cache_bytes": d.memory.kv_cache.get(),
-            "activations_bytes": d.memory.activations.get(),
-            "capacity_bytes": d.memory.capacity.get(),
-            "fits": d.memory.fits(),
-        },
-        "max_concurrency": d.max_concurrency,
-        "serving": {
-            "concurrency": s.concurrency,
-            "ttft_s": s.ttft.get(),
-            "tpot_s": s.tpot.get(),
-            "request_time_s": s.request_time.get(),
-            "tokens_per_s_per_user": s.tokens_per_s_per_user,
-            "tokens_per_s_per_gpu": s.tokens_per_s_per_gpu,
-            "decode_tokens_per_s_per_gpu": s.decode_tokens_per_s_per_gpu,
-        },
-        "prefill": pass(&d.prefill),
-        "decode": pass(&d.decode),
-        "curve": view.curve.iter().map(|s| json!({
-            "concurrency": s.concurrency,
-            "ttft_s": s.ttft.get(),
-            "tpot_s": s.tpot.get(),
-            "tokens_per_s_per_user": s.tokens_per_s_per_user,
-            "tokens_per_s_per_gpu": s.tokens_per_s_per_gpu,
-        })).collect::<Vec<_>>(),
+        "deployment": DeploymentRecord::of(&view.deployment, precision.weights),
+        "curve": view.curve.iter().map(ServingPoint::of).collect::<Vec<_>>(),
     })
 }
 

@@ -136,10 +136,14 @@ fn deployment_exports_carry_the_model_crates_figures_and_say_they_are_prediction
     let p = compute::precision(&s).unwrap();
     let json = deploy_json(&hw, &v, &p);
     assert_eq!(json["kind"], PROVENANCE);
-    assert_eq!(json["gpus"], 8);
-    assert_eq!(json["serving"]["tpot_s"], v.deployment.serving.tpot.get());
+    // The model crate's record, as `rooflinr deploy --json` writes it.
+    let d = &json["deployment"];
+    assert_eq!(d["gpus"], 8);
+    assert_eq!(d["layout"], "TP8 PP1 DP1");
+    assert_eq!(d["tpot_s"], v.deployment.serving.tpot.get());
+    assert_eq!(json["curve"].as_array().unwrap().len(), v.curve.len());
     assert_eq!(
-        json["decode"]["communication"].as_array().unwrap().len(),
+        d["decode"]["communication"].as_array().unwrap().len(),
         v.deployment.decode.comms.len()
     );
     let csv_text = deploy_csv(&v);

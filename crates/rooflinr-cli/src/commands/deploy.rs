@@ -6,14 +6,13 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint, calibration_line};
 use rooflinr_model::deploy::{
-    self, COLLECTIVE_SOURCE, CommModel, DeployOptions, DeployPass, Deployment, Layout,
-    SearchResult, SearchSpace, Workload,
+    self, CommModel, DeployOptions, Deployment, Layout, SearchResult, SearchSpace, Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Figure, Source};
 use rooflinr_model::hardware::{Hardware, Interconnect, Link, LinkKind};
-use rooflinr_model::kernel_time::PROFILE_SOURCE;
 use rooflinr_model::ops::Precision;
 use rooflinr_model::units::{BytesPerSecond, Seconds, si};
 use serde::Serialize;
@@ -125,76 +124,14 @@ pub struct Args {
 }
 
 #[derive(Serialize)]
-struct CommJson {
-    name: &'static str,
-    collective: &'static str,
-    gpus: u32,
-    link: String,
-    count: f64,
-    message_bytes: f64,
-    sent_bytes: f64,
-    time_s: f64,
-}
-
-#[derive(Serialize)]
-struct PassJson {
-    phase: &'static str,
-    batch: u64,
-    micro_batches: u32,
-    compute_s: f64,
-    communication_s: f64,
-    stage_s: f64,
-    time_s: f64,
-    bubble: f64,
-    /// With `--calibrated`: what is at its expected time, in words.
-    calibration: Option<String>,
-    communication: Vec<CommJson>,
-}
-
-#[derive(Serialize)]
-struct DeploymentJson {
-    layout: String,
-    tp: u32,
-    pp: u32,
-    dp: u32,
-    ep: u32,
-    gpus: u32,
-    weights: String,
-    weights_per_gpu_bytes: f64,
-    kv_cache_per_gpu_bytes: f64,
-    activations_per_gpu_bytes: f64,
-    capacity_per_gpu_bytes: f64,
-    fits: bool,
-    max_concurrency: u64,
-    concurrency: u64,
-    ttft_s: f64,
-    tpot_s: f64,
-    request_time_s: f64,
-    tokens_per_s_per_user: f64,
-    tokens_per_s_per_gpu: f64,
-    decode_tokens_per_s_per_gpu: f64,
-    prefill: PassJson,
-    decode: PassJson,
-}
-
-#[derive(Serialize)]
 struct DeployJson {
     model: String,
     hardware: String,
     kind: &'static str,
     prompt: u64,
     output: u64,
-    deployment: DeploymentJson,
-    curve: Vec<PointJson>,
-}
-
-#[derive(Serialize)]
-struct PointJson {
-    concurrency: u64,
-    ttft_s: f64,
-    tpot_s: f64,
-    tokens_per_s_per_user: f64,
-    tokens_per_s_per_gpu: f64,
+    deployment: DeploymentRecord,
+    curve: Vec<ServingPoint>,
 }
 
 #[derive(Serialize)]
@@ -203,7 +140,7 @@ struct CandidateJson {
     layout: String,
     gpus: u32,
     weights: String,
-    best: Option<DeploymentJson>,
+    best: Option<DeploymentRecord>,
     loss: Option<String>,
     curve: Vec<CurvePointJson>,
 }
@@ -308,7 +245,7 @@ pub fn run(args: Args) -> Result<()> {
             },
             &options,
         )?;
-        curve.push(point(&at));
+        curve.push(ServingPoint::of(&at.serving));
         c *= 2;
     }
     if args.json {
@@ -318,7 +255,7 @@ pub fn run(args: Args) -> Result<()> {
             kind: kind(&args),
             prompt: args.prompt,
             output: args.output,
-            deployment: deployment_json(&d, args.weights[0]),
+            deployment: DeploymentRecord::of(&d, args.weights[0]),
             curve,
         });
     }
@@ -423,84 +360,6 @@ fn interconnect(args: &Args, mut hw: Hardware) -> Result<Hardware> {
     }
     hw.interconnect = Some(ic);
     Ok(hw)
-}
-
-fn pass_json(p: &DeployPass) -> PassJson {
-    PassJson {
-        phase: p.phase.name(),
-        batch: p.batch,
-        micro_batches: p.micro_batches,
-        compute_s: p.compute.get(),
-        communication_s: p.communication.get(),
-        stage_s: p.stage.get(),
-        time_s: p.time.get(),
-        bubble: p.bubble,
-        calibration: p.calibration.map(|c| calibration_line(&c)),
-        communication: p
-            .comms
-            .iter()
-            .map(|c| CommJson {
-                name: c.id.name(),
-                collective: c.collective.name(),
-                gpus: c.gpus,
-                link: c.link.name(),
-                count: c.count,
-                message_bytes: c.message.get(),
-                sent_bytes: c.sent.get(),
-                time_s: c.time.get(),
-            })
-            .collect(),
-    }
-}
-
-/// What a calibrated pass put at its expected time, and where the terms come from.
-fn calibration_line(c: &deploy::PassCalibration) -> String {
-    format!(
-        "{} of {} operator kinds at their expected time ({} kernels, {PROFILE_SOURCE}), the rest at the bound; {} of {} collectives at their fitted NCCL cost ({COLLECTIVE_SOURCE}), the rest at the link's bound",
-        c.profiled_ops,
-        c.profiled_ops + c.bound_ops,
-        c.framework.name(),
-        c.profiled_comms,
-        c.profiled_comms + c.bound_comms
-    )
-}
-
-fn deployment_json(d: &Deployment, weights: Format) -> DeploymentJson {
-    let l = d.layout;
-    DeploymentJson {
-        layout: l.to_string(),
-        tp: l.tensor,
-        pp: l.pipeline,
-        dp: l.data,
-        ep: l.expert_degree(),
-        gpus: l.gpus(),
-        weights: weights.to_string(),
-        weights_per_gpu_bytes: d.memory.weights.get(),
-        kv_cache_per_gpu_bytes: d.memory.kv_cache.get(),
-        activations_per_gpu_bytes: d.memory.activations.get(),
-        capacity_per_gpu_bytes: d.memory.capacity.get(),
-        fits: d.memory.fits(),
-        max_concurrency: d.max_concurrency,
-        concurrency: d.serving.concurrency,
-        ttft_s: d.serving.ttft.get(),
-        tpot_s: d.serving.tpot.get(),
-        request_time_s: d.serving.request_time.get(),
-        tokens_per_s_per_user: d.serving.tokens_per_s_per_user,
-        tokens_per_s_per_gpu: d.serving.tokens_per_s_per_gpu,
-        decode_tokens_per_s_per_gpu: d.serving.decode_tokens_per_s_per_gpu,
-        prefill: pass_json(&d.prefill),
-        decode: pass_json(&d.decode),
-    }
-}
-
-fn point(d: &Deployment) -> PointJson {
-    PointJson {
-        concurrency: d.serving.concurrency,
-        ttft_s: d.serving.ttft.get(),
-        tpot_s: d.serving.tpot.get(),
-        tokens_per_s_per_user: d.serving.tokens_per_s_per_user,
-        tokens_per_s_per_gpu: d.serving.tokens_per_s_per_gpu,
-    }
 }
 
 fn link_line(hw: &Hardware) -> String {
@@ -635,7 +494,7 @@ fn print_deployment(
     }
 }
 
-fn print_curve(curve: &[PointJson]) {
+fn print_curve(curve: &[ServingPoint]) {
     if curve.is_empty() {
         return;
     }
@@ -695,7 +554,7 @@ fn print_search(args: &Args, config: &ModelConfig, hw: &Hardware, r: &SearchResu
                     best: c
                         .best
                         .as_ref()
-                        .map(|d| deployment_json(d, c.precision.weights)),
+                        .map(|d| DeploymentRecord::of(d, c.precision.weights)),
                     loss: c.loss.map(|l| l.describe()),
                     curve: curve(c),
                 })

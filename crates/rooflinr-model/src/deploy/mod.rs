@@ -34,6 +34,7 @@
 //!   other GPUs, as disaggregated serving does) `concurrency / TPOT / GPUs`.
 
 mod measured;
+pub mod record;
 mod search;
 
 pub use measured::{COLLECTIVE_PROFILES, COLLECTIVE_SOURCE, CollectiveProfile, collective_profile};
