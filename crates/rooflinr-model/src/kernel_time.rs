@@ -167,6 +167,19 @@ pub fn activation_quantisation_bytes(m: u64, k: u64, activations: Format) -> f64
 }
 
 impl KernelTimes {
+    /// A kernel known only by its work: its datasheet memory and compute times, with no
+    /// quantisation pass, waves or tile shape (a measured kernel gives its FLOPs and bytes,
+    /// not its launch).
+    pub fn throughput(memory_s: f64, compute_s: f64) -> KernelTimes {
+        KernelTimes {
+            memory_s,
+            compute_s,
+            quantise_s: 0.0,
+            waves: 0.0,
+            tile_stream_s: 0.0,
+        }
+    }
+
     /// The times of an `m x n x k` GEMM with `activations` from its datasheet roofline
     /// prediction: the compute term stretched by the tile efficiency on `sms`
     /// multiprocessors, and the activation quantisation at the datasheet `bandwidth`.
@@ -815,13 +828,7 @@ mod tests {
     use super::*;
 
     fn gemm(memory_s: f64, compute_s: f64) -> KernelTimes {
-        KernelTimes {
-            memory_s,
-            compute_s,
-            quantise_s: 0.0,
-            waves: 0.0,
-            tile_stream_s: 0.0,
-        }
+        KernelTimes::throughput(memory_s, compute_s)
     }
 
     /// A 256-key window over a 1024-token prompt: query tile i reads key tiles from

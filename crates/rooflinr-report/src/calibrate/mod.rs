@@ -77,17 +77,10 @@ fn datasheet_times(p: &KernelPoint, hw: &Hardware) -> (f64, f64) {
     (d.memory_time.get(), d.compute_time.get())
 }
 
-/// A point's datasheet times as the kernel-term fit takes them (no quantisation pass,
-/// waves or tile shape: a measured kernel gives its work, not its launch).
+/// A point's datasheet times as the kernel-term fit takes them.
 fn kernel_times(p: &KernelPoint, hw: &Hardware) -> KernelTimes {
     let (memory_s, compute_s) = datasheet_times(p, hw);
-    KernelTimes {
-        memory_s,
-        compute_s,
-        quantise_s: 0.0,
-        waves: 0.0,
-        tile_stream_s: 0.0,
-    }
+    KernelTimes::throughput(memory_s, compute_s)
 }
 
 impl Calibration {
