@@ -84,49 +84,32 @@ impl<'a> Activations<'a> {
     }
 
     /// Every vector times weight rows `rows` (a task's), each result given to `out` with
-    /// its row and vector: [`ROWS`] rows at a time, the last few one by one, every vector
-    /// meeting a group while it is in cache. The rows of a group lie in different 4 KiB
-    /// pages ([`page_stride`]).
+    /// its row and vector: [`ROWS`] rows at a time, one from each quarter of the task's
+    /// rows, so each of the four streams the core reads runs on through consecutive rows
+    /// (one long stream each, rather than four short ones restarting every group); the
+    /// last few rows one by one. Every vector meets a group while it is in cache.
     fn dot_rows(
         &self,
         w: &Weights,
         rows: std::ops::Range<usize>,
         mut out: impl FnMut(usize, usize, f32),
     ) {
-        let stride = page_stride(w.row_bytes());
-        let block = ROWS * stride;
-        let mut start = rows.start;
-        while start + block <= rows.end {
-            for offset in 0..stride {
-                let group: [usize; ROWS] = std::array::from_fn(|j| start + offset + j * stride);
-                for i in 0..self.len() {
-                    for (r, v) in group.into_iter().zip(self.dot(w, group, i)) {
-                        out(r, i, v);
-                    }
+        let quarter = rows.len() / ROWS;
+        for r in rows.start..rows.start + quarter {
+            let group: [usize; ROWS] = std::array::from_fn(|j| r + j * quarter);
+            for i in 0..self.len() {
+                for (row, v) in group.into_iter().zip(self.dot(w, group, i)) {
+                    out(row, i, v);
                 }
             }
-            start += block;
         }
-        for r in start..rows.end {
+        for r in rows.start + ROWS * quarter..rows.end {
             for i in 0..self.len() {
                 let [v] = self.dot(w, [r], i);
                 out(r, i, v);
             }
         }
     }
-}
-
-/// Bytes of a 4 KiB page: the span a CPU's stream prefetcher follows one access stream in.
-const PAGE: usize = 4096;
-
-/// The row distance between the rows a GEMV streams together, so that each lies in its own
-/// page: 1 for rows of a page or more, 2 for rows of 2 KiB (a 4096-wide INT4 row) and so
-/// on. Two rows streamed at once from one page defeat the prefetcher, which follows one
-/// stream per page: a 4096 x 4096 INT4 GEMV took 1.05 ms with its 2 KiB rows streamed in
-/// fours side by side (1.0 ms for twice the weights at 8192 wide, one row a page) and
-/// 0.53 ms with the four rows a page apart (2-core CI machine, same run).
-fn page_stride(row_bytes: usize) -> usize {
-    PAGE.div_ceil(row_bytes.max(1))
 }
 
 /// The values a GEMV multiplies `w` by, as the reference check must use them: `x` itself,

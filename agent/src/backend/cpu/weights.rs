@@ -189,16 +189,6 @@ impl Weights {
         }
     }
 
-    /// Bytes of one row's codes (INT4's group scales apart).
-    pub fn row_bytes(&self) -> usize {
-        match &self.packed {
-            Packed::F32(_) => self.cols * 4,
-            Packed::Bf16(_) | Packed::F16(_) => self.cols * 2,
-            Packed::Int8 { .. } => self.cols,
-            Packed::Int4 { .. } => self.cols.div_ceil(2),
-        }
-    }
-
     /// Row `r` of INT4 weights in groups of any size times `x`, each group decoded to FP32
     /// first (the path for shapes the integer kernel does not take).
     fn int4_row_dot(&self, r: usize, x: &[f32]) -> f32 {
