@@ -16,15 +16,15 @@ pub struct CommRecord {
     pub collective: &'static str,
     /// GPUs taking part.
     pub gpus: u32,
-    /// The link it crosses.
+    /// The link it runs over.
     pub link: String,
-    /// Times per pass.
+    /// Instances per stage and micro-batch (layers it appears in).
     pub count: f64,
-    /// Bytes of one message.
+    /// Bytes of one instance's message.
     pub message_bytes: f64,
-    /// Bytes each GPU sends per collective.
+    /// Bytes one GPU sends per instance.
     pub sent_bytes: f64,
-    /// Seconds for all of them in the pass.
+    /// Seconds for all instances.
     pub time_s: f64,
 }
 
@@ -84,11 +84,11 @@ pub struct DeploymentRecord {
     pub max_concurrency: u64,
     /// Requests served together.
     pub concurrency: u64,
-    /// Time to first token, seconds.
+    /// Time to first token (the batch's prefill), seconds.
     pub ttft_s: f64,
-    /// Time per output token, seconds.
+    /// Time per output token (one decode step at the mean context), seconds.
     pub tpot_s: f64,
-    /// Seconds per request.
+    /// One request from arrival to its last token, seconds.
     pub request_time_s: f64,
     /// Output tokens per second each user sees.
     pub tokens_per_s_per_user: f64,
