@@ -290,7 +290,7 @@ fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
                 * s
         })
         .sum();
-    assert_eq!(simd::dot_i8([&w8[..]], &q.codes, &q.scales), [plain8]);
+    assert_eq!(simd::dot_i8([&w8[..]], &q), [plain8]);
     let codes4: Vec<i8> = (0..k).map(|i| ((i * 7 % 16) as i8) - 8).collect();
     assert!(q.codes.iter().all(|c| (-127..=127).contains(c)));
     let bytes: Vec<u8> = codes4
@@ -313,10 +313,7 @@ fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
                 * (half::f16::from_bits(ws).to_f32() * s)
         })
         .sum();
-    assert_eq!(
-        simd::dot_i4([&bytes[..]], [&wscales[..]], &q.split, &q.scales),
-        [plain4]
-    );
+    assert_eq!(simd::dot_i4([&bytes[..]], [&wscales[..]], &q), [plain4]);
 }
 
 #[test]
@@ -403,4 +400,60 @@ fn rows_multiplied_together_equal_rows_multiplied_alone() {
             );
         }
     }
+}
+
+#[test]
+fn integer_kernels_equal_their_portable_loops_at_the_extremes() {
+    // The dispatched kernels (AVX2's byte multiply-adds on x86-64) against the portable
+    // loops, bit for bit, on the codes that would overflow a careless 16-bit sum: every
+    // INT4 nibble at -8 or 7, INT8 weights at -128 and 127, activations at +-127, with
+    // ordinary rows between them. Four rows at once, eight blocks.
+    let k = 8 * simd::ACT_BLOCK;
+    let x: Vec<f32> = (0..k)
+        .map(|i| match i % 5 {
+            0 => 1.0,
+            1 => -1.0,
+            _ => (i as f32 * 0.31).sin(),
+        })
+        .collect();
+    let q = simd::QuantizedActs::new(&x);
+    assert!(q.codes.contains(&127) && q.codes.contains(&-127));
+    let int8_rows: [Vec<i8>; 4] = [
+        vec![-128; k],
+        vec![127; k],
+        (0..k)
+            .map(|i| if i % 2 == 0 { -128 } else { 127 })
+            .collect(),
+        (0..k)
+            .map(|i| ((i * 37 % 256) as i32 - 128) as i8)
+            .collect(),
+    ];
+    let rows8: [&[i8]; 4] = std::array::from_fn(|r| &int8_rows[r][..]);
+    let (fast, portable) = (simd::dot_i8(rows8, &q), simd::dot_i8_portable(rows8, &q));
+    assert_eq!(fast.map(f32::to_bits), portable.map(f32::to_bits));
+    let int4_rows: [Vec<u8>; 4] = [
+        vec![0x88; k / 2], // -8, -8
+        vec![0x77; k / 2], // 7, 7
+        vec![0x78; k / 2], // -8, 7
+        (0..k / 2).map(|i| (i * 59 % 256) as u8).collect(),
+    ];
+    let scales: Vec<u16> = (0..k / simd::ACT_BLOCK)
+        .map(|g| half::f16::from_f32(0.01 * (g + 1) as f32).to_bits())
+        .collect();
+    let rows4: [&[u8]; 4] = std::array::from_fn(|r| &int4_rows[r][..]);
+    let scales4 = [&scales[..]; 4];
+    let (fast, portable) = (
+        simd::dot_i4(rows4, scales4, &q),
+        simd::dot_i4_portable(rows4, scales4, &q),
+    );
+    assert_eq!(fast.map(f32::to_bits), portable.map(f32::to_bits));
+    // And the all -8 row is -8 times the activations' sum, group by group.
+    let expected: f32 = q
+        .sums
+        .iter()
+        .zip(&q.scales)
+        .zip(&scales)
+        .map(|((sum, s), ws)| (-8 * sum) as f32 * (half::f16::from_bits(*ws).to_f32() * s))
+        .sum();
+    assert_eq!(fast[0], expected);
 }

@@ -162,13 +162,13 @@ impl Weights {
         match &self.packed {
             Packed::Int8 { codes, scale } => {
                 let rows = rows.map(|r| &codes[r * k..(r + 1) * k]);
-                simd::dot_i8(rows, &q.codes, &q.scales).map(|v| v * scale)
+                simd::dot_i8(rows, q).map(|v| v * scale)
             }
             Packed::Int4 { bytes, scales, .. } => {
                 let groups = k / simd::ACT_BLOCK;
                 let codes = rows.map(|r| &bytes[r * k / 2..(r + 1) * k / 2]);
                 let row_scales = rows.map(|r| &scales[r * groups..(r + 1) * groups]);
-                simd::dot_i4(codes, row_scales, &q.split, &q.scales)
+                simd::dot_i4(codes, row_scales, q)
             }
             _ => self.rows_dot(rows, &q.values()),
         }
