@@ -18,6 +18,9 @@ const GEMV_TASK_BYTES: usize = 256 << 10;
 /// Weight rows a GEMV multiplies together, each activation chunk loaded once for all of
 /// them ([`simd::dot_with`]).
 const ROWS: usize = 4;
+/// Vectors of a batch the GEMV multiplies together: [`ROWS`] x `VECTORS` accumulators and
+/// the [`ROWS`] converted weight chunks fit AVX2's sixteen registers.
+const VECTORS: usize = 2;
 /// Weight rows (output columns) per GEMM panel.
 const GEMM_PANEL: usize = 64;
 
@@ -67,11 +70,45 @@ impl<'a> Activations<'a> {
         }
     }
 
-    /// Vector `i` times weight rows `rows`.
-    fn dot<const R: usize>(&self, w: &Weights, rows: [usize; R], i: usize) -> [f32; R] {
+    /// Vectors `first..first + M` times weight rows `rows`: `[m][r]`.
+    fn dot<const R: usize, const M: usize>(
+        &self,
+        w: &Weights,
+        rows: [usize; R],
+        first: usize,
+    ) -> [[f32; R]; M] {
         match self {
-            Activations::Float(x) => w.rows_dot(rows, x[i]),
-            Activations::Quantized(q) => w.rows_dot_q8(rows, &q[i]),
+            Activations::Float(x) => w.rows_dot(rows, std::array::from_fn(|m| x[first + m])),
+            Activations::Quantized(q) => {
+                std::array::from_fn(|m| w.rows_dot_q8(rows, &q[first + m]))
+            }
+        }
+    }
+
+    /// Every vector times weight rows `rows`, each result given to `out` with its row and
+    /// vector: [`VECTORS`] vectors at a time (the float kernels convert each weight once
+    /// for them), the last one alone.
+    fn dot_every_vector<const R: usize>(
+        &self,
+        w: &Weights,
+        rows: [usize; R],
+        out: &mut impl FnMut(usize, usize, f32),
+    ) {
+        let mut give = |first: usize, sums: &[[f32; R]]| {
+            for (m, row_sums) in sums.iter().enumerate() {
+                for (row, v) in rows.into_iter().zip(row_sums) {
+                    out(row, first + m, *v);
+                }
+            }
+        };
+        let n = self.len();
+        let mut i = 0;
+        while i + VECTORS <= n {
+            give(i, &self.dot::<R, VECTORS>(w, rows, i));
+            i += VECTORS;
+        }
+        for i in i..n {
+            give(i, &self.dot::<R, 1>(w, rows, i));
         }
     }
 
@@ -97,17 +134,10 @@ impl<'a> Activations<'a> {
         let quarter = rows.len() / ROWS;
         for r in rows.start..rows.start + quarter {
             let group: [usize; ROWS] = std::array::from_fn(|j| r + j * quarter);
-            for i in 0..self.len() {
-                for (row, v) in group.into_iter().zip(self.dot(w, group, i)) {
-                    out(row, i, v);
-                }
-            }
+            self.dot_every_vector(w, group, &mut out);
         }
         for r in rows.start + ROWS * quarter..rows.end {
-            for i in 0..self.len() {
-                let [v] = self.dot(w, [r], i);
-                out(r, i, v);
-            }
+            self.dot_every_vector(w, [r], &mut out);
         }
     }
 }

@@ -186,8 +186,8 @@ macro_rules! dispatch {
     }};
 }
 
-/// `sum(w[r][i] * x[i])` in FP32, for each row.
-pub fn dot_f32<const R: usize>(w: [&[f32]; R], x: &[f32]) -> [f32; R] {
+/// `sum(w[r][i] * x[m][i])` in FP32, for each row and vector (all `x[m]` as long).
+pub fn dot_f32<const R: usize, const M: usize>(w: [&[f32]; R], x: [&[f32]; M]) -> [[f32; R]; M] {
     dispatch!(dot_f32, dot_f32_portable, w, x)
 }
 
@@ -197,12 +197,16 @@ pub fn dot_f32<const R: usize>(w: [&[f32]; R], x: &[f32]) -> [f32; R] {
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_f32_portable<const R: usize>(w: [&[f32]; R], x: &[f32]) -> [f32; R] {
-    dot_with(w, x, |v| v)
+pub fn dot_f32_portable<const R: usize, const M: usize>(
+    w: [&[f32]; R],
+    x: [&[f32]; M],
+) -> [[f32; R]; M] {
+    x.map(|x| dot_with(w, x, |v| v))
 }
 
-/// `sum(bf16(w[r][i]) * x[i])`: a bfloat16 is the top half of an FP32.
-pub fn dot_bf16<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
+/// `sum(bf16(w[r][i]) * x[m][i])` for each row and vector: a bfloat16 is the top half of
+/// an FP32.
+pub fn dot_bf16<const R: usize, const M: usize>(w: [&[u16]; R], x: [&[f32]; M]) -> [[f32; R]; M] {
     dispatch!(dot_bf16, dot_bf16_portable, w, x)
 }
 
@@ -218,8 +222,11 @@ fn bf16_to_f32(b: u16) -> f32 {
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_bf16_portable<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
-    dot_with(w, x, bf16_to_f32)
+pub fn dot_bf16_portable<const R: usize, const M: usize>(
+    w: [&[u16]; R],
+    x: [&[f32]; M],
+) -> [[f32; R]; M] {
+    x.map(|x| dot_with(w, x, bf16_to_f32))
 }
 
 /// An FP16 bit pattern as the FP32 of the same value, exactly, in operations every SIMD
@@ -240,8 +247,8 @@ fn f16_to_f32(h: u16) -> f32 {
     f32::from_bits(bits | ((h & 0x8000) << 16))
 }
 
-/// `sum(f16(w[r][i]) * x[i])`, for each row.
-pub fn dot_f16<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
+/// `sum(f16(w[r][i]) * x[m][i])`, for each row and vector.
+pub fn dot_f16<const R: usize, const M: usize>(w: [&[u16]; R], x: [&[f32]; M]) -> [[f32; R]; M] {
     dispatch!(dot_f16, dot_f16_portable, w, x)
 }
 
@@ -251,8 +258,11 @@ pub fn dot_f16<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_f16_portable<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
-    dot_with(w, x, f16_to_f32)
+pub fn dot_f16_portable<const R: usize, const M: usize>(
+    w: [&[u16]; R],
+    x: [&[f32]; M],
+) -> [[f32; R]; M] {
+    x.map(|x| dot_with(w, x, f16_to_f32))
 }
 
 /// `sum(w[r][i] * q[i] * scale(block of i))` for int8 weights and quantised activations,
@@ -416,52 +426,73 @@ mod x86 {
         out
     }
 
-    /// `sum(convert(w[r][i]) * x[i])` for each of `R` rows, eight weights at a time
-    /// converted by `eight` (one or two instructions), one FMA a row; the tail by `one`.
-    /// The activation chunk is loaded once for all `R` rows, and the rows' accumulators
-    /// are built as a new array each chunk (`map`), which the compiler keeps in registers
-    /// (a loop updating them in place kept them in memory: 2.2x slower).
+    /// `sum(convert(w[r][i]) * x[m][i])` for each of `R` rows and `M` vectors, eight
+    /// weights at a time converted by `eight` (one or two instructions) once for all the
+    /// vectors, one FMA a row and vector; the tail by `one`. Each activation chunk is
+    /// loaded once for all `R` rows. The accumulators are built as a new array each chunk
+    /// (`map`), which the compiler keeps in registers (a loop updating them in place kept
+    /// them in memory: 2.2x slower); R x M must fit AVX2's sixteen registers with the
+    /// weights (4 x 2 does).
     #[inline]
     #[target_feature(enable = "avx2,fma,f16c")]
-    fn dot_float<T: bytemuck::Pod, const R: usize>(
+    fn dot_float<T: bytemuck::Pod, const R: usize, const M: usize>(
         w: [&[T]; R],
-        x: &[f32],
+        x: [&[f32]; M],
         eight: impl Fn([T; 8]) -> __m256,
         one: impl Fn(T) -> f32,
-    ) -> [f32; R] {
-        let whole = x.len() / 8 * 8;
-        let mut acc = [_mm256_setzero_ps(); R];
-        for (c, xs) in x[..whole].chunks_exact(8).enumerate() {
-            let xv: __m256 = bytemuck::cast::<[f32; 8], __m256>(xs.try_into().expect("8"));
-            let mut r = 0;
-            acc = acc.map(|a| {
-                let ws: [T; 8] = w[r][c * 8..(c + 1) * 8].try_into().expect("8");
-                r += 1;
-                _mm256_fmadd_ps(eight(ws), xv, a)
+    ) -> [[f32; R]; M] {
+        let k = x.first().map_or(0, |x| x.len());
+        let whole = k / 8 * 8;
+        let mut acc = [[_mm256_setzero_ps(); R]; M];
+        for c in 0..whole / 8 {
+            let chunk = c * 8..(c + 1) * 8;
+            let wv: [__m256; R] = w.map(|row| eight(row[chunk.clone()].try_into().expect("8")));
+            let mut m = 0;
+            acc = acc.map(|rows| {
+                let xs: [f32; 8] = x[m][chunk.clone()].try_into().expect("8");
+                let xv = bytemuck::cast::<[f32; 8], __m256>(xs);
+                m += 1;
+                let mut r = 0;
+                rows.map(|a| {
+                    let sum = _mm256_fmadd_ps(wv[r], xv, a);
+                    r += 1;
+                    sum
+                })
             });
         }
-        let mut r = 0;
-        acc.map(|a| {
-            let tail: f32 = w[r][whole..]
-                .iter()
-                .zip(&x[whole..])
-                .map(|(v, x)| one(*v) * x)
-                .sum();
-            r += 1;
-            bytemuck::cast::<__m256, [f32; 8]>(a).iter().sum::<f32>() + tail
+        let mut m = 0;
+        acc.map(|rows| {
+            let mut r = 0;
+            let sums = rows.map(|a| {
+                let tail: f32 = w[r][whole..k]
+                    .iter()
+                    .zip(&x[m][whole..])
+                    .map(|(v, x)| one(*v) * x)
+                    .sum();
+                r += 1;
+                bytemuck::cast::<__m256, [f32; 8]>(a).iter().sum::<f32>() + tail
+            });
+            m += 1;
+            sums
         })
     }
 
     /// [`super::dot_f32`].
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) fn dot_f32<const R: usize>(w: [&[f32]; R], x: &[f32]) -> [f32; R] {
+    pub(super) fn dot_f32<const R: usize, const M: usize>(
+        w: [&[f32]; R],
+        x: [&[f32]; M],
+    ) -> [[f32; R]; M] {
         dot_float(w, x, bytemuck::cast::<[f32; 8], __m256>, |v| v)
     }
 
     /// [`super::dot_bf16`]: each bfloat16 widened to 32 bits and shifted into an FP32's
     /// top half (VPMOVZXWD, VPSLLD).
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) fn dot_bf16<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
+    pub(super) fn dot_bf16<const R: usize, const M: usize>(
+        w: [&[u16]; R],
+        x: [&[f32]; M],
+    ) -> [[f32; R]; M] {
         let eight = |h: [u16; 8]| {
             let wide = _mm256_cvtepu16_epi32(bytemuck::cast::<[u16; 8], __m128i>(h));
             _mm256_castsi256_ps(_mm256_slli_epi32::<16>(wide))
@@ -472,7 +503,10 @@ mod x86 {
     /// [`super::dot_f16`]: F16C's VCVTPH2PS converts eight halves in one instruction,
     /// exactly, where the bit arithmetic of `f16_to_f32` takes about eight.
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) fn dot_f16<const R: usize>(w: [&[u16]; R], x: &[f32]) -> [f32; R] {
+    pub(super) fn dot_f16<const R: usize, const M: usize>(
+        w: [&[u16]; R],
+        x: [&[f32]; M],
+    ) -> [[f32; R]; M] {
         let eight = |h: [u16; 8]| _mm256_cvtph_ps(bytemuck::cast::<[u16; 8], __m128i>(h));
         dot_float(w, x, eight, f16_to_f32)
     }

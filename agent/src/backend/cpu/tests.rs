@@ -222,17 +222,17 @@ fn simd_dots_match_a_plain_fp64_sum_on_every_length() {
             .map(|v| half::f16::from_f32(*v).to_bits())
             .collect();
         for (name, got, values) in [
-            ("fp32", simd::dot_f32([&w[..]], &x)[0], w.clone()),
+            ("fp32", simd::dot_f32([&w[..]], [&x])[0][0], w.clone()),
             (
                 "bf16",
-                simd::dot_bf16([&bf16[..]], &x)[0],
+                simd::dot_bf16([&bf16[..]], [&x])[0][0],
                 bf16.iter()
                     .map(|b| half::bf16::from_bits(*b).to_f32())
                     .collect(),
             ),
             (
                 "fp16",
-                simd::dot_f16([&f16[..]], &x)[0],
+                simd::dot_f16([&f16[..]], [&x])[0][0],
                 f16.iter()
                     .map(|h| half::f16::from_bits(*h).to_f32())
                     .collect(),
@@ -347,9 +347,9 @@ fn every_fp16_bit_pattern_converts_exactly() {
         let want = half::f16::from_bits(bits).to_f32();
         let w = [bits; 16];
         for (path, got) in [
-            ("dispatched", simd::dot_f16([&w[..]], &x)[0]),
-            ("portable", simd::dot_f16_portable([&w[..]], &x)[0]),
-            ("tail", simd::dot_f16([&w[..1]], &x[..1])[0] * 16.0),
+            ("dispatched", simd::dot_f16([&w[..]], [&x])[0][0]),
+            ("portable", simd::dot_f16_portable([&w[..]], [&x])[0][0]),
+            ("tail", simd::dot_f16([&w[..1]], [&x[..1]])[0][0] * 16.0),
         ] {
             if want.is_nan() {
                 assert!(got.is_nan(), "{path} {bits:#06x}");
@@ -383,14 +383,14 @@ fn rows_multiplied_together_equal_rows_multiplied_alone() {
             let [alone] = if w.integer_path() {
                 w.rows_dot_q8([r], &q)
             } else {
-                w.rows_dot([r], &inputs)
+                w.rows_dot([r], [&inputs])[0]
             };
             assert_eq!(got.to_bits(), alone.to_bits(), "{format} row {r}");
         }
         let together: [f32; 4] = if w.integer_path() {
             w.rows_dot_q8([0, 7, 150, 301], &q)
         } else {
-            w.rows_dot([0, 7, 150, 301], &inputs)
+            w.rows_dot([0, 7, 150, 301], [&inputs])[0]
         };
         for (r, v) in [0, 7, 150, 301].into_iter().zip(together) {
             assert_eq!(

@@ -170,22 +170,27 @@ impl Weights {
                 let row_scales = rows.map(|r| &scales[r * groups..(r + 1) * groups]);
                 simd::dot_i4(codes, row_scales, q)
             }
-            _ => self.rows_dot(rows, &q.values()),
+            _ => self.rows_dot(rows, [&q.values()])[0],
         }
     }
 
-    /// Rows `rows` times `x` (`x.len() == cols`), each accumulated in FP32.
-    pub fn rows_dot<const R: usize>(&self, rows: [usize; R], x: &[f32]) -> [f32; R] {
+    /// Rows `rows` times each vector of `x` (every `x[m].len() == cols`), each accumulated
+    /// in FP32: `[m][r]`. The float kernels convert each weight once for all the vectors.
+    pub fn rows_dot<const R: usize, const M: usize>(
+        &self,
+        rows: [usize; R],
+        x: [&[f32]; M],
+    ) -> [[f32; R]; M] {
         let k = self.cols;
         let range = |r: usize| r * k..(r + 1) * k;
         match &self.packed {
             Packed::F32(w) => simd::dot_f32(rows.map(|r| &w[range(r)]), x),
             Packed::Bf16(w) => simd::dot_bf16(rows.map(|r| &w[range(r)]), x),
             Packed::F16(w) => simd::dot_f16(rows.map(|r| &w[range(r)]), x),
-            Packed::Int8 { codes, scale } => {
+            Packed::Int8 { codes, scale } => x.map(|x| {
                 simd::dot_with(rows.map(|r| &codes[range(r)]), x, f32::from).map(|v| v * scale)
-            }
-            Packed::Int4 { .. } => rows.map(|r| self.int4_row_dot(r, x)),
+            }),
+            Packed::Int4 { .. } => x.map(|x| rows.map(|r| self.int4_row_dot(r, x))),
         }
     }
 
@@ -222,7 +227,7 @@ impl Weights {
                     *c = nibble(bytes, first + j);
                 }
             }
-            let [sum] = simd::dot_f32([&*codes], &x[lo..hi]);
+            let [[sum]] = simd::dot_f32([&*codes], [&x[lo..hi]]);
             total += sum * table[usize::from(scales[r * groups + g])];
         }
         total
