@@ -17,6 +17,7 @@ use rooflinr_agent::server::{self, AppState, ServerConfig, pairing};
 use rooflinr_agent::stats::StopRule;
 use rooflinr_agent::telemetry::Telemetry;
 use rooflinr_agent::{commands, gpu_check};
+use rooflinr_protocol::BackendKind;
 use rooflinr_protocol::OperatorShape;
 use tokio::net::TcpListener;
 
@@ -66,19 +67,13 @@ struct MeasureArgs {
     /// 8192 on a GPU).
     #[arg(long, global = true)]
     peak_size: Option<u64>,
-    /// The backend the terminal commands measure with (default: cuda when a GPU is
-    /// usable, else cpu).
-    #[arg(long, value_enum, global = true)]
+    /// The backend the terminal commands measure with: cpu or cuda (default: cuda when a
+    /// GPU is usable, else cpu).
+    #[arg(long, global = true, value_name = "cpu|cuda")]
     backend: Option<BackendKind>,
     /// The CUDA device to measure.
     #[arg(long, default_value_t = 0, global = true)]
     gpu: usize,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
-enum BackendKind {
-    Cpu,
-    Cuda,
 }
 
 impl MeasureArgs {

@@ -24,7 +24,7 @@ fn sweep(points: u64, seconds: f64) -> ClientMessage {
                     .collect(),
                 formats: vec!["fp32".into()],
             },
-            backend: Some("cpu".into()),
+            backend: Some(rooflinr_protocol::BackendKind::Cpu),
             budget: Some(Budget {
                 max_seconds: seconds,
                 max_noise: 1e-9,

@@ -93,7 +93,7 @@ async fn hello_reports_the_backends_and_refuses_other_versions() {
             let cpu = h
                 .backends
                 .iter()
-                .find(|b| b.kind == "cpu")
+                .find(|b| b.kind == rooflinr_protocol::BackendKind::Cpu)
                 .expect("cpu backend");
             assert!(cpu.available && cpu.formats.contains(&"int8".to_string()));
             if !h.nvml.available {

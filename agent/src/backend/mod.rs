@@ -15,7 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rooflinr_model::format::{Format, GroupedInt, ScaleType, ZeroPoint};
 use rooflinr_model::quant::{Codec, Quantized};
-use rooflinr_protocol::{BackendInfo, Measurement, OperatorShape};
+use rooflinr_protocol::{BackendInfo, BackendKind, Measurement, OperatorShape};
 
 use crate::stats::StopRule;
 
@@ -111,8 +111,8 @@ pub enum MeasureError {
 
 /// A device that can be measured.
 pub trait Backend: Send + Sync {
-    /// `cpu` or `cuda`.
-    fn kind(&self) -> &'static str;
+    /// Which backend it is.
+    fn kind(&self) -> BackendKind;
 
     /// What the hello message says about it.
     fn info(&self) -> BackendInfo;

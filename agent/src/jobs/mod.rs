@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rooflinr_model::format::Format;
 use rooflinr_protocol::{
-    ErrorCode, JobId, JobKind, JobRequest, JobState, Measurement, ServerMessage,
+    BackendKind, ErrorCode, JobId, JobKind, JobRequest, JobState, Measurement, ServerMessage,
 };
 use rooflinr_report::kernel::MeasuredCeilings;
 use tokio::sync::broadcast;
@@ -35,7 +35,7 @@ pub enum JobError {
     #[error("backend `{kind}` is not available on this agent: {reason}")]
     BackendUnavailable {
         /// The backend asked for.
-        kind: String,
+        kind: BackendKind,
         /// Why it cannot measure.
         reason: String,
     },
@@ -43,7 +43,7 @@ pub enum JobError {
     #[error("backend `{kind}` is not available on this agent; available: {available}")]
     UnknownBackend {
         /// The backend asked for.
-        kind: String,
+        kind: BackendKind,
         /// The backends that can measure, comma-separated.
         available: String,
     },
@@ -73,7 +73,7 @@ pub enum JobError {
     #[error("the {backend} backend does not measure `{name}`; it measures {measures}")]
     Unsupported {
         /// The backend.
-        backend: &'static str,
+        backend: BackendKind,
         /// The format as asked.
         name: String,
         /// What it measures, comma-separated.
@@ -143,7 +143,7 @@ struct Inner {
     queue: VecDeque<JobId>,
     running: Option<JobId>,
     jobs: HashMap<JobId, Record>,
-    ceilings: HashMap<&'static str, MeasuredCeilings>,
+    ceilings: HashMap<BackendKind, MeasuredCeilings>,
 }
 
 /// The queue and its worker.
@@ -212,7 +212,7 @@ impl Jobs {
     /// Validates a request and queues it; returns its id and place in the queue (the caller
     /// tells the submitter; later changes of place are broadcast).
     pub fn submit(&self, request: JobRequest) -> Result<(JobId, usize), JobError> {
-        let backend = self.pick_backend(request.backend.as_deref())?;
+        let backend = self.pick_backend(request.backend)?;
         let items = plan(&request, backend.as_ref())?;
         let rule = StopRule::from_budget(request.budget.as_ref(), self.default_rule);
         let (id, position) = {
@@ -239,12 +239,12 @@ impl Jobs {
         Ok((id, position))
     }
 
-    fn pick_backend(&self, wanted: Option<&str>) -> Result<Arc<dyn Backend>, JobError> {
+    fn pick_backend(&self, wanted: Option<BackendKind>) -> Result<Arc<dyn Backend>, JobError> {
         let available = || {
             self.backends
                 .iter()
                 .filter(|b| b.info().available)
-                .map(|b| b.kind())
+                .map(|b| b.kind().name())
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -258,11 +258,11 @@ impl Jobs {
             Some(kind) => match self.backends.iter().find(|b| b.kind() == kind) {
                 Some(b) if b.info().available => Ok(Arc::clone(b)),
                 Some(b) => Err(JobError::BackendUnavailable {
-                    kind: kind.to_string(),
+                    kind,
                     reason: b.info().reason.unwrap_or_else(|| "no reason given".into()),
                 }),
                 None => Err(JobError::UnknownBackend {
-                    kind: kind.to_string(),
+                    kind,
                     available: available(),
                 }),
             },

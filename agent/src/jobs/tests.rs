@@ -88,7 +88,7 @@ fn http_api_spellings_of_formats_are_accepted() {
 fn ceilings_jobs_measure_bandwidth_then_every_peak_format() {
     let request = JobRequest {
         kind: JobKind::Ceilings,
-        backend: Some("cpu".into()),
+        backend: Some(rooflinr_protocol::BackendKind::Cpu),
         budget: None,
     };
     let items = plan(&request, &cpu()).expect("valid");
@@ -100,7 +100,7 @@ fn measured(kind: MeasurementKind, flops: f64, bytes: f64, median_s: f64) -> Mea
     Measurement {
         kind,
         label: String::new(),
-        backend: "cpu".into(),
+        backend: rooflinr_protocol::BackendKind::Cpu,
         device: String::new(),
         format: Some("fp32".into()),
         activation_format: None,

@@ -18,9 +18,9 @@ mod records;
 pub use codec::{MAX_MESSAGE_BYTES, ProtocolError, check_version, decode, encode};
 pub use messages::{ClientMessage, ErrorCode, JobId, JobKind, JobRequest, JobState, ServerMessage};
 pub use records::{
-    AgentHello, BackendInfo, Budget, Capability, Check, ClockStats, DeviceInfo, GpuSample,
-    HostSample, Measurement, MeasurementKind, NvmlStatus, OperatorShape, ShapeError, Stats,
-    TelemetrySample,
+    AgentHello, BackendInfo, BackendKind, Budget, Capability, Check, ClockStats, DeviceInfo,
+    GpuSample, HostSample, Measurement, MeasurementKind, NvmlStatus, OperatorShape, ShapeError,
+    Stats, TelemetrySample,
 };
 
 /// The protocol version this build speaks. Bumped on any change an older peer would

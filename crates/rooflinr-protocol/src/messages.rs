@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::records::{AgentHello, Budget, Measurement, OperatorShape, TelemetrySample};
+use crate::records::{
+    AgentHello, BackendKind, Budget, Measurement, OperatorShape, TelemetrySample,
+};
 
 /// A job's identifier, unique within one agent's results folder.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -55,9 +57,9 @@ pub enum ClientMessage {
 pub struct JobRequest {
     /// The kind of work.
     pub kind: JobKind,
-    /// `cpu` or `cuda`; the agent's best available backend when absent.
+    /// The backend to measure on; the agent's best available backend when absent.
     #[serde(default)]
-    pub backend: Option<String>,
+    pub backend: Option<BackendKind>,
     /// How long to spend per point; the agent's defaults when absent.
     #[serde(default)]
     pub budget: Option<Budget>,

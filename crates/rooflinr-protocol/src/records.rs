@@ -75,8 +75,8 @@ pub struct AgentHello {
 /// A measurement backend.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BackendInfo {
-    /// `cpu` or `cuda`.
-    pub kind: String,
+    /// Which backend.
+    pub kind: BackendKind,
     /// Whether jobs can run on it.
     pub available: bool,
     /// Why not, when it is not.
@@ -137,6 +137,46 @@ pub struct DeviceInfo {
     pub registry_key: Option<String>,
 }
 
+/// A measuring backend of the agent, named on the wire `cpu` or `cuda`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    /// The host's CPU cores: every machine has them.
+    Cpu,
+    /// An NVIDIA GPU through CUDA.
+    Cuda,
+}
+
+impl BackendKind {
+    /// Every backend kind.
+    pub const ALL: [BackendKind; 2] = [BackendKind::Cpu, BackendKind::Cuda];
+
+    /// Its name on the wire and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Cpu => "cpu",
+            BackendKind::Cuda => "cuda",
+        }
+    }
+}
+
+impl std::fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BackendKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BackendKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("`{s}` is not a backend (cpu or cuda)"))
+    }
+}
+
 /// What was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -193,8 +233,8 @@ pub struct Measurement {
     pub kind: MeasurementKind,
     /// Readable label (`gemv 1x4096x4096 int4-g128`).
     pub label: String,
-    /// `cpu` or `cuda`.
-    pub backend: String,
+    /// The backend that measured it.
+    pub backend: BackendKind,
     /// The device measured.
     pub device: String,
     /// Weight format (absent for bandwidth).

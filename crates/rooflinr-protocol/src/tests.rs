@@ -51,7 +51,7 @@ fn client_messages_decode_as_documented() {
         ClientMessage::Measure {
             request: JobRequest {
                 kind: JobKind::Ceilings,
-                backend: Some("cpu".into()),
+                backend: Some(crate::BackendKind::Cpu),
                 budget: Some(Budget {
                     max_seconds: 0.5,
                     max_noise: 0.005,
@@ -89,6 +89,26 @@ fn malformed_messages_are_refused_with_the_reason() {
     check_refused(
         r#"{"type":"measure","request":{"kind":{"kind":"operators","shapes":[{"m":-1,"n":1,"k":1}],"formats":[]}}}"#,
         "invalid value",
+    );
+    // A backend is one of the kinds the protocol names, refused by name otherwise.
+    check_refused(
+        r#"{"type":"measure","request":{"kind":{"kind":"ceilings"},"backend":"tpu"}}"#,
+        "unknown variant `tpu`, expected `cpu` or `cuda`",
+    );
+}
+
+#[test]
+fn backend_kinds_read_back_from_their_names() {
+    for kind in crate::BackendKind::ALL {
+        assert_eq!(kind.name().parse(), Ok(kind));
+        assert_eq!(
+            serde_json::to_string(&kind).expect("serialises"),
+            format!("\"{}\"", kind.name())
+        );
+    }
+    assert_eq!(
+        "gpu".parse::<crate::BackendKind>(),
+        Err("`gpu` is not a backend (cpu or cuda)".to_string())
     );
 }
 

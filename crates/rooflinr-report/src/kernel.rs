@@ -4,7 +4,7 @@ use rooflinr_model::format::{Format, Math, product_is_block_scaled, product_math
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::{Bound, Efficiency, Prediction, Roof, Work};
 use rooflinr_model::units::{Bytes, BytesPerSecond, Flops, FlopsPerSecond};
-use rooflinr_protocol::{Measurement, MeasurementKind};
+use rooflinr_protocol::{BackendKind, Measurement, MeasurementKind};
 use serde::{Deserialize, Serialize};
 
 /// One kernel run: its work, its measured time, and where that came from.
@@ -75,8 +75,8 @@ mod math_name {
 pub enum KernelSource {
     /// Measured by a rooflinr agent's backend on a device.
     Agent {
-        /// `cpu`, `cuda`.
-        backend: String,
+        /// The agent's backend.
+        backend: BackendKind,
         /// The device as the agent names it.
         device: String,
     },
@@ -132,9 +132,10 @@ impl From<String> for KernelSource {
         if let Some((backend, device)) = text
             .strip_prefix(AGENT_PREFIX)
             .and_then(|rest| rest.split_once(" on "))
+            .and_then(|(backend, device)| Some((backend.parse().ok()?, device)))
         {
             return KernelSource::Agent {
-                backend: backend.to_string(),
+                backend,
                 device: device.to_string(),
             };
         }
@@ -215,7 +216,7 @@ impl KernelPoint {
             time_s: m.stats.median_s,
             energy_j: m.energy_j,
             source: KernelSource::Agent {
-                backend: m.backend.clone(),
+                backend: m.backend,
                 device: m.device.clone(),
             },
         })

@@ -118,7 +118,7 @@ fn measured(
     Measurement {
         kind,
         label: format!("{kind:?} {m}x4096x4096 {}", format.unwrap_or("")),
-        backend: "cpu".into(),
+        backend: rooflinr_protocol::BackendKind::Cpu,
         device: "test".into(),
         format: format.map(str::to_string),
         activation_format: format.map(|_| "fp32".into()),
@@ -316,9 +316,13 @@ fn calibration_reaches_the_whole_model_and_the_chart() {
     );
 }
 
-fn backend(kind: &str, available: bool, key: Option<&str>) -> rooflinr_protocol::BackendInfo {
+fn backend(
+    kind: rooflinr_protocol::BackendKind,
+    available: bool,
+    key: Option<&str>,
+) -> rooflinr_protocol::BackendInfo {
     rooflinr_protocol::BackendInfo {
-        kind: kind.into(),
+        kind,
         available,
         reason: (!available).then(|| "no driver".into()),
         device: Some(rooflinr_protocol::DeviceInfo {
@@ -346,8 +350,8 @@ fn hello(backends: Vec<rooflinr_protocol::BackendInfo>) -> rooflinr_protocol::Ag
 #[test]
 fn pairing_selects_the_datasheet_of_the_gpu_the_agent_measures() {
     let gpu = hello(vec![
-        backend("cuda", true, Some("h100-sxm")),
-        backend("cpu", true, None),
+        backend(rooflinr_protocol::BackendKind::Cuda, true, Some("h100-sxm")),
+        backend(rooflinr_protocol::BackendKind::Cpu, true, None),
     ]);
     assert_eq!(
         paired_registry_device(&gpu),
@@ -355,8 +359,12 @@ fn pairing_selects_the_datasheet_of_the_gpu_the_agent_measures() {
     );
     // An unusable GPU is skipped; the CPU has no registry entry, so nothing is selected.
     let no_gpu = hello(vec![
-        backend("cuda", false, Some("h100-sxm")),
-        backend("cpu", true, None),
+        backend(
+            rooflinr_protocol::BackendKind::Cuda,
+            false,
+            Some("h100-sxm"),
+        ),
+        backend(rooflinr_protocol::BackendKind::Cpu, true, None),
     ]);
     assert_eq!(paired_registry_device(&no_gpu), None);
 }

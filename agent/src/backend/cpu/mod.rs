@@ -16,7 +16,7 @@ use rand::Rng;
 use rooflinr_model::format::Format;
 use rooflinr_model::ops::{Op, Precision};
 use rooflinr_protocol::{
-    BackendInfo, DeviceInfo, Measurement, MeasurementKind, OperatorShape, Stats,
+    BackendInfo, BackendKind, DeviceInfo, Measurement, MeasurementKind, OperatorShape, Stats,
 };
 use sysinfo::{CpuRefreshKind, MemoryRefreshKind, RefreshKind, System};
 
@@ -178,7 +178,7 @@ impl CpuBackend {
         Measurement {
             kind,
             label: work.label(),
-            backend: "cpu".into(),
+            backend: BackendKind::Cpu,
             device: self.device.name.clone(),
             activation_format: format.as_ref().map(|_| "fp32".to_string()),
             format,
@@ -440,15 +440,15 @@ pub fn format_names(formats: &[Format]) -> String {
 }
 
 impl Backend for CpuBackend {
-    fn kind(&self) -> &'static str {
-        "cpu"
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cpu
     }
 
     fn info(&self) -> BackendInfo {
         let mut device = self.device.clone();
         device.memory_free_bytes = self.free_memory();
         BackendInfo {
-            kind: "cpu".into(),
+            kind: BackendKind::Cpu,
             available: true,
             reason: None,
             device: Some(device),

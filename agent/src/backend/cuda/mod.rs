@@ -26,7 +26,7 @@ use rooflinr_model::format::Format;
 use rooflinr_model::ops::{Op, Precision};
 use rooflinr_model::quant::{Codec, Quantized, Scalar};
 use rooflinr_protocol::{
-    BackendInfo, Check, ClockStats, Measurement, MeasurementKind, OperatorShape, Stats,
+    BackendInfo, BackendKind, Check, ClockStats, Measurement, MeasurementKind, OperatorShape, Stats,
 };
 
 use self::gemm::{GemmType, LtGemm, Operands, WORKSPACE_BYTES};
@@ -139,7 +139,7 @@ impl CudaBackend {
         };
         CudaBackend {
             info: BackendInfo {
-                kind: "cuda".into(),
+                kind: BackendKind::Cuda,
                 available: gpu.is_some(),
                 reason,
                 device: gpu.as_ref().map(|g| g.facts.clone()),
@@ -197,7 +197,7 @@ impl CudaBackend {
         Measurement {
             kind,
             label: work.label(),
-            backend: "cuda".into(),
+            backend: BackendKind::Cuda,
             device: self
                 .gpu
                 .as_ref()
@@ -630,8 +630,8 @@ impl CudaBackend {
 }
 
 impl Backend for CudaBackend {
-    fn kind(&self) -> &'static str {
-        "cuda"
+    fn kind(&self) -> BackendKind {
+        BackendKind::Cuda
     }
 
     fn info(&self) -> BackendInfo {

@@ -506,7 +506,7 @@ fn without_a_driver_the_backend_says_why_and_measures_nothing() {
     // exactly when it opened a GPU, and a reason whenever it did not.
     let backend = CudaBackend::probe(CudaOptions::default());
     let info = backend.info();
-    assert_eq!(info.kind, "cuda");
+    assert_eq!(info.kind, rooflinr_protocol::BackendKind::Cuda);
     assert_eq!(info.capabilities.len(), 4);
     if info.available {
         assert!(info.device.is_some());

@@ -172,7 +172,7 @@ fn each_source_is_calibrated_on_its_own() {
         .map(|mut p| {
             if p.source == KernelSource::Other("synthetic".into()) {
                 p.source = KernelSource::Agent {
-                    backend: "cuda".into(),
+                    backend: rooflinr_protocol::BackendKind::Cuda,
                     device: "box".into(),
                 };
             }

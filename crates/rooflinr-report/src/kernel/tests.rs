@@ -18,7 +18,7 @@ pub(crate) fn measurement(
     Measurement {
         kind,
         label: format!("{kind:?} {}", format.unwrap_or("")).to_lowercase(),
-        backend: "cpu".into(),
+        backend: rooflinr_protocol::BackendKind::Cpu,
         device: "test cpu".into(),
         format: format.map(str::to_string),
         activation_format: format.map(|_| "fp32".to_string()),
@@ -151,7 +151,7 @@ fn a_gemv_is_predicted_from_the_read_bandwidth_a_gemm_from_the_best() {
 #[test]
 fn a_source_is_stored_as_its_text_and_read_back_as_the_same_source() {
     let agent = KernelSource::Agent {
-        backend: "cuda".into(),
+        backend: rooflinr_protocol::BackendKind::Cuda,
         device: "NVIDIA H100 80GB HBM3".into(),
     };
     for source in [
