@@ -80,7 +80,7 @@ impl<'a> Activations<'a> {
         match self {
             Activations::Float(x) => w.rows_dot(rows, std::array::from_fn(|m| x[first + m])),
             Activations::Quantized(q) => {
-                std::array::from_fn(|m| w.rows_dot_q8(rows, &q[first + m]))
+                w.rows_dot_q8(rows, std::array::from_fn(|m| &q[first + m]))
             }
         }
     }

@@ -302,17 +302,18 @@ pub fn dot_i8_portable<const R: usize>(w: [&[i8]; R], acts: &QuantizedActs) -> [
     total
 }
 
-/// The INT4 dot of each of `R` rows: `bytes[r]` hold two's complement 4-bit codes, the
-/// first of each pair in the low nibble, [`ACT_BLOCK`] codes (one group) per FP16 weight
-/// scale (its bit pattern, as stored and counted, `weight_scales[r]`). Per group, an exact
-/// integer sum times the group's weight scale times the block's activation scale. With
-/// AVX2's byte multiply-add where the CPU has it, else [`dot_i4_portable`]; both give the
-/// same bits.
-pub fn dot_i4<const R: usize>(
+/// The INT4 dot of each of `R` rows with each of `M` vectors (`[m][r]`): `bytes[r]` hold
+/// two's complement 4-bit codes, the first of each pair in the low nibble, [`ACT_BLOCK`]
+/// codes (one group) per FP16 weight scale (its bit pattern, as stored and counted,
+/// `weight_scales[r]`). Per group, an exact integer sum times the group's weight scale
+/// times the block's activation scale. With AVX2's byte multiply-add where the CPU has it
+/// (each group unpacked once for all the vectors), else [`dot_i4_portable`]; both give
+/// the same bits.
+pub fn dot_i4<const R: usize, const M: usize>(
     bytes: [&[u8]; R],
     weight_scales: [&[u16]; R],
-    acts: &QuantizedActs,
-) -> [f32; R] {
+    acts: [&QuantizedActs; M],
+) -> [[f32; R]; M] {
     dispatch!(dot_i4, dot_i4_portable, bytes, weight_scales, acts)
 }
 
@@ -323,7 +324,17 @@ pub fn dot_i4<const R: usize>(
     "x86_64+avx2+fma+f16c",
     "aarch64+neon"
 ))]
-pub fn dot_i4_portable<const R: usize>(
+pub fn dot_i4_portable<const R: usize, const M: usize>(
+    bytes: [&[u8]; R],
+    weight_scales: [&[u16]; R],
+    acts: [&QuantizedActs; M],
+) -> [[f32; R]; M] {
+    acts.map(|acts| dot_i4_one(bytes, weight_scales, acts))
+}
+
+/// [`dot_i4_portable`] for one vector (always inlined into it).
+#[inline(always)]
+fn dot_i4_one<const R: usize>(
     bytes: [&[u8]; R],
     weight_scales: [&[u16]; R],
     acts: &QuantizedActs,
@@ -541,46 +552,55 @@ mod x86 {
     }
 
     /// [`super::dot_i4`]: each byte XORed with 0x88 makes both nibbles unsigned (code + 8,
-    /// 0..=15), masked and shifted apart into VPMADDUBSW's unsigned operand; 8 times the
-    /// block's activation sum is taken off the exact integer sum. A pair is at most
-    /// 2 x 15 x 127 = 3,810, so the four pair sums of a lane add up in 16 bits. The rows'
-    /// sums and weight scales are finished four rows at a time.
+    /// 0..=15), masked and shifted apart into VPMADDUBSW's unsigned operand once for all
+    /// `M` vectors; 8 times the block's activation sum is taken off the exact integer sum.
+    /// A pair is at most 2 x 15 x 127 = 3,810, so the four pair sums of a lane add up in 16
+    /// bits. The rows' sums and weight scales are finished four rows at a time.
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) fn dot_i4<const R: usize>(
+    pub(super) fn dot_i4<const R: usize, const M: usize>(
         bytes: [&[u8]; R],
         weight_scales: [&[u16]; R],
-        acts: &QuantizedActs,
-    ) -> [f32; R] {
+        acts: [&QuantizedActs; M],
+    ) -> [[f32; R]; M] {
         const HALF: usize = ACT_BLOCK / 2;
         let low_nibble = _mm256_set1_epi8(0x0f);
         let offset = _mm256_set1_epi8(0x88u8 as i8);
         let ones = _mm256_set1_epi16(1);
-        let mut total = [0.0f32; R];
-        let blocks = acts
-            .split
-            .chunks_exact(ACT_BLOCK)
-            .zip(&acts.scales)
-            .zip(&acts.sums);
-        for (g, ((qb, s), block_sum)) in blocks.enumerate() {
-            // Even elements meet the low nibbles, odd ones the high nibbles; the first 32
-            // bytes of a group hold elements 0..64, the next 32 elements 64..128.
-            let even = [load(qb), load(&qb[WIDTH..])];
-            let odd = [load(&qb[HALF..]), load(&qb[HALF + WIDTH..])];
-            let sums = lane_sums(bytes.map(|row| {
+        let mut total = [[0.0f32; R]; M];
+        let groups = acts.first().map_or(0, |a| a.scales.len());
+        for g in 0..groups {
+            // Per row: the low nibbles of the group's two 32-byte halves (even elements
+            // 0..64, 64..128), then the high nibbles (odd elements).
+            let nibbles: [[__m256i; 4]; R] = bytes.map(|row| {
                 let gb = &row[g * HALF..(g + 1) * HALF];
-                let mut pairs = _mm256_setzero_si256();
-                for h in 0..2 {
-                    let v = _mm256_xor_si256(load(&gb[h * WIDTH..]), offset);
-                    let lo = _mm256_and_si256(v, low_nibble);
-                    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), low_nibble);
-                    pairs = _mm256_add_epi16(pairs, _mm256_maddubs_epi16(lo, even[h]));
-                    pairs = _mm256_add_epi16(pairs, _mm256_maddubs_epi16(hi, odd[h]));
-                }
-                _mm256_madd_epi16(pairs, ones)
-            }));
+                let v = [load(gb), load(&gb[WIDTH..])].map(|v| _mm256_xor_si256(v, offset));
+                [
+                    _mm256_and_si256(v[0], low_nibble),
+                    _mm256_and_si256(v[1], low_nibble),
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v[0]), low_nibble),
+                    _mm256_and_si256(_mm256_srli_epi16::<4>(v[1]), low_nibble),
+                ]
+            });
             let row_scales = halves_to_f32(weight_scales.map(|ws| ws[g]));
-            for ((t, sum), ws) in total.iter_mut().zip(sums).zip(row_scales) {
-                *t += (sum - 8 * block_sum) as f32 * (ws * s);
+            for (t, a) in total.iter_mut().zip(acts) {
+                // The split order matches: even elements first, then odd ones.
+                let qb = &a.split[g * ACT_BLOCK..(g + 1) * ACT_BLOCK];
+                let q = [0, WIDTH, HALF, HALF + WIDTH].map(|at| load(&qb[at..]));
+                let sums = lane_sums(nibbles.map(|n| {
+                    let low = _mm256_add_epi16(
+                        _mm256_maddubs_epi16(n[0], q[0]),
+                        _mm256_maddubs_epi16(n[1], q[1]),
+                    );
+                    let high = _mm256_add_epi16(
+                        _mm256_maddubs_epi16(n[2], q[2]),
+                        _mm256_maddubs_epi16(n[3], q[3]),
+                    );
+                    _mm256_madd_epi16(_mm256_add_epi16(low, high), ones)
+                }));
+                let (s, block_sum) = (a.scales[g], a.sums[g]);
+                for ((t, sum), ws) in t.iter_mut().zip(sums).zip(row_scales) {
+                    *t += (sum - 8 * block_sum) as f32 * (ws * s);
+                }
             }
         }
         total

@@ -313,7 +313,7 @@ fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
                 * (half::f16::from_bits(ws).to_f32() * s)
         })
         .sum();
-    assert_eq!(simd::dot_i4([&bytes[..]], [&wscales[..]], &q), [plain4]);
+    assert_eq!(simd::dot_i4([&bytes[..]], [&wscales[..]], [&q]), [[plain4]]);
 }
 
 #[test]
@@ -381,14 +381,14 @@ fn rows_multiplied_together_equal_rows_multiplied_alone() {
         let q = simd::QuantizedActs::new(&x);
         for (r, got) in y.iter().enumerate() {
             let [alone] = if w.integer_path() {
-                w.rows_dot_q8([r], &q)
+                w.rows_dot_q8([r], [&q])[0]
             } else {
                 w.rows_dot([r], [&inputs])[0]
             };
             assert_eq!(got.to_bits(), alone.to_bits(), "{format} row {r}");
         }
         let together: [f32; 4] = if w.integer_path() {
-            w.rows_dot_q8([0, 7, 150, 301], &q)
+            w.rows_dot_q8([0, 7, 150, 301], [&q])[0]
         } else {
             w.rows_dot([0, 7, 150, 301], [&inputs])[0]
         };
@@ -443,8 +443,8 @@ fn integer_kernels_equal_their_portable_loops_at_the_extremes() {
     let rows4: [&[u8]; 4] = std::array::from_fn(|r| &int4_rows[r][..]);
     let scales4 = [&scales[..]; 4];
     let (fast, portable) = (
-        simd::dot_i4(rows4, scales4, &q),
-        simd::dot_i4_portable(rows4, scales4, &q),
+        simd::dot_i4(rows4, scales4, [&q])[0],
+        simd::dot_i4_portable(rows4, scales4, [&q])[0],
     );
     assert_eq!(fast.map(f32::to_bits), portable.map(f32::to_bits));
     // And the all -8 row is -8 times the activations' sum, group by group.

@@ -152,17 +152,18 @@ impl Weights {
         }
     }
 
-    /// Rows `rows` times a quantised activation (only on the [`Weights::integer_path`]).
-    pub fn rows_dot_q8<const R: usize>(
+    /// Rows `rows` times each quantised activation of `q` (only on the
+    /// [`Weights::integer_path`]): `[m][r]`. INT4 unpacks each group once for all of them.
+    pub fn rows_dot_q8<const R: usize, const M: usize>(
         &self,
         rows: [usize; R],
-        q: &simd::QuantizedActs,
-    ) -> [f32; R] {
+        q: [&simd::QuantizedActs; M],
+    ) -> [[f32; R]; M] {
         let k = self.cols;
         match &self.packed {
             Packed::Int8 { codes, scale } => {
                 let rows = rows.map(|r| &codes[r * k..(r + 1) * k]);
-                simd::dot_i8(rows, q).map(|v| v * scale)
+                q.map(|q| simd::dot_i8(rows, q).map(|v| v * scale))
             }
             Packed::Int4 { bytes, scales, .. } => {
                 let groups = k / simd::ACT_BLOCK;
@@ -170,7 +171,7 @@ impl Weights {
                 let row_scales = rows.map(|r| &scales[r * groups..(r + 1) * groups]);
                 simd::dot_i4(codes, row_scales, q)
             }
-            _ => self.rows_dot(rows, [&q.values()])[0],
+            _ => q.map(|q| self.rows_dot(rows, [&q.values()])[0]),
         }
     }
 
