@@ -236,40 +236,42 @@ pub fn compare(
 /// A memory-bound point measured this much slower than its roofline is called out.
 const SLOW_MEMORY_ERROR: f64 = -0.2;
 
+/// A point measured this much faster than its roofline is called out.
+const BEATEN_ROOF_ERROR: f64 = 0.1;
+
+/// `heading: labels. why` for the rows `pick` keeps, on a line of its own; empty when it
+/// keeps none.
+fn note(rows: &[Compared], pick: impl Fn(&Compared) -> bool, heading: &str, why: &str) -> String {
+    let picked: Vec<&str> = rows
+        .iter()
+        .filter(|r| pick(r))
+        .map(|r| r.label.as_str())
+        .collect();
+    if picked.is_empty() {
+        return String::new();
+    }
+    format!("\n{heading}: {}. {why}", picked.join(", "))
+}
+
 /// Why memory-bound points fall short of the bandwidth they are predicted from, naming
 /// those more than 20 % short; empty when none is.
 fn slow_memory_note(rows: &[Compared]) -> String {
-    let slow: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.bound == Bound::Memory && r.error < SLOW_MEMORY_ERROR)
-        .map(|r| r.label.as_str())
-        .collect();
-    if slow.is_empty() {
-        return String::new();
-    }
-    format!(
-        "\nmore than 20% short of the bandwidth roof: {}. These kernels do more work per byte than the read kernel the roof comes from (converting FP16 and BF16, unpacking INT4, integer multiply-adds), and on a few cores that work does not fully overlap the loads; the roofline is the bound, the measurement is what these kernels reach.",
-        slow.join(", ")
+    note(
+        rows,
+        |r| r.bound == Bound::Memory && r.error < SLOW_MEMORY_ERROR,
+        "more than 20% short of the bandwidth roof",
+        "These kernels do more work per byte than the read kernel the roof comes from (converting FP16 and BF16, unpacking INT4, integer multiply-adds), and on a few cores that work does not fully overlap the loads; the roofline is the bound, the measurement is what these kernels reach.",
     )
 }
-
-/// A point measured this much faster than its roofline is called out.
-const BEATEN_ROOF_ERROR: f64 = 0.1;
 
 /// Why points ran faster than their roof, naming those more than 10 % faster; empty when
 /// none did.
 fn beaten_roof_note(rows: &[Compared]) -> String {
-    let fast: Vec<&str> = rows
-        .iter()
-        .filter(|r| r.error > BEATEN_ROOF_ERROR)
-        .map(|r| r.label.as_str())
-        .collect();
-    if fast.is_empty() {
-        return String::new();
-    }
-    format!(
-        "\nfaster than the roof: {}. A ceiling is what this backend's ceiling kernels reached (a sum over one large array for bandwidth; for compute, a large GEMM per format, which on the CPU dequantises the weights to FP32 while the batched GEMV multiplies int8 activations directly), so a kernel that beats it shows the ceiling is low for that kernel, not a kernel beating the hardware; measured bandwidth also moves by about 10 % between runs on shared machines.",
-        fast.join(", ")
+    note(
+        rows,
+        |r| r.error > BEATEN_ROOF_ERROR,
+        "faster than the roof",
+        "A ceiling is what this backend's ceiling kernels reached (a sum over one large array for bandwidth; for compute, a large GEMM per format, which on the CPU dequantises the weights to FP32 while the batched GEMV multiplies int8 activations directly), so a kernel that beats it shows the ceiling is low for that kernel, not a kernel beating the hardware; measured bandwidth also moves by about 10 % between runs on shared machines.",
     )
 }
 
