@@ -290,7 +290,7 @@ fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
                 * s
         })
         .sum();
-    assert_eq!(simd::dot_i8([&w8[..]], &q), [plain8]);
+    assert_eq!(simd::dot_i8([&w8[..]], [&q]), [[plain8]]);
     let codes4: Vec<i8> = (0..k).map(|i| ((i * 7 % 16) as i8) - 8).collect();
     assert!(q.codes.iter().all(|c| (-127..=127).contains(c)));
     let bytes: Vec<u8> = codes4
@@ -429,7 +429,10 @@ fn integer_kernels_equal_their_portable_loops_at_the_extremes() {
             .collect(),
     ];
     let rows8: [&[i8]; 4] = std::array::from_fn(|r| &int8_rows[r][..]);
-    let (fast, portable) = (simd::dot_i8(rows8, &q), simd::dot_i8_portable(rows8, &q));
+    let (fast, portable) = (
+        simd::dot_i8(rows8, [&q])[0],
+        simd::dot_i8_portable(rows8, [&q])[0],
+    );
     assert_eq!(fast.map(f32::to_bits), portable.map(f32::to_bits));
     let int4_rows: [Vec<u8>; 4] = [
         vec![0x88; k / 2], // -8, -8

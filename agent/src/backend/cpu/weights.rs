@@ -153,7 +153,7 @@ impl Weights {
     }
 
     /// Rows `rows` times each quantised activation of `q` (only on the
-    /// [`Weights::integer_path`]): `[m][r]`. INT4 unpacks each group once for all of them.
+    /// [`Weights::integer_path`]): `[m][r]`. The kernels unpack each weight block once for all of them.
     pub fn rows_dot_q8<const R: usize, const M: usize>(
         &self,
         rows: [usize; R],
@@ -163,7 +163,7 @@ impl Weights {
         match &self.packed {
             Packed::Int8 { codes, scale } => {
                 let rows = rows.map(|r| &codes[r * k..(r + 1) * k]);
-                q.map(|q| simd::dot_i8(rows, q).map(|v| v * scale))
+                simd::dot_i8(rows, q).map(|sums| sums.map(|v| v * scale))
             }
             Packed::Int4 { bytes, scales, .. } => {
                 let groups = k / simd::ACT_BLOCK;
