@@ -153,7 +153,7 @@ impl Weights {
     }
 
     /// Rows `rows` times each quantised activation of `q` (only on the
-    /// [`Weights::integer_path`]): `[m][r]`. The kernels unpack each weight block once for all of them.
+    /// [`Weights::integer_path`]): `[m][r]`. INT4 unpacks each group once for all of them.
     pub fn rows_dot_q8<const R: usize, const M: usize>(
         &self,
         rows: [usize; R],
