@@ -124,6 +124,30 @@ pub struct MoeShape {
     pub gated: bool,
 }
 
+/// The routed work that lands on one GPU of an expert-parallel group.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoeLoad {
+    /// Token copies routed to this GPU's experts.
+    pub assignments: f64,
+    /// This GPU's experts that receive at least one copy (their weights are read).
+    pub experts_touched: f64,
+}
+
+impl MoeLoad {
+    /// The expected load under a router that spreads tokens evenly at random: a share
+    /// `1 / expert_parallel` of every copy and of the experts touched.
+    pub fn uniform(shape: &MoeShape) -> MoeLoad {
+        MoeLoad {
+            assignments: shape.tokens * shape.top_k / shape.expert_parallel,
+            experts_touched: crate::analysis::expected_distinct_experts(
+                shape.experts,
+                shape.top_k,
+                shape.tokens,
+            ) / shape.expert_parallel,
+        }
+    }
+}
+
 /// A kernel's datasheet times, before the fitted terms.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KernelTimes {
@@ -230,16 +254,20 @@ impl KernelTimes {
     }
 
     /// The times of a fused MoE layer (routed experts only) on one GPU of an
-    /// expert-parallel group: its experts' GEMMs (gate and up fused, then down) over the
-    /// tokens routed to them, the expert weights it touches, and the permutation that
-    /// gathers each token's `top_k` copies in expert order and scatters them back (read
-    /// and written once each way, for every token: the kernel walks all routing entries
-    /// whatever its experts). Tokens spread evenly over experts (a balanced router).
-    pub fn moe(shape: &MoeShape, precision: &Precision, hw: &Hardware) -> KernelTimes {
-        let assignments = shape.tokens * shape.top_k / shape.expert_parallel;
-        let touched =
-            crate::analysis::expected_distinct_experts(shape.experts, shape.top_k, shape.tokens)
-                / shape.expert_parallel;
+    /// expert-parallel group carrying `load`: its experts' GEMMs (gate and up fused, then
+    /// down) over the copies routed to them, the weights of the experts it touches, and
+    /// the permutation around them: the routed copies gathered in expert order (read and
+    /// written in the activation format), then read back and summed into one output row
+    /// per token, every token of the batch (in the output format; rows with no local
+    /// expert are written as zeros for the group's all-reduce or combine).
+    pub fn moe(
+        shape: &MoeShape,
+        load: &MoeLoad,
+        precision: &Precision,
+        hw: &Hardware,
+    ) -> KernelTimes {
+        let assignments = load.assignments;
+        let touched = load.experts_touched;
         let per_expert = if touched > 0.0 {
             assignments / touched
         } else {
@@ -282,12 +310,15 @@ impl KernelTimes {
             times.memory_s += p.memory_time.get();
             times.compute_s += p.compute_time.get();
         }
-        let permutation = shape.tokens * shape.top_k * 2.0 * 2.0;
-        times.memory_s += precision
+        let gather = precision
             .activations
-            .tensor_bytes(permutation * shape.hidden)
-            .get()
-            / bandwidth;
+            .tensor_bytes(2.0 * assignments * shape.hidden)
+            .get();
+        let finalize = precision
+            .output
+            .tensor_bytes((assignments + shape.tokens) * shape.hidden)
+            .get();
+        times.memory_s += (gather + finalize) / bandwidth;
         times
     }
 
@@ -1261,7 +1292,7 @@ mod tests {
     }
 
     #[test]
-    fn a_moe_layer_reads_the_experts_it_touches_and_permutes_every_token() {
+    fn a_moe_layer_reads_the_experts_it_touches_and_permutes_its_copies() {
         let hw = crate::hardware::registry::get("h100-sxm").unwrap();
         let p = Precision::uniform(Format::Bf16);
         let shape = MoeShape {
@@ -1273,39 +1304,52 @@ mod tests {
             expert_parallel: 1.0,
             gated: true,
         };
-        let t = KernelTimes::moe(&shape, &p, &hw);
-        // 4096 tokens x 8 choices touch every one of 128 experts: all of their weights
-        // (gate and up 2 x 1024 x 4096, down 4096 x 1024) plus the activations, and each
-        // token's 8 copies gathered and scattered (2 ways, read and write).
+        let load = MoeLoad::uniform(&shape);
+        // 4096 tokens x 8 choices touch every one of 128 experts.
+        assert_eq!(load.assignments, 4096.0 * 8.0);
+        assert!((load.experts_touched - 128.0).abs() < 1e-6, "{load:?}");
+        let t = KernelTimes::moe(&shape, &load, &p, &hw);
+        // All of the experts' weights (gate and up 2 x 1024 x 4096, down 4096 x 1024),
+        // the GEMMs' activations, and the permutation: each token's 8 copies gathered
+        // (read and written), read back, and one output row per token written.
         let bw = hw.memory_bandwidth.value.get();
         let weights = 128.0 * 3.0 * 1024.0 * 4096.0 * 2.0;
-        let permutation = 4096.0 * 8.0 * 4.0 * 4096.0 * 2.0;
+        let permutation = (3.0 * 4096.0 * 8.0 + 4096.0) * 4096.0 * 2.0;
         assert!(t.memory_s > (weights + permutation) / bw, "{t:?}");
         assert!(t.memory_s < (weights + permutation) * 1.5 / bw, "{t:?}");
         // FLOPs: 2 x tokens x top-k x (3 x 1024 x 4096) at the BF16 peak.
         let peak = hw.ceiling(crate::format::Math::Bf16, false).peak.get();
         let flops = 2.0 * 4096.0 * 8.0 * 3.0 * 1024.0 * 4096.0;
         assert!((t.compute_s / (flops / peak) - 1.0).abs() < 1e-9, "{t:?}");
-        // Spread over 8 GPUs: an eighth of the expert work each, the same permutation.
-        let ep = KernelTimes::moe(
-            &MoeShape {
-                expert_parallel: 8.0,
-                ..shape
-            },
-            &p,
-            &hw,
-        );
+        // Spread evenly over 8 GPUs: an eighth of the copies, experts and expert work
+        // each; every token's output row is still written.
+        let wide = MoeShape {
+            expert_parallel: 8.0,
+            ..shape
+        };
+        let ep = KernelTimes::moe(&wide, &MoeLoad::uniform(&wide), &p, &hw);
         assert!((ep.compute_s * 8.0 / t.compute_s - 1.0).abs() < 1e-9);
-        assert!(ep.memory_s > permutation / bw);
-        // Not gated: no gate projection.
-        let up_only = KernelTimes::moe(
-            &MoeShape {
-                gated: false,
-                ..shape
+        let output_rows = 4096.0 * 4096.0 * 2.0 / bw;
+        let shared = (ep.memory_s - output_rows) * 8.0 / (t.memory_s - output_rows);
+        assert!((shared - 1.0).abs() < 1e-9, "{ep:?} vs {t:?}");
+        // A GPU that receives nothing still writes the zero rows of its output.
+        let idle = KernelTimes::moe(
+            &shape,
+            &MoeLoad {
+                assignments: 0.0,
+                experts_touched: 0.0,
             },
             &p,
             &hw,
         );
+        assert_eq!(idle.compute_s, 0.0);
+        assert!((idle.memory_s - output_rows).abs() < 1e-12, "{idle:?}");
+        // Not gated: no gate projection.
+        let up_only = MoeShape {
+            gated: false,
+            ..shape
+        };
+        let up_only = KernelTimes::moe(&up_only, &load, &p, &hw);
         assert!((up_only.compute_s / t.compute_s - 2.0 / 3.0).abs() < 1e-9);
     }
 

@@ -27,7 +27,9 @@ use parquet::record::Field;
 use rooflinr_model::analysis::{Phase, mla_attention_shape};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
-use rooflinr_model::kernel_time::{self, KernelTerms, KernelTimes, MoeShape, Profiled, Regime};
+use rooflinr_model::kernel_time::{
+    self, KernelTerms, KernelTimes, MoeLoad, MoeShape, Profiled, Regime,
+};
 use rooflinr_model::ops::{AttentionShape, Op, Precision};
 use rooflinr_model::roofline::Efficiency;
 use serde::Serialize;
@@ -125,7 +127,9 @@ enum Shape {
     },
     /// The MoE tables' columns: `num_tokens`, `hidden_size`, `inter_size`, `topk`,
     /// `num_experts`, `moe_tp_size`, `moe_ep_size`; gated unless the kernel is
-    /// `*_nongated`; `distribution` balanced or a power law.
+    /// `*_nongated`; `distribution` balanced or a power law; `min_latency` for
+    /// TensorRT-LLM's `moe_torch_flow_min_latency` kernel (Blackwell NVFP4: another kernel,
+    /// with DeepSeek-V3's grouped router, so judged as a group of its own).
     Moe {
         tokens: u64,
         hidden: u64,
@@ -136,6 +140,7 @@ enum Shape {
         ep: u64,
         gated: bool,
         balanced: bool,
+        min_latency: bool,
     },
     /// The MLA tables' columns: `batch_size`, `isl`, `step`, `num_heads` (query heads on
     /// the GPU: the tables hold 8 heads at TP 8, 16 at TP 4, 32 at TP 2, 64 and 128 at TP
@@ -294,11 +299,19 @@ struct Row {
 }
 
 impl Row {
-    /// The dtype as reported: `fp8`, or `bfloat16, KV fp8` for attention.
+    /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention, `nvfp4,
+    /// min-latency kernel` for that MoE kernel.
     fn dtype_label(&self) -> String {
-        match &self.kv_dtype {
-            Some(kv) => format!("{}, KV {kv}", self.dtype),
-            None => self.dtype.clone(),
+        match (&self.kv_dtype, self.shape) {
+            (Some(kv), _) => format!("{}, KV {kv}", self.dtype),
+            (
+                None,
+                Shape::Moe {
+                    min_latency: true, ..
+                },
+            ) => format!("{}, min-latency kernel", self.dtype),
+            (None, Shape::Moe { gated: false, .. }) => format!("{}, non-gated", self.dtype),
+            (None, _) => self.dtype.clone(),
         }
     }
 }
@@ -469,6 +482,7 @@ fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
             ep,
             gated,
             balanced,
+            min_latency,
         } => {
             if !balanced {
                 return Err("a power-law router (load imbalance is not modelled)");
@@ -489,8 +503,108 @@ fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
                 kv: activations,
                 output: Format::Bf16,
             };
-            Ok(KernelTimes::moe(&shape, &precision, hw))
+            let router = if min_latency {
+                Router::DeepSeekGroups
+            } else {
+                Router::TopK
+            };
+            let load = collector_load(tokens, experts, top_k, ep, router);
+            Ok(KernelTimes::moe(&shape, &load, &precision, hw))
         }
+    }
+}
+
+/// The router a MoE table's rows were timed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Router {
+    /// Each token's `top_k` highest logits.
+    TopK,
+    /// DeepSeek-V3's grouped routing (TensorRT-LLM's `DeepseekV3Gate` as the collector
+    /// builds it for the min-latency kernel: 8 groups, the best 4 by the sum of their two
+    /// best scores, then the `top_k` best experts of those groups).
+    DeepSeekGroups,
+}
+
+/// Groups and the groups kept by [`Router::DeepSeekGroups`].
+const DEEPSEEK_GROUPS: (u64, usize) = (8, 4);
+
+/// The experts the collectors' balanced router gives token `i` of `tokens`
+/// (aiconfigurator, `collector/helper.py`, `balanced_logits`): with `stride =
+/// ceil(experts / top_k)`, its `j`-th expert is `(i + j stride) mod experts` when there
+/// are at least `stride` tokens, else `(floor(i stride / tokens) + j stride) mod experts`.
+/// Those experts get the high logits; a grouped router then picks from them as
+/// [`grouped_choice`] says.
+fn balanced_choice(i: u64, tokens: u64, experts: u64, top_k: u64, router: Router) -> Vec<u64> {
+    let stride = experts.div_ceil(top_k);
+    let first = if tokens >= stride {
+        i
+    } else {
+        i * stride / tokens
+    };
+    let high: Vec<u64> = (0..top_k).map(|j| (first + j * stride) % experts).collect();
+    match router {
+        Router::TopK => high,
+        Router::DeepSeekGroups => grouped_choice(&high, experts, top_k),
+    }
+}
+
+/// DeepSeek-V3's grouped choice when the experts in `high` score above all others: each
+/// group scores its two best (so by how many of `high` it holds, up to two), the best
+/// groups are kept, and the `top_k` best experts of the kept groups are chosen. Ties
+/// (equal scores) go to the lower index, as a stable sort leaves them.
+fn grouped_choice(high: &[u64], experts: u64, top_k: u64) -> Vec<u64> {
+    let (groups, kept) = DEEPSEEK_GROUPS;
+    let size = (experts / groups).max(1);
+    let score = |g: u64| high.iter().filter(|&&e| e / size == g).count().min(2);
+    let mut order: Vec<u64> = (0..groups).collect();
+    order.sort_by_key(|&g| std::cmp::Reverse(score(g)));
+    order.truncate(kept);
+    let mut candidates: Vec<u64> = (0..experts)
+        .filter(|e| order.contains(&(e / size)))
+        .collect();
+    candidates.sort_by_key(|e| !high.contains(e));
+    candidates.truncate(top_k as usize);
+    candidates
+}
+
+/// The load of the GPU NVIDIA's MoE tables time: rank 0 of the expert-parallel group,
+/// which holds experts `0 .. experts / ep` (TensorRT-LLM's `Mapping` at rank 0; the
+/// SGLang collector's `build_rank0_local_workload`), under the collectors' balanced
+/// router ([`balanced_choice`]). Few tokens land on the first experts, rank 0's, rather
+/// than a `1 / ep` share of them: the expected share under a random router misjudges
+/// small batches at wide expert parallelism by up to the whole of rank 0's experts.
+fn collector_load(tokens: u64, experts: u64, top_k: u64, ep: u64, router: Router) -> MoeLoad {
+    let local = experts / ep.max(1);
+    let mut touched = vec![false; local as usize];
+    let mut assignments = 0;
+    if local > 0 && top_k > 0 {
+        let stride = experts.div_ceil(top_k);
+        // From `stride` tokens on, token i's choice depends on i mod experts only.
+        let periodic = tokens >= stride;
+        let distinct = if periodic {
+            tokens.min(experts)
+        } else {
+            tokens
+        };
+        let copies = |i: u64| {
+            if periodic {
+                tokens / experts + u64::from(i < tokens % experts)
+            } else {
+                1
+            }
+        };
+        for i in 0..distinct {
+            for e in balanced_choice(i, tokens, experts, top_k, router) {
+                if e < local {
+                    assignments += copies(i);
+                    touched[e as usize] = true;
+                }
+            }
+        }
+    }
+    MoeLoad {
+        assignments: assignments as f64,
+        experts_touched: touched.iter().filter(|&&t| t).count() as f64,
     }
 }
 
@@ -576,6 +690,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                         ep: 0,
                         gated: true,
                         balanced: false,
+                        min_latency: false,
                     },
                     Kernel::ContextMla | Kernel::GenerationMla => Shape::Mla {
                         batch: 0,
@@ -635,8 +750,15 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                     ("num_experts", _, Shape::Moe { experts, .. }) => *experts = whole,
                     ("moe_tp_size", _, Shape::Moe { tp, .. }) => *tp = whole,
                     ("moe_ep_size", _, Shape::Moe { ep, .. }) => *ep = whole,
-                    ("kernel_source", Field::Str(s), Shape::Moe { gated, .. }) => {
+                    (
+                        "kernel_source",
+                        Field::Str(s),
+                        Shape::Moe {
+                            gated, min_latency, ..
+                        },
+                    ) => {
                         *gated = !s.ends_with("nongated");
+                        *min_latency = s == "moe_torch_flow_min_latency";
                     }
                     ("distribution", Field::Str(s), Shape::Moe { balanced, .. }) => {
                         *balanced = s == "balanced";
@@ -1396,10 +1518,12 @@ mod tests {
                 ep: 4,
                 gated: true,
                 balanced,
+                min_latency: false,
             },
             ..row("fp8", 0, 0, 0, 1e-4)
         };
         let t = times(&moe(64, true), &hw).unwrap();
+        // 64 tokens x 8 copies spread evenly: rank 0's 32 experts get 4 copies each.
         let model = KernelTimes::moe(
             &MoeShape {
                 tokens: 64.0,
@@ -1410,16 +1534,95 @@ mod tests {
                 expert_parallel: 4.0,
                 gated: true,
             },
-            &Precision::uniform(Format::Fp8E4m3),
+            &MoeLoad {
+                assignments: 128.0,
+                experts_touched: 32.0,
+            },
+            &Precision {
+                output: Format::Bf16,
+                ..Precision::uniform(Format::Fp8E4m3)
+            },
             &hw,
         );
-        assert_eq!(t.compute_s, model.compute_s);
+        assert_eq!(t, model);
         assert!(t.quantise_s > 0.0, "FP8 activations are quantised first");
         assert!(times(&moe(64, false), &hw).is_err());
         assert_eq!(
             moe(64, true).shape.to_string(),
             "64 tokens, 4096 -> 2048/2, top 8 of 128, EP 4"
         );
+    }
+
+    #[test]
+    fn the_collectors_router_loads_rank_zero_as_the_tables_were_timed() {
+        let load = |tokens, experts, top_k, ep, router| {
+            let l = collector_load(tokens, experts, top_k, ep, router);
+            (l.assignments, l.experts_touched)
+        };
+        // One token's one choice is expert 0: rank 0's, whatever the parallelism (a random
+        // router's share would be 1 / 128 of a copy).
+        assert_eq!(load(1, 128, 1, 128, Router::TopK), (1.0, 1.0));
+        // Even spread: rank 0 of 4 gets a quarter of 64 x 8 copies, on all 32 experts.
+        assert_eq!(load(64, 128, 8, 4, Router::TopK), (128.0, 32.0));
+        // Fewer tokens than the stride (32): token 0 starts at expert 0, token 1 at 16.
+        assert_eq!(load(2, 256, 8, 8, Router::TopK), (2.0, 2.0));
+        // DeepSeek-V3's groups: every token's high experts score alike in all 8 groups, so
+        // the first 4 groups are kept (experts 0..127, rank 0's of 2) and all 8 choices
+        // land there; top-k alone sends rank 0 half of them.
+        assert_eq!(load(64, 256, 8, 2, Router::DeepSeekGroups), (512.0, 128.0));
+        assert_eq!(load(64, 256, 8, 2, Router::TopK), (256.0, 128.0));
+        // The shortcut over token residues equals walking every token.
+        for (tokens, experts, top_k, ep) in [
+            (1, 8, 2, 1),
+            (3, 128, 8, 16),
+            (31, 256, 8, 8),
+            (100, 384, 8, 32),
+            (1000, 160, 6, 8),
+            (4097, 512, 22, 64),
+        ] {
+            for router in [Router::TopK, Router::DeepSeekGroups] {
+                let local = experts / ep;
+                let mut copies = 0;
+                let mut touched = std::collections::BTreeSet::new();
+                for i in 0..tokens {
+                    for e in balanced_choice(i, tokens, experts, top_k, router) {
+                        assert!(e < experts);
+                        if e < local {
+                            copies += 1;
+                            touched.insert(e);
+                        }
+                    }
+                }
+                assert_eq!(
+                    load(tokens, experts, top_k, ep, router),
+                    (f64::from(copies), touched.len() as f64),
+                    "{tokens} tokens, {experts} experts, top {top_k}, EP {ep}, {router:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn moe_kernels_other_than_the_gated_one_are_groups_of_their_own() {
+        let moe = |gated, min_latency| Row {
+            kernel: Kernel::Moe,
+            shape: Shape::Moe {
+                tokens: 8,
+                hidden: 4096,
+                inter: 2048,
+                top_k: 8,
+                experts: 256,
+                tp: 1,
+                ep: 1,
+                gated,
+                balanced: true,
+                min_latency,
+            },
+            ..row("nvfp4", 0, 0, 0, 1e-4)
+        };
+        assert_eq!(moe(true, false).dtype_label(), "nvfp4");
+        assert_eq!(moe(false, false).dtype_label(), "nvfp4, non-gated");
+        assert_eq!(moe(true, true).dtype_label(), "nvfp4, min-latency kernel");
     }
 
     #[test]
