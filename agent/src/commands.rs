@@ -271,7 +271,7 @@ fn beaten_roof_note(rows: &[Compared]) -> String {
         rows,
         |r| r.error > BEATEN_ROOF_ERROR,
         "faster than the roof",
-        "A ceiling is what this backend's ceiling kernels reached (a sum over one large array for bandwidth; for compute, a large GEMM per format, which on the CPU dequantises the weights to FP32 while the batched GEMV multiplies int8 activations directly), so a kernel that beats it shows the ceiling is low for that kernel, not a kernel beating the hardware; measured bandwidth also moves by about 10 % between runs on shared machines.",
+        "A ceiling is what this backend's ceiling kernels reached (a sum over one large array for bandwidth; for compute, per format, the faster of a large GEMM and, on the CPU, a full GEMV batch over weights in cache), so a kernel that beats it shows the ceiling is low for that kernel, not a kernel beating the hardware; measured bandwidth moves by 10-40 % between runs on shared machines.",
     )
 }
 

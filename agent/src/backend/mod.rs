@@ -38,12 +38,13 @@ pub enum Work {
     Copy,
     /// Memory bandwidth: a = b + s c.
     Triad,
-    /// A format's compute ceiling: a square GEMM of `size` in `format`.
+    /// A format's compute ceiling: a compute-bound `shape` in `format` (a square GEMM,
+    /// or a backend's faster kernel for the format), its weights kept in cache.
     PeakGemm {
         /// Weight format.
         format: Format,
-        /// m = n = k.
-        size: u64,
+        /// The shape.
+        shape: OperatorShape,
     },
     /// A GEMV (`shape.m == 1`) or GEMM with weights in `format`.
     Operator {
@@ -61,7 +62,12 @@ impl Work {
             Work::Read => "read bandwidth".into(),
             Work::Copy => "copy bandwidth".into(),
             Work::Triad => "triad bandwidth".into(),
-            Work::PeakGemm { format, size } => format!("peak gemm {size}^3 {format}"),
+            Work::PeakGemm { format, shape } if shape.m == shape.n && shape.n == shape.k => {
+                format!("peak gemm {}^3 {format}", shape.m)
+            }
+            Work::PeakGemm { format, shape } => {
+                format!("peak gemm {}x{}x{} {format}", shape.m, shape.n, shape.k)
+            }
             Work::Operator { shape, format } => {
                 let op = if shape.m == 1 { "gemv" } else { "gemm" };
                 format!("{op} {}x{}x{} {format}", shape.m, shape.n, shape.k)
@@ -132,6 +138,16 @@ pub trait Backend: Send + Sync {
     /// The formats whose compute peak it measures (by default every format it measures).
     fn peak_formats(&self) -> Vec<Format> {
         self.formats()
+    }
+
+    /// The shapes that measure `format`'s compute peak, the fastest of which sets it: by
+    /// default the square GEMM of `size`.
+    fn peak_shapes(&self, _format: Format, size: u64) -> Vec<OperatorShape> {
+        vec![OperatorShape {
+            m: size,
+            n: size,
+            k: size,
+        }]
     }
 
     /// Measures `work`: checks its output against a reference first, then samples it

@@ -512,15 +512,17 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, Jo
 }
 
 /// The points that measure a backend's ceilings: read, copy and triad bandwidth, then
-/// the peak GEMM of every format it has a peak for.
+/// the peak shapes of every format it has a peak for.
 pub fn ceiling_items(backend: &dyn Backend, size: u64) -> Vec<Work> {
     let mut items = vec![Work::Read, Work::Copy, Work::Triad];
-    items.extend(
-        backend
-            .peak_formats()
-            .into_iter()
-            .map(|format| Work::PeakGemm { format, size }),
-    );
+    for format in backend.peak_formats() {
+        items.extend(
+            backend
+                .peak_shapes(format, size)
+                .into_iter()
+                .map(|shape| Work::PeakGemm { format, shape }),
+        );
+    }
     items
 }
 

@@ -3,6 +3,7 @@
 use rooflinr_protocol::{MeasurementKind, OperatorShape, Stats};
 
 use super::*;
+use crate::backend::cpu::kernels::GEMV_MAX_BATCH;
 use crate::backend::cpu::{CpuBackend, CpuOptions};
 
 fn cpu() -> CpuBackend {
@@ -93,7 +94,21 @@ fn ceilings_jobs_measure_bandwidth_then_every_peak_format() {
     };
     let items = plan(&request, &cpu()).expect("valid");
     assert_eq!(items[..3], [Work::Read, Work::Copy, Work::Triad]);
-    assert_eq!(items.len(), 3 + cpu().peak_formats().len());
+    // Each format's peak: the square GEMM and the full GEMV batch from cache.
+    let formats = cpu().peak_formats();
+    assert_eq!(items.len(), 3 + 2 * formats.len());
+    for format in formats {
+        let peaks: Vec<OperatorShape> = items
+            .iter()
+            .filter_map(|w| match *w {
+                Work::PeakGemm { format: f, shape } if f == format => Some(shape),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(peaks.len(), 2, "{format}");
+        assert!(peaks.iter().any(|s| s.m == s.n && s.n == s.k));
+        assert!(peaks.iter().any(|s| s.m == GEMV_MAX_BATCH as u64));
+    }
 }
 
 fn measured(kind: MeasurementKind, flops: f64, bytes: f64, median_s: f64) -> Measurement {

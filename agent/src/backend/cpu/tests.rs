@@ -108,6 +108,33 @@ fn every_format_measures_on_odd_shapes() {
 }
 
 #[test]
+fn every_format_has_two_checked_peaks_the_gemm_and_a_gemv_batch() {
+    let cpu = backend();
+    for format in cpu_formats() {
+        let shapes = cpu.peak_shapes(format, 64);
+        assert_eq!(
+            shapes[0],
+            OperatorShape {
+                m: 64,
+                n: 64,
+                k: 64
+            }
+        );
+        assert_eq!(shapes[1].m, kernels::GEMV_MAX_BATCH as u64);
+        for shape in shapes {
+            let work = Work::PeakGemm { format, shape };
+            let m = cpu
+                .measure(&work, &quick(), &AtomicBool::new(false))
+                .unwrap_or_else(|e| panic!("{}: {e}", work.label()));
+            assert_eq!(m.kind, MeasurementKind::PeakGemm);
+            assert_eq!(m.shape, Some(shape));
+            assert!(m.check.expect("checked").worst_error_ratio <= 1.0);
+            assert_eq!(m.flops, 2.0 * (shape.m * shape.n * shape.k) as f64);
+        }
+    }
+}
+
+#[test]
 fn a_corrupted_kernel_is_caught_before_any_time() {
     let (n, k) = (8, 256);
     let (mut w, reference) = sample_weights(Format::Grouped(weights::INT4_G128), n, k);

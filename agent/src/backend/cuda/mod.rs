@@ -184,14 +184,7 @@ impl CudaBackend {
         let (stats, clocks, energy_j) = sampled;
         let (shape, format) = match *work {
             Work::Operator { shape, format } => (Some(shape), Some(format.name())),
-            Work::PeakGemm { format, size } => (
-                Some(OperatorShape {
-                    m: size,
-                    n: size,
-                    k: size,
-                }),
-                Some(format.name()),
-            ),
+            Work::PeakGemm { format, shape } => (Some(shape), Some(format.name())),
             Work::Read | Work::Copy | Work::Triad => (None, None),
         };
         Measurement {
@@ -664,7 +657,7 @@ impl Backend for CudaBackend {
             Work::Read => array,
             Work::Copy => 2 * array,
             Work::Triad => 3 * array,
-            Work::PeakGemm { format, size } => gemm_bytes(format, size, size, size),
+            Work::PeakGemm { format, shape } => gemm_bytes(format, shape.m, shape.n, shape.k),
             Work::Operator { shape, format } if shape.m > u64::from(MAX_GEMV_M) => {
                 gemm_bytes(format, shape.m, shape.n, shape.k)
             }
@@ -696,17 +689,9 @@ impl Backend for CudaBackend {
         super::check_fits(self, work)?;
         match *work {
             Work::Read | Work::Copy | Work::Triad => self.measure_stream(work, rule, cancel),
-            Work::PeakGemm { format, size } => self.measure_gemm(
-                work,
-                OperatorShape {
-                    m: size,
-                    n: size,
-                    k: size,
-                },
-                format,
-                rule,
-                cancel,
-            ),
+            Work::PeakGemm { format, shape } => {
+                self.measure_gemm(work, shape, format, rule, cancel)
+            }
             Work::Operator { shape, format } if shape.m > u64::from(MAX_GEMV_M) => {
                 self.measure_gemm(work, shape, format, rule, cancel)
             }
