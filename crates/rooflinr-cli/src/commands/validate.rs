@@ -15,7 +15,7 @@
 //! the shapes held out (by a hash of their dimensions), and the other frameworks' tables
 //! when fitted on TensorRT-LLM's.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -432,11 +432,18 @@ fn mla(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
     Ok((shape, precision))
 }
 
+/// [`times_with`] for one row.
+#[cfg(test)]
+fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
+    times_with(row, hw, &mut MoeLoads::default())
+}
+
 /// A row's datasheet times on `hw`, or why it has none. GEMM: bytes (inputs in their
 /// formats, a BF16 output) over the bandwidth, FLOPs over the product's peak and the tile
 /// efficiency. Attention: the fused attention operator's bytes and FLOPs (whole tiles in
-/// prefill) and its waves of blocks.
-fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
+/// prefill) and its waves of blocks. MoE: the layer on the load the tables timed, from
+/// `loads`.
+fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTimes, &'static str> {
     let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     match row.shape {
         Shape::Gemm { m, n, k } => {
@@ -508,14 +515,14 @@ fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
             } else {
                 Router::TopK
             };
-            let load = collector_load(tokens, experts, top_k, ep, router);
+            let load = loads.get(tokens, experts, top_k, ep, router);
             Ok(KernelTimes::moe(&shape, &load, &precision, hw))
         }
     }
 }
 
 /// The router a MoE table's rows were timed with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Router {
     /// Each token's `top_k` highest logits.
     TopK,
@@ -565,6 +572,19 @@ fn grouped_choice(high: &[u64], experts: u64, top_k: u64) -> Vec<u64> {
     candidates.sort_by_key(|e| !high.contains(e));
     candidates.truncate(top_k as usize);
     candidates
+}
+
+/// [`collector_load`]s already worked out: millions of rows share a few thousand loads.
+#[derive(Default)]
+struct MoeLoads(HashMap<(u64, u64, u64, u64, Router), MoeLoad>);
+
+impl MoeLoads {
+    fn get(&mut self, tokens: u64, experts: u64, top_k: u64, ep: u64, router: Router) -> MoeLoad {
+        *self
+            .0
+            .entry((tokens, experts, top_k, ep, router))
+            .or_insert_with(|| collector_load(tokens, experts, top_k, ep, router))
+    }
 }
 
 /// The load of the GPU NVIDIA's MoE tables time: rank 0 of the expert-parallel group,
@@ -988,6 +1008,7 @@ fn validate(rows: &[Row]) -> Validation {
     }
     let mut skipped = Vec::new();
     let mut groups = Vec::new();
+    let mut loads = MoeLoads::default();
     for ((system, kernel, dtype), members) in by_group {
         // The registry's own matching of device names, as for the agent and ncu files.
         let device = members.first().map_or("", |r| r.device.as_str());
@@ -1003,7 +1024,7 @@ fn validate(rows: &[Row]) -> Validation {
         let mut predicted: Vec<(&Row, KernelTimes)> = Vec::new();
         let mut unpredicted: BTreeMap<&'static str, usize> = BTreeMap::new();
         for r in &members {
-            match times(r, &hw) {
+            match times_with(r, &hw, &mut loads) {
                 Ok(t) => predicted.push((*r, t)),
                 Err(why) => *unpredicted.entry(why).or_default() += 1,
             }
