@@ -299,8 +299,8 @@ struct Row {
 }
 
 impl Row {
-    /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention, `nvfp4,
-    /// min-latency kernel` for that MoE kernel.
+    /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention; for the MoE
+    /// kernels judged apart, `nvfp4, min-latency kernel` and `fp8, non-gated`.
     fn dtype_label(&self) -> String {
         match (&self.kv_dtype, self.shape) {
             (Some(kv), _) => format!("{}, KV {kv}", self.dtype),
