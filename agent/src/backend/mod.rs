@@ -39,7 +39,7 @@ pub enum Work {
     /// Memory bandwidth: a = b + s c.
     Triad,
     /// A format's compute ceiling: a compute-bound `shape` in `format` (a square GEMM,
-    /// or a backend's faster kernel for the format), its weights kept in cache.
+    /// or another of the backend's kernels that runs the format faster).
     PeakGemm {
         /// Weight format.
         format: Format,
