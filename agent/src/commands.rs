@@ -214,7 +214,7 @@ pub fn compare(
         ]);
     }
     let text = format!(
-        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings ({bandwidth_kernel} bandwidth {}{}, per-format GEMM peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction{}",
+        "THEORY VS REALITY on {} ({} backend)\npredicted: roofline from this machine's measured ceilings ({bandwidth_kernel} bandwidth {}{}, per-format compute peaks); measured: median of the samples\n{t}\nerror = (predicted - measured) / measured; under 10% is a good prediction{}",
         measured
             .first()
             .map(|m| m.device.clone())
