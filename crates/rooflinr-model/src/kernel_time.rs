@@ -99,11 +99,90 @@ pub fn attention_tile_pairs(shape: &AttentionShape) -> f64 {
     key_tiles * ATTENTION_TILE * ATTENTION_TILE
 }
 
+/// How a decode attention kernel spreads its work over thread blocks, which sets its waves
+/// and, for one layout, its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DecodeLayout {
+    /// A block per sequence and KV head holding the KV head's whole group of query heads,
+    /// reading the cache once (FlashInfer and FlashAttention's decode kernels, TensorRT-LLM's
+    /// trtllm-gen kernels on sm_100).
+    PerKvHead,
+    /// TensorRT-LLM's XQA kernels (sm_80 to sm_90): a block per KV head and part of each
+    /// sequence ([`xqa_parts`]), the parts' partial softmaxes merged by the last block to
+    /// finish; the cache is read once.
+    Xqa,
+    /// TensorRT-LLM's masked multi-head attention, which it runs when a KV head serves more
+    /// than [`XQA_MAX_GROUP`] query heads (XQA's limit): a block per query head, each reading
+    /// its KV head's cache, so the cache is read once per query head.
+    PerQueryHead,
+}
+
+/// The most query heads per KV head TensorRT-LLM's XQA and trtllm-gen decode kernels take
+/// (TensorRT-LLM `decoderXQAImplJIT/kernelUtils.cpp`, `supportConfigHMMA` and
+/// `supportConfigQGMMA`: `head_grp_size * beam_width > 32` is refused); above it the
+/// masked multi-head attention kernel runs.
+pub const XQA_MAX_GROUP: f64 = 32.0;
+
+/// History tokens each XQA part keeps at least (TensorRT-LLM `kMinHistoryTokensPerBlock`).
+const XQA_MIN_TOKENS_PER_PART: u64 = 128;
+/// Waves of blocks XQA aims at before it stops splitting sequences (`kTargetWaveFactor`).
+const XQA_TARGET_WAVES: f64 = 8.0;
+/// Sequence parts XQA's workspace holds over the whole batch (`kXQA_MAX_NUM_SUB_SEQ`).
+const XQA_MAX_PARTS: u64 = 6000;
+
+/// The parts XQA splits each sequence into (TensorRT-LLM `computeMultiBlockCount`): one per
+/// 128 history tokens, at most the rounded square root of 8 x that (so the merge does not
+/// dominate), fewer when the blocks would pass 8 waves of `sms` multiprocessors, and no
+/// more than the workspace holds for the batch; at least 1.
+pub fn xqa_parts(batch: u64, kv_heads: u64, kv_len: u64, sms: u32) -> u64 {
+    let mut parts = kv_len / XQA_MIN_TOKENS_PER_PART;
+    parts = parts
+        .min(((parts as f64) * 8.0).sqrt().round() as u64)
+        .max(1);
+    let waves = (batch * kv_heads * parts) as f64 / f64::from(sms.max(1));
+    if waves > XQA_TARGET_WAVES {
+        parts = ((parts as f64) * XQA_TARGET_WAVES / waves).floor() as u64;
+    }
+    parts.min(XQA_MAX_PARTS / batch.max(1)).max(1)
+}
+
+impl DecodeLayout {
+    /// The layout `framework`'s decode kernel takes for `shape` on a GPU of compute
+    /// capability `sm` (`sm_90` -> 90): TensorRT-LLM runs XQA on sm_80 to sm_90 and its
+    /// masked multi-head attention above 32 query heads per KV head; the rest hold a KV
+    /// head's group in one block, as do prefill and MLA's shared latent cache (kernels of
+    /// their own).
+    pub fn of(framework: Framework, shape: &AttentionShape, sm: Option<u32>) -> DecodeLayout {
+        if framework != Framework::TensorRtLlm || shape.q_len > 1.0 || shape.shared_kv {
+            return DecodeLayout::PerKvHead;
+        }
+        if shape.kv_heads > 0.0 && shape.heads / shape.kv_heads > XQA_MAX_GROUP {
+            DecodeLayout::PerQueryHead
+        } else if sm.is_some_and(|sm| (80..=90).contains(&sm)) {
+            DecodeLayout::Xqa
+        } else {
+            DecodeLayout::PerKvHead
+        }
+    }
+
+    /// The attention as the kernel runs it: with a block per query head, as if each query
+    /// head had a KV head of its own (the cache read once per query head).
+    pub fn run_shape(self, shape: &AttentionShape) -> AttentionShape {
+        match self {
+            DecodeLayout::PerQueryHead => AttentionShape {
+                kv_heads: shape.heads,
+                ..*shape
+            },
+            DecodeLayout::PerKvHead | DecodeLayout::Xqa => *shape,
+        }
+    }
+}
+
 use crate::analysis::Phase;
 use crate::format::Format;
 use crate::hardware::Hardware;
 use crate::ops::{AttentionShape, Op, Precision};
-use crate::roofline::Prediction;
+use crate::roofline::{Efficiency, Prediction};
 
 /// A fused MoE layer on one GPU: what NVIDIA's MoE tables measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -223,23 +302,40 @@ impl KernelTimes {
         }
     }
 
-    /// The times of a fused attention kernel of `shape` from its datasheet roofline
-    /// `prediction` (the op's own FLOPs and bytes) on `sms` multiprocessors: the compute
-    /// term counts whole tiles ([`attention_tile_pairs`]), and the blocks run in waves,
-    /// one block per query tile and head in prefill, one per sequence and KV head in
-    /// decode.
-    pub fn attention(shape: &AttentionShape, prediction: &Prediction, sms: u32) -> KernelTimes {
+    /// The times of a fused attention kernel of `shape` (as the kernel runs it:
+    /// [`DecodeLayout::run_shape`]) from its datasheet roofline `prediction` (that shape's
+    /// FLOPs and bytes) on `sms` multiprocessors: the compute term counts whole tiles
+    /// ([`attention_tile_pairs`]), and the blocks run in waves, one block per query tile
+    /// and head in prefill; in decode, one per sequence and KV head, times the sequence's
+    /// parts under XQA, whose merge of the parts is one more dependent step (a wave's
+    /// latency).
+    pub fn attention(
+        shape: &AttentionShape,
+        prediction: &Prediction,
+        sms: u32,
+        layout: DecodeLayout,
+    ) -> KernelTimes {
         let visible = shape.visible_pairs();
         let padding = if visible > 0.0 {
             attention_tile_pairs(shape) / visible
         } else {
             1.0
         };
+        let parts = match layout {
+            DecodeLayout::Xqa if shape.q_len <= 1.0 => xqa_parts(
+                shape.batch as u64,
+                shape.kv_heads as u64,
+                shape.kv_len as u64,
+                sms,
+            ),
+            _ => 1,
+        };
         let blocks = if shape.q_len > 1.0 {
             shape.batch * shape.heads * (shape.q_len / ATTENTION_TILE).ceil()
         } else {
-            shape.batch * shape.kv_heads
+            shape.batch * shape.kv_heads * parts as f64
         };
+        let merge = if parts > 1 { 1.0 } else { 0.0 };
         KernelTimes {
             memory_s: prediction.memory_time.get(),
             compute_s: prediction.compute_time.get() * padding,
@@ -247,7 +343,7 @@ impl KernelTimes {
             waves: if sms == 0 {
                 0.0
             } else {
-                (blocks / f64::from(sms)).ceil()
+                (blocks / f64::from(sms)).ceil() + merge
             },
             tile_stream_s: 0.0,
         }
@@ -638,6 +734,14 @@ pub enum Profiled {
         /// The KV cache.
         kv: Format,
     },
+    /// Decode attention run by TensorRT-LLM's masked multi-head attention kernel, a block
+    /// per query head ([`DecodeLayout::PerQueryHead`]): another kernel, fitted apart.
+    PerQueryHeadDecode {
+        /// Queries, outputs and the tensor-core type.
+        queries: Format,
+        /// The KV cache.
+        kv: Format,
+    },
     /// DeepSeek's multi-head latent attention: absorbed over the shared latent cache in
     /// decode, expanded (keys wider than values) in prefill, as the analysis runs it
     /// (`analysis::mla_attention_shape`) and NVIDIA's MLA tables measure it.
@@ -700,9 +804,30 @@ impl Profiled {
                 queries.name(),
                 kv.name()
             ),
+            Profiled::PerQueryHeadDecode { queries, kv } => format!(
+                "decode attention {}, KV {}, a block per query head",
+                queries.name(),
+                kv.name()
+            ),
             Profiled::Mla { phase, queries, kv } => {
                 format!("{} MLA {}, KV {}", phase.name(), queries.name(), kv.name())
             }
+        }
+    }
+
+    /// The profile kind of a kernel of this kind laid out as `layout`: decode attention
+    /// with a block per query head is a kernel of its own.
+    pub fn laid_out(self, layout: DecodeLayout) -> Profiled {
+        match (self, layout) {
+            (
+                Profiled::Attention {
+                    phase: Phase::Decode,
+                    queries,
+                    kv,
+                },
+                DecodeLayout::PerQueryHead,
+            ) => Profiled::PerQueryHeadDecode { queries, kv },
+            _ => self,
         }
     }
 }
@@ -800,7 +925,14 @@ pub fn calibrated(
     framework: Framework,
     prediction: &Prediction,
 ) -> Option<(f64, &'static Profile)> {
-    let profile = profile(&hw.key, framework, Profiled::of(op, precision)?)?;
+    let layout = match op {
+        Op::FusedAttention(shape) if shape.q_len <= 1.0 => {
+            DecodeLayout::of(framework, shape, hw.sm_version())
+        }
+        _ => DecodeLayout::PerKvHead,
+    };
+    let kind = Profiled::of(op, precision)?.laid_out(layout);
+    let profile = profile(&hw.key, framework, kind)?;
     let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     let times = match *op {
         Op::Gemm { m, n, k, .. } => KernelTimes::of(
@@ -810,7 +942,12 @@ pub fn calibrated(
             hw.memory_bandwidth.value.get(),
             sms,
         ),
-        Op::FusedAttention(shape) => KernelTimes::attention(&shape, prediction, sms),
+        Op::FusedAttention(shape) if layout == DecodeLayout::PerQueryHead => {
+            let run = layout.run_shape(&shape);
+            let bound = Op::FusedAttention(run).predict(precision, hw, &Efficiency::IDEAL);
+            KernelTimes::attention(&run, &bound.prediction, sms, layout)
+        }
+        Op::FusedAttention(shape) => KernelTimes::attention(&shape, prediction, sms, layout),
         _ => return None,
     };
     Some((profile.terms.predict(times), profile))
@@ -1192,7 +1329,12 @@ mod tests {
             flops: crate::units::Flops(1e9),
             bytes: crate::units::Bytes(1e6),
         });
-        let prefill = KernelTimes::attention(&shape(1024.0, 1024.0, true), &p, 132);
+        let prefill = KernelTimes::attention(
+            &shape(1024.0, 1024.0, true),
+            &p,
+            132,
+            DecodeLayout::PerKvHead,
+        );
         assert_eq!(prefill.waves, 1.0);
         assert!(
             (prefill.compute_s / p.compute_time.get() - 36.0 * 16384.0 / (1024.0 * 1025.0 / 2.0))
@@ -1203,9 +1345,12 @@ mod tests {
             batch: 100.0,
             ..decode
         };
-        assert_eq!(KernelTimes::attention(&many, &p, 132).waves, 2.0);
         assert_eq!(
-            KernelTimes::attention(&many, &p, 132).memory_s,
+            KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).waves,
+            2.0
+        );
+        assert_eq!(
+            KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).memory_s,
             p.memory_time.get()
         );
     }
@@ -1354,6 +1499,137 @@ mod tests {
     }
 
     #[test]
+    fn xqa_splits_sequences_as_tensorrt_llm_does() {
+        // 1,024 tokens: 8 parts of 128 (the square-root cap, round(sqrt(64)) = 8, allows
+        // them), 64 blocks: under a wave of 132 SMs.
+        assert_eq!(xqa_parts(1, 8, 1024, 132), 8);
+        // 131,072 tokens: 1,024 parts capped at round(sqrt(8192)) = 91.
+        assert_eq!(xqa_parts(1, 8, 131_072, 132), 91);
+        // 64 sequences of 256 tokens: 2 parts, 1,024 blocks, 7.8 waves: kept.
+        assert_eq!(xqa_parts(64, 8, 256, 132), 2);
+        // 256 sequences of 4,096 tokens: 16 parts would be 248 waves, so floor(16 x 8 /
+        // 248) = 0, and at least 1.
+        assert_eq!(xqa_parts(256, 8, 4096, 132), 1);
+        // Short sequences are one part; the workspace caps parts at 6,000 over the batch.
+        assert_eq!(xqa_parts(1, 1, 100, 132), 1);
+        assert_eq!(xqa_parts(3000, 1, 131_072, 1_000_000), 2);
+    }
+
+    #[test]
+    fn decode_layouts_follow_tensorrt_llms_dispatch() {
+        let shape = |heads: f64, kv_heads: f64| AttentionShape {
+            batch: 4.0,
+            q_len: 1.0,
+            kv_len: 4096.0,
+            heads,
+            kv_heads,
+            qk_dim: 128.0,
+            v_dim: 128.0,
+            causal: true,
+            shared_kv: false,
+            window: None,
+        };
+        let trt = Framework::TensorRtLlm;
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(90)),
+            DecodeLayout::Xqa
+        );
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(80)),
+            DecodeLayout::Xqa
+        );
+        // sm_100 runs trtllm-gen kernels, which hold the group in a block.
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(100)),
+            DecodeLayout::PerKvHead
+        );
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 8.0), None),
+            DecodeLayout::PerKvHead
+        );
+        // 32 query heads per KV head is XQA's limit; 64 runs a block per query head,
+        // on every device.
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 1.0), Some(90)),
+            DecodeLayout::Xqa
+        );
+        for sm in [Some(90), Some(100), None] {
+            assert_eq!(
+                DecodeLayout::of(trt, &shape(64.0, 1.0), sm),
+                DecodeLayout::PerQueryHead
+            );
+        }
+        // MLA's shared latent cache (128 query heads on one) and prefill are other kernels.
+        let latent = AttentionShape {
+            shared_kv: true,
+            ..shape(128.0, 1.0)
+        };
+        assert_eq!(
+            DecodeLayout::of(trt, &latent, Some(90)),
+            DecodeLayout::PerKvHead
+        );
+        let prefill = AttentionShape {
+            q_len: 512.0,
+            ..shape(64.0, 1.0)
+        };
+        assert_eq!(
+            DecodeLayout::of(trt, &prefill, Some(90)),
+            DecodeLayout::PerKvHead
+        );
+        for other in [Framework::Vllm, Framework::Sglang] {
+            assert_eq!(
+                DecodeLayout::of(other, &shape(64.0, 1.0), Some(90)),
+                DecodeLayout::PerKvHead
+            );
+        }
+        // A block per query head reads the cache once per query head: 64 times the bytes
+        // of the KV head's cache here.
+        let s = shape(64.0, 1.0);
+        let run = DecodeLayout::PerQueryHead.run_shape(&s);
+        assert_eq!((run.heads, run.kv_heads), (64.0, 64.0));
+        assert_eq!(DecodeLayout::Xqa.run_shape(&s), s);
+        let p = Precision::uniform(Format::Bf16);
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let cache = |a: &AttentionShape| {
+            Op::FusedAttention(*a)
+                .predict(&p, &hw, &Efficiency::IDEAL)
+                .cost
+                .work
+                .bytes
+                .get()
+        };
+        let kv_bytes = |heads: f64| 4.0 * 4096.0 * heads * 128.0 * 2.0 * 2.0;
+        assert!((cache(&run) - cache(&s) - (kv_bytes(64.0) - kv_bytes(1.0))).abs() < 1.0);
+        // The profile kind follows: a kernel of its own.
+        let decode = Profiled::Attention {
+            phase: Phase::Decode,
+            queries: Format::Bf16,
+            kv: Format::Bf16,
+        };
+        let own = decode.laid_out(DecodeLayout::PerQueryHead);
+        assert_eq!(
+            own,
+            Profiled::PerQueryHeadDecode {
+                queries: Format::Bf16,
+                kv: Format::Bf16
+            }
+        );
+        assert_eq!(
+            own.name(),
+            "decode attention bf16, KV bf16, a block per query head"
+        );
+        assert_eq!(decode.laid_out(DecodeLayout::Xqa), decode);
+        // calibrated() takes it for such a shape in TensorRT-LLM, with the per-query-head
+        // bytes; vLLM's kernel reads the cache once.
+        let op = Op::FusedAttention(s);
+        let r = op.predict(&p, &hw, &Efficiency::IDEAL);
+        let (t, profile) = calibrated(&op, &p, &hw, Framework::TensorRtLlm, &r.prediction).unwrap();
+        assert_eq!(profile.kernel, own);
+        let bound = Op::FusedAttention(run).predict(&p, &hw, &Efficiency::IDEAL);
+        assert!(t > bound.prediction.memory_time.get() / profile.terms.bandwidth);
+    }
+
+    #[test]
     fn decode_attention_and_mla_are_calibrated_by_their_own_profiles() {
         let hw = crate::hardware::registry::get("h100-sxm").unwrap();
         let p = Precision {
@@ -1376,9 +1652,11 @@ mod tests {
         let r = op.predict(&p, &hw, &crate::roofline::Efficiency::IDEAL);
         let (t, profile) = calibrated(&op, &p, &hw, Framework::TensorRtLlm, &r.prediction).unwrap();
         let terms = profile.terms;
-        // 64 blocks: one wave on 132 SMs.
+        // XQA (H100 is sm_90): 64 sequence-and-KV-head blocks, each sequence in 16 parts
+        // (`xqa_parts`), so 1,024 blocks: 8 waves on 132 SMs, then the parts' merge.
+        assert_eq!(xqa_parts(8, 8, 8192, 132), 16);
         let want = terms.fixed_s
-            + terms.per_wave_s
+            + 9.0 * terms.per_wave_s
             + (r.prediction.memory_time.get() / terms.bandwidth)
                 .max(r.prediction.compute_time.get() / terms.compute);
         assert!((t - want).abs() < 1e-15, "{t} vs {want}");

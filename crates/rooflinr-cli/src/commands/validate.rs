@@ -28,7 +28,7 @@ use rooflinr_model::analysis::{Phase, mla_attention_shape};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::kernel_time::{
-    self, KernelTerms, KernelTimes, MoeLoad, MoeShape, Profiled, Regime,
+    self, DecodeLayout, Framework, KernelTerms, KernelTimes, MoeLoad, MoeShape, Profiled, Regime,
 };
 use rooflinr_model::ops::{AttentionShape, Op, Precision};
 use rooflinr_model::roofline::Efficiency;
@@ -299,10 +299,21 @@ struct Row {
 }
 
 impl Row {
-    /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention; for the MoE
+    /// Whether the row's decode attention ran a block per query head (TensorRT-LLM's
+    /// masked multi-head attention, a kernel of its own; [`DecodeLayout::PerQueryHead`]).
+    fn per_query_head(&self) -> bool {
+        attention(self)
+            .is_ok_and(|(shape, _)| decode_layout(self, &shape, None) == DecodeLayout::PerQueryHead)
+    }
+
+    /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention (`, a block per
+    /// query head` for the masked multi-head attention kernel); for the MoE
     /// kernels judged apart, `nvfp4, min-latency kernel` and `fp8, non-gated`.
     fn dtype_label(&self) -> String {
         match (&self.kv_dtype, self.shape) {
+            (Some(kv), Shape::Attention { .. }) if self.per_query_head() => {
+                format!("{}, KV {kv}, a block per query head", self.dtype)
+            }
             (Some(kv), _) => format!("{}, KV {kv}", self.dtype),
             (
                 None,
@@ -385,6 +396,16 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
         output: attn,
     };
     Ok((shape, precision))
+}
+
+/// How the row's decode attention kernel lays out its blocks (the model crate's
+/// [`DecodeLayout::of`] for the row's framework); every other kernel holds a KV head's
+/// group in a block. `sm`: the device's compute capability.
+fn decode_layout(row: &Row, shape: &AttentionShape, sm: Option<u32>) -> DecodeLayout {
+    match (row.kernel, Framework::parse(&row.framework)) {
+        (Kernel::GenerationAttention, Some(framework)) => DecodeLayout::of(framework, shape, sm),
+        _ => DecodeLayout::PerKvHead,
+    }
 }
 
 /// The latent attention a DeepSeek-V3 MLA row computes on one GPU, in the analysis's own
@@ -475,9 +496,10 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             } else {
                 attention(row)?
             };
-            let op = Op::FusedAttention(shape);
-            let p = op.predict(&precision, hw, &Efficiency::IDEAL);
-            Ok(KernelTimes::attention(&shape, &p.prediction, sms))
+            let layout = decode_layout(row, &shape, hw.sm_version());
+            let run = layout.run_shape(&shape);
+            let p = Op::FusedAttention(run).predict(&precision, hw, &Efficiency::IDEAL);
+            Ok(KernelTimes::attention(&run, &p.prediction, sms, layout))
         }
         Shape::Moe {
             tokens,
@@ -650,7 +672,8 @@ fn profiled(row: &Row) -> Option<Profiled> {
         }
         Shape::Attention { .. } => {
             let (shape, precision) = attention(row).ok()?;
-            Profiled::of(&Op::FusedAttention(shape), &precision)
+            let layout = decode_layout(row, &shape, None);
+            Profiled::of(&Op::FusedAttention(shape), &precision).map(|k| k.laid_out(layout))
         }
         Shape::Mla { .. } => {
             // Prefill attends over keys and values rebuilt in the activation format, so
@@ -1174,6 +1197,9 @@ fn profile_lines(v: &Validation) -> String {
             Profiled::Attention { phase, queries, kv } => {
                 format!("attention({phase:?}, {queries:?}, {kv:?})")
             }
+            Profiled::PerQueryHeadDecode { queries, kv } => {
+                format!("per_query_head({queries:?}, {kv:?})")
+            }
             Profiled::Mla { phase, queries, kv } => format!("mla({phase:?}, {queries:?}, {kv:?})"),
         };
         let first = g
@@ -1500,10 +1526,13 @@ mod tests {
         let kv_bytes = 64.0 * 4096.0 * 8.0 * 128.0 * 2.0 * 2.0;
         let bw = hw.memory_bandwidth.value.get();
         assert!(bf16.memory_s > kv_bytes / bw && bf16.memory_s < kv_bytes / bw * 1.01);
-        // An FP8 cache halves it; one block per sequence and KV head: 512 on 132 SMs.
+        // An FP8 cache halves it. XQA's blocks (H100): 512 sequence-and-KV-head blocks,
+        // each sequence in 2 parts (16 would make 62 waves, over XQA's 8), so 1,024 blocks:
+        // 8 waves on 132 SMs, and the parts' merge.
         let fp8 = times(&decode(64, 4095, "fp8", 0), &hw).unwrap();
         assert!((fp8.memory_s / bf16.memory_s - 0.5).abs() < 0.01);
-        assert_eq!(bf16.waves, 4.0);
+        assert_eq!(kernel_time::xqa_parts(64, 8, 4096, 132), 2);
+        assert_eq!(bf16.waves, 9.0);
         // A window shorter than the context caps the keys read: 9001 tokens under an
         // 8192-token window read what 8192 tokens read; a longer one is no window at all.
         assert_eq!(
@@ -1644,6 +1673,55 @@ mod tests {
         assert_eq!(moe(true, false).dtype_label(), "nvfp4");
         assert_eq!(moe(false, false).dtype_label(), "nvfp4, non-gated");
         assert_eq!(moe(true, true).dtype_label(), "nvfp4, min-latency kernel");
+    }
+
+    /// TensorRT-LLM's decode rows with more than 32 query heads per KV head ran its masked
+    /// multi-head attention kernel: a group of their own, predicted with the cache read
+    /// once per query head; other frameworks' rows stay in the main group. H100's XQA rows
+    /// count the parts XQA splits each sequence into.
+    #[test]
+    fn decode_rows_past_xqas_group_limit_are_a_kernel_of_their_own() {
+        let hw = registry::get("h100-sxm").unwrap();
+        let wide = |framework: &str| {
+            let mut r = decode(4, 4095, "bfloat16", 0);
+            r.framework = framework.into();
+            if let Shape::Attention { heads, .. } = &mut r.shape {
+                *heads = 8 * 64;
+            }
+            r
+        };
+        let trt = wide(FIT_FRAMEWORK);
+        assert!(trt.per_query_head());
+        assert_eq!(
+            trt.dtype_label(),
+            "bfloat16, KV bfloat16, a block per query head"
+        );
+        assert_eq!(wide("VLLM").dtype_label(), "bfloat16, KV bfloat16");
+        assert_eq!(
+            profiled(&trt),
+            Some(Profiled::PerQueryHeadDecode {
+                queries: Format::Bf16,
+                kv: Format::Bf16
+            })
+        );
+        // The per-query-head rows read the cache once per query head, 64 times; vLLM's
+        // kernel once (the queries and outputs are the same in both); 2,048 blocks.
+        let (own, other) = (
+            times(&trt, &hw).unwrap(),
+            times(&wide("VLLM"), &hw).unwrap(),
+        );
+        let cache = 4.0 * 4096.0 * 8.0 * 128.0 * 2.0 * 2.0;
+        let extra = (own.memory_s - other.memory_s) * hw.memory_bandwidth.value.get();
+        assert!(
+            (extra / (63.0 * cache) - 1.0).abs() < 1e-9,
+            "{own:?} {other:?}"
+        );
+        assert_eq!(own.waves, 16.0);
+        // 4 x 8 XQA blocks of a 4,096-token cache: 16 parts each (32 of 128 tokens,
+        // capped at round(sqrt(32 x 8))), 512 blocks: 4 waves on 132 SMs, and the merge.
+        let xqa = decode(4, 4095, "bfloat16", 0);
+        assert_eq!(kernel_time::xqa_parts(4, 8, 4096, 132), 16);
+        assert_eq!(times(&xqa, &hw).unwrap().waves, 5.0);
     }
 
     #[test]
