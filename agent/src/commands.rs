@@ -107,7 +107,7 @@ pub fn bench(
     let measured = run(backend, &items, rule, &mut ceilings)?;
     let fp32 = measured
         .iter()
-        .find(|m| m.format.as_deref() == Some("fp32"))
+        .find(|m| m.format == Some(Format::Fp32))
         .map(|m| m.stats.median_s);
     let mut t = table(&[
         "format",
@@ -122,7 +122,7 @@ pub fn bench(
     ]);
     for m in &measured {
         t.add_row(vec![
-            m.format.clone().unwrap_or_default(),
+            m.format.map(|f| f.name()).unwrap_or_default(),
             si(m.stats.median_s, "s"),
             si(m.stats.min_s, "s"),
             noise(m),

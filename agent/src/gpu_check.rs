@@ -14,6 +14,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use rooflinr_model::format::Format;
 use rooflinr_model::hardware::registry;
 use rooflinr_model::units::si;
 use rooflinr_protocol::{JobId, Measurement, MeasurementKind, OperatorShape, ServerMessage};
@@ -273,7 +274,7 @@ fn gemv_section(results: &[Measurement]) -> String {
     let fp16 = |shape: OperatorShape| {
         results
             .iter()
-            .find(|m| m.shape == Some(shape) && m.format.as_deref() == Some("fp16"))
+            .find(|m| m.shape == Some(shape) && m.format == Some(Format::Fp16))
             .map(|m| m.stats.median_s)
     };
     let mut s = String::from(
@@ -305,7 +306,7 @@ fn gemv_section(results: &[Measurement]) -> String {
                 let _ = writeln!(
                     targets,
                     "- {} at 1x8192x8192: {:.0}% of the read bandwidth (target {:.0}%): {}",
-                    m.format.as_deref().unwrap_or("?"),
+                    m.format.map_or_else(|| "?".to_string(), |f| f.name()),
                     f * 100.0,
                     READ_FRACTION_TARGET * 100.0,
                     if f >= READ_FRACTION_TARGET {
@@ -316,7 +317,7 @@ fn gemv_section(results: &[Measurement]) -> String {
                 );
             }
             for (name, target) in SPEEDUP_TARGETS {
-                if m.format.as_deref() == Some(name)
+                if m.format.is_some_and(|f| f.name() == name)
                     && let Some(x) = speedup
                 {
                     let _ = writeln!(
@@ -359,7 +360,7 @@ fn torch_section(results: &[Measurement]) -> String {
     let mut s = String::from("\n## cuBLASLt against torch.matmul (BF16 8192^3)\n\n");
     let ours = results.iter().find(|m| {
         m.kind == MeasurementKind::PeakGemm
-            && m.format.as_deref() == Some("bf16")
+            && m.format == Some(Format::Bf16)
             && m.shape.is_some_and(|x| x.m == 8192)
     });
     let output = std::process::Command::new("python3")

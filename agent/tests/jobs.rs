@@ -22,7 +22,7 @@ fn sweep(points: u64, seconds: f64) -> ClientMessage {
                         k: 256,
                     })
                     .collect(),
-                formats: vec!["fp32".into()],
+                formats: vec![rooflinr_model::format::Format::Fp32],
             },
             backend: Some(rooflinr_protocol::BackendKind::Cpu),
             budget: Some(Budget {

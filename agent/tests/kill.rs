@@ -47,7 +47,10 @@ async fn a_kill_during_a_sweep_leaves_every_finished_result_on_disk() {
                             k: 512,
                         })
                         .collect(),
-                    formats: vec!["fp16".into(), "int4-g128".into()],
+                    formats: vec![
+                        rooflinr_model::format::Format::Fp16,
+                        "int4-g128".parse().unwrap(),
+                    ],
                 },
                 backend: None,
                 budget: Some(Budget {

@@ -95,7 +95,7 @@ async fn hello_reports_the_backends_and_refuses_other_versions() {
                 .iter()
                 .find(|b| b.kind == rooflinr_protocol::BackendKind::Cpu)
                 .expect("cpu backend");
-            assert!(cpu.available && cpu.formats.contains(&"int8".to_string()));
+            assert!(cpu.available && cpu.formats.contains(&rooflinr_model::format::Format::Int8));
             if !h.nvml.available {
                 assert!(h.nvml.reason.is_some(), "a missing NVML says why");
             }
@@ -248,7 +248,22 @@ async fn malformed_messages_get_an_error_and_oversized_ones_close_the_socket() {
             ..
         })
     ));
-    // Still usable after both.
+    // A format the model crate does not know: refused by name when the message is read.
+    client
+        .ws
+        .send(Message::Text(
+            r#"{"type":"measure","request":{"kind":{"kind":"operators","shapes":[{"m":1,"n":8,"k":8}],"formats":["fp32","fp7"]}}}"#.into(),
+        ))
+        .await
+        .expect("send");
+    match client.next().await {
+        Some(ServerMessage::Error {
+            code: ErrorCode::Malformed,
+            message,
+        }) => assert!(message.contains("unknown format `fp7`"), "{message}"),
+        other => panic!("expected the format named, got {other:?}"),
+    }
+    // Still usable after all three.
     client
         .send(&ClientMessage::Status {
             job: rooflinr_protocol::JobId("x".into()),
@@ -316,7 +331,7 @@ async fn a_shape_too_large_for_memory_is_refused_before_allocating() {
                         n: 1 << 20,
                         k: 1 << 20,
                     }],
-                    formats: vec!["fp32".into()],
+                    formats: vec![rooflinr_model::format::Format::Fp32],
                 },
                 backend: None,
                 budget: None,

@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use rooflinr_model::format::Format;
 use rooflinr_protocol::{
     BackendKind, ErrorCode, JobId, JobKind, JobRequest, JobState, Measurement, ServerMessage,
 };
@@ -66,9 +65,6 @@ pub enum JobError {
         /// What is wrong with it.
         error: rooflinr_protocol::ShapeError,
     },
-    /// A format name the catalogue does not know.
-    #[error(transparent)]
-    Format(#[from] rooflinr_model::ModelError),
     /// A format this backend does not measure.
     #[error("the {backend} backend does not measure `{name}`; it measures {measures}")]
     Unsupported {
@@ -483,22 +479,17 @@ pub fn plan(request: &JobRequest, backend: &dyn Backend) -> Result<Vec<Work>, Jo
                 s.check()
                     .map_err(|error| JobError::Shape { index, error })?;
             }
-            let mut parsed = Vec::new();
-            for name in formats {
-                let format = name.parse::<Format>()?;
-                if !supported.contains(&format) {
-                    return Err(JobError::Unsupported {
-                        backend: backend.kind(),
-                        name: name.clone(),
-                        measures: names(),
-                    });
-                }
-                parsed.push(format);
+            if let Some(format) = formats.iter().find(|f| !supported.contains(f)) {
+                return Err(JobError::Unsupported {
+                    backend: backend.kind(),
+                    name: format.name(),
+                    measures: names(),
+                });
             }
             shapes
                 .iter()
                 .flat_map(|&shape| {
-                    parsed
+                    formats
                         .iter()
                         .map(move |&format| Work::Operator { shape, format })
                 })
@@ -533,7 +524,7 @@ pub fn compare_with_ceilings(ceilings: &MeasuredCeilings, m: &mut Measurement) {
     let Some(predicted) = ceilings.predict(m) else {
         return;
     };
-    m.ceiling_name = Some(predicted.ceiling_name(m.format.as_deref()));
+    m.ceiling_name = Some(predicted.ceiling_name(m.format));
     m.fraction_of_ceiling = Some(predicted.prediction.time.get() / m.stats.median_s);
 }
 

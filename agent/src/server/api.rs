@@ -156,7 +156,7 @@ fn predict(hw: &Hardware, shape: ApiShape, format: Format) -> AnalyzeResponse {
 async fn measure(
     state: &AppState,
     shapes: Vec<ApiShape>,
-    formats: Vec<String>,
+    formats: Vec<Format>,
 ) -> Result<(JobId, Vec<Measurement>), Failure> {
     let request = JobRequest {
         kind: JobKind::Operators {
@@ -201,7 +201,7 @@ pub async fn analyze(
         .map_err(|e| bad_request(e.to_string()))?;
     let mut out = predict(&hw, shape, format);
     if req.measure {
-        let (_, mut results) = measure(&state, vec![shape], vec![req.precision]).await?;
+        let (_, mut results) = measure(&state, vec![shape], vec![format]).await?;
         out.measurement = results.pop();
     }
     Ok(Json(out))
@@ -255,7 +255,7 @@ pub async fn sweep(
     }
     let mut job = None;
     if req.measure {
-        let (id, results) = measure(&state, shapes, precisions).await?;
+        let (id, results) = measure(&state, shapes, formats).await?;
         for (point, m) in points.iter_mut().zip(results) {
             point.measurement = Some(m);
         }

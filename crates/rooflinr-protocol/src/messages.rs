@@ -1,5 +1,6 @@
 //! The WebSocket messages: what a client asks and what the agent says.
 
+use rooflinr_model::format::Format;
 use serde::{Deserialize, Serialize};
 
 use crate::records::{
@@ -75,9 +76,9 @@ pub enum JobKind {
     Operators {
         /// `m = 1` is a GEMV, larger `m` a GEMM.
         shapes: Vec<OperatorShape>,
-        /// Weight format names as the model crate spells them (`fp16`, `int8`,
-        /// `int4-g128`...).
-        formats: Vec<String>,
+        /// Weight formats (by name on the wire: `fp16`, `int8`, `int4-g128`...; an
+        /// unknown name fails the message, naming it).
+        formats: Vec<Format>,
     },
 }
 

@@ -1,5 +1,6 @@
 //! The records messages carry: device facts, measurements, telemetry.
 
+use rooflinr_model::format::Format;
 use serde::{Deserialize, Serialize};
 
 /// A GEMM shape: C[m,n] = A[m,k] x W[k,n]; `m = 1` is a GEMV.
@@ -84,7 +85,7 @@ pub struct BackendInfo {
     /// The device it measures.
     pub device: Option<DeviceInfo>,
     /// Weight formats it measures.
-    pub formats: Vec<String>,
+    pub formats: Vec<Format>,
     /// What it found of the libraries it needs (the CUDA backend lists the driver, NVRTC,
     /// cuBLASLt and NVML), each with what is missing and what to do.
     #[serde(default)]
@@ -238,9 +239,9 @@ pub struct Measurement {
     /// The device measured.
     pub device: String,
     /// Weight format (absent for bandwidth).
-    pub format: Option<String>,
+    pub format: Option<Format>,
     /// Activation format (the CPU backend computes in FP32).
-    pub activation_format: Option<String>,
+    pub activation_format: Option<Format>,
     /// Shape (absent for bandwidth).
     pub shape: Option<OperatorShape>,
     /// FLOPs of one run.

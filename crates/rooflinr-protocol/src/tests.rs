@@ -38,7 +38,10 @@ fn client_messages_decode_as_documented() {
                         n: 4096,
                         k: 4096,
                     }],
-                    formats: vec!["fp16".into(), "int4-g128".into()],
+                    formats: vec![
+                        rooflinr_model::format::Format::Fp16,
+                        "int4-g128".parse().unwrap(),
+                    ],
                 },
                 backend: None,
                 budget: None,
@@ -89,6 +92,11 @@ fn malformed_messages_are_refused_with_the_reason() {
     check_refused(
         r#"{"type":"measure","request":{"kind":{"kind":"operators","shapes":[{"m":-1,"n":1,"k":1}],"formats":[]}}}"#,
         "invalid value",
+    );
+    // A format is one the model crate knows, refused by name otherwise.
+    check_refused(
+        r#"{"type":"measure","request":{"kind":{"kind":"operators","shapes":[{"m":1,"n":8,"k":8}],"formats":["fp16","fp7"]}}}"#,
+        "unknown format `fp7`",
     );
     // A backend is one of the kinds the protocol names, refused by name otherwise.
     check_refused(

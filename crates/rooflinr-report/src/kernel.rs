@@ -17,9 +17,9 @@ pub struct KernelPoint {
     /// `decode`, `prefill`, or whatever phase the source names (empty: not said).
     #[serde(default)]
     pub phase: String,
-    /// Weight format, when known (`int4-g128`).
+    /// Weight format, when known (stored by its name, `int4-g128`).
     #[serde(default)]
-    pub format: Option<String>,
+    pub format: Option<Format>,
     /// The compute type its FLOPs run as, stored by its name (`fp16`, `fp32`, `fp8`...);
     /// a name this build does not know is refused when a file is read.
     #[serde(with = "math_name")]
@@ -193,12 +193,8 @@ impl KernelPoint {
         if m.stats.median_s.is_nan() || m.stats.median_s <= 0.0 {
             return None;
         }
-        let weights: Option<Format> = m.format.as_deref().and_then(|f| f.parse().ok());
-        let activations = m
-            .activation_format
-            .as_deref()
-            .and_then(|f| f.parse().ok())
-            .or(weights);
+        let weights = m.format;
+        let activations = m.activation_format.or(weights);
         let (math, block_scaled) = match (activations, weights) {
             (Some(a), Some(w)) => (product_math(a, w), product_is_block_scaled(a, w)),
             _ => (Math::Fp16, false),
@@ -207,7 +203,7 @@ impl KernelPoint {
             kernel: m.label.clone(),
             op: op.into(),
             phase: phase.into(),
-            format: m.format.clone(),
+            format: m.format,
             math,
             block_scaled,
             flops: m.flops,
@@ -232,7 +228,7 @@ pub struct MeasuredCeilings {
     /// and triad also write, and a machine's write traffic differs).
     pub read: Option<f64>,
     /// The peak GEMM rate per weight format, FLOP/s (best of repeated measurements).
-    pub peaks: Vec<(String, f64)>,
+    pub peaks: Vec<(Format, f64)>,
     /// The device measured.
     pub device: Option<String>,
 }
@@ -269,7 +265,7 @@ impl MeasuredCeilings {
                 self.device.get_or_insert_with(|| m.device.clone());
             }
             MeasurementKind::PeakGemm => {
-                let format = m.format.clone().unwrap_or_else(|| "fp32".into());
+                let format = m.format.unwrap_or(Format::Fp32);
                 match self.peaks.iter_mut().find(|(f, _)| *f == format) {
                     Some((_, rate)) => *rate = rate.max(m.achieved_flops_per_s),
                     None => self.peaks.push((format, m.achieved_flops_per_s)),
@@ -281,10 +277,10 @@ impl MeasuredCeilings {
     }
 
     /// The measured peak of a weight format, FLOP/s.
-    pub fn peak(&self, format: &str) -> Option<f64> {
+    pub fn peak(&self, format: Format) -> Option<f64> {
         self.peaks
             .iter()
-            .find(|(f, _)| f == format)
+            .find(|(f, _)| *f == format)
             .map(|(_, rate)| *rate)
     }
 
@@ -300,7 +296,7 @@ impl MeasuredCeilings {
             (MeasurementKind::Gemv, Some(read)) => (read, "read".to_string()),
             _ => self.bandwidth.clone()?,
         };
-        let peak = m.format.as_deref().and_then(|f| self.peak(f));
+        let peak = m.format.and_then(|f| self.peak(f));
         let roof = Roof {
             bandwidth: BytesPerSecond(bandwidth),
             peak: FlopsPerSecond(peak.unwrap_or(f64::INFINITY)),
@@ -332,11 +328,11 @@ pub struct MeasuredPrediction {
 
 impl MeasuredPrediction {
     /// The ceiling that binds, as a phrase (`measured read bandwidth 3.1 TB/s`).
-    pub fn ceiling_name(&self, format: Option<&str>) -> String {
+    pub fn ceiling_name(&self, format: Option<Format>) -> String {
         match (self.prediction.bound, self.peak) {
             (Bound::Compute, Some(peak)) => format!(
                 "measured {} gemm peak {:.1} GFLOP/s",
-                format.unwrap_or("?"),
+                format.map_or_else(|| "?".to_string(), |f| f.name()),
                 peak / 1e9
             ),
             _ => format!(

@@ -94,7 +94,7 @@ pub struct MeasuredRoof {
     /// Copy or triad bandwidth, B/s.
     pub bandwidth: f64,
     /// Peak GEMM rate per format, FLOP/s.
-    pub peaks: Vec<(String, f64)>,
+    pub peaks: Vec<(Format, f64)>,
 }
 
 impl ChartData {

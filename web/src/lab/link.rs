@@ -404,7 +404,7 @@ impl Lab {
     pub fn measure_sweep(
         self,
         shapes: Vec<rooflinr_protocol::OperatorShape>,
-        formats: Vec<String>,
+        formats: Vec<rooflinr_model::format::Format>,
         max_seconds: f64,
     ) {
         self.submit("sweep", JobKind::Operators { shapes, formats }, max_seconds);

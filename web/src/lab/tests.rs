@@ -120,8 +120,8 @@ fn measured(
         label: format!("{kind:?} {m}x4096x4096 {}", format.unwrap_or("")),
         backend: rooflinr_protocol::BackendKind::Cpu,
         device: "test".into(),
-        format: format.map(str::to_string),
-        activation_format: format.map(|_| "fp32".into()),
+        format: format.map(|f| f.parse().unwrap()),
+        activation_format: format.map(|_| rooflinr_model::format::Format::Fp32),
         shape: format.map(|_| OperatorShape {
             m,
             n: 4096,
@@ -300,7 +300,10 @@ fn calibration_reaches_the_whole_model_and_the_chart() {
     assert_eq!(chart.measured.len(), 3);
     let roof = chart.measured_roof.as_ref().unwrap();
     assert_eq!(roof.bandwidth, 2e10);
-    assert_eq!(roof.peaks, vec![("fp32".to_string(), 1e11)]);
+    assert_eq!(
+        roof.peaks,
+        vec![(rooflinr_model::format::Format::Fp32, 1e11)]
+    );
     // Each measured mark sits at its kernel's intensity, with its datasheet twin above it.
     for m in &chart.measured {
         assert!(m.predicted > m.measured, "{m:?}");

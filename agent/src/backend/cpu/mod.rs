@@ -170,7 +170,7 @@ impl CpuBackend {
         stats: Stats,
     ) -> Measurement {
         let (shape, format) = match Self::operator_parts(work) {
-            Some((shape, format, _)) => (Some(shape), Some(format.name())),
+            Some((shape, format, _)) => (Some(shape), Some(format)),
             None => (None, None),
         };
         Measurement {
@@ -178,7 +178,7 @@ impl CpuBackend {
             label: work.label(),
             backend: BackendKind::Cpu,
             device: self.device.name.clone(),
-            activation_format: format.as_ref().map(|_| "fp32".to_string()),
+            activation_format: format.map(|_| Format::Fp32),
             format,
             shape,
             flops,
@@ -456,7 +456,7 @@ impl Backend for CpuBackend {
             available: true,
             reason: None,
             device: Some(device),
-            formats: cpu_formats().iter().map(|f| f.name()).collect(),
+            formats: cpu_formats().to_vec(),
             capabilities: Vec::new(),
         }
     }

@@ -133,7 +133,7 @@ impl CudaBackend {
             _ => None,
         };
         let formats = if gpu.is_some() {
-            GpuFormat::ALL.iter().map(|f| f.format().name()).collect()
+            GpuFormat::ALL.iter().map(|f| f.format()).collect()
         } else {
             Vec::new()
         };
@@ -176,15 +176,15 @@ impl CudaBackend {
         work: &Work,
         kind: MeasurementKind,
         work_done: (f64, f64, &str),
-        activation: Option<&str>,
+        activation: Option<Format>,
         sampled: (Stats, Option<ClockStats>, Option<f64>),
         check: Check,
     ) -> Measurement {
         let (flops, bytes, counted) = work_done;
         let (stats, clocks, energy_j) = sampled;
         let (shape, format) = match *work {
-            Work::Operator { shape, format } => (Some(shape), Some(format.name())),
-            Work::PeakGemm { format, shape } => (Some(shape), Some(format.name())),
+            Work::Operator { shape, format } => (Some(shape), Some(format)),
+            Work::PeakGemm { format, shape } => (Some(shape), Some(format)),
             Work::Read | Work::Copy | Work::Triad => (None, None),
         };
         Measurement {
@@ -197,7 +197,7 @@ impl CudaBackend {
                 .map(|g| g.facts.name.clone())
                 .unwrap_or_default(),
             format,
-            activation_format: activation.map(str::to_string),
+            activation_format: activation,
             shape,
             flops,
             bytes,
@@ -494,7 +494,7 @@ impl CudaBackend {
                 bytes,
                 "fp16 activations read + packed weights read once + fp32 output written",
             ),
-            Some("fp16"),
+            Some(Format::Fp16),
             sampled,
             check,
         ))
@@ -615,7 +615,7 @@ impl CudaBackend {
                 bytes,
                 "both inputs read once + output written (cuBLASLt)",
             ),
-            Some(&input.name()),
+            Some(input),
             sampled,
             check,
         ))

@@ -700,6 +700,23 @@ impl FromStr for Format {
     }
 }
 
+/// A format travels (the agent's protocol, lab files, kernel points) as its catalogue name
+/// ([`Format::name`]: `bf16`, `int4-g128`).
+impl serde::Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
+}
+
+/// Read back from any name [`Format::from_str`] takes; another name is an error that names
+/// it.
+impl<'de> serde::Deserialize<'de> for Format {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Format, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 fn parse_grouped(name: &str) -> Option<Format> {
     let mut parts = name.split('-');
     let bits: u8 = parts.next()?.strip_prefix("int")?.parse().ok()?;

@@ -123,3 +123,27 @@ fn product_math_takes_the_wider_operand() {
     assert!(!product_is_block_scaled(Format::Fp16, Format::NvFp4));
     assert!(product_is_block_scaled(Format::Fp8E4m3, Format::MxFp8E4m3));
 }
+
+/// Formats travel by name: every catalogue format and a grouped one come back as they went,
+/// the parser's spellings are read, and an unknown name is an error naming it.
+#[test]
+fn formats_travel_as_their_names() {
+    for f in Format::CATALOGUE
+        .iter()
+        .copied()
+        .chain(["int3-g64-bf16-zp".parse::<Format>().unwrap()])
+    {
+        let text = serde_json::to_string(&f).unwrap();
+        assert_eq!(text, format!("\"{}\"", f.name()));
+        assert_eq!(serde_json::from_str::<Format>(&text).unwrap(), f);
+    }
+    assert_eq!(
+        serde_json::from_str::<Format>("\"FP8_E4M3\"").unwrap(),
+        Format::Fp8E4m3
+    );
+    let err = serde_json::from_str::<Format>("\"fp7\"")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unknown format `fp7`"), "{err}");
+    assert!(serde_json::from_str::<Format>("7").is_err());
+}

@@ -65,8 +65,6 @@ pub struct Calibration {
 /// The key a point is calibrated under: its weight format, else its compute type.
 pub fn format_key(p: &KernelPoint) -> String {
     p.format
-        .as_deref()
-        .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
         .map(|f| f.name())
         .unwrap_or_else(|| format!("{} math", p.math.name()))
 }
@@ -169,20 +167,12 @@ impl Calibration {
                 from: "bandwidth ceiling",
             };
         }
-        for (format, rate) in &ceilings.peaks {
+        for &(f, rate) in &ceilings.peaks {
             // The peak GEMM runs in the format's own product type on this machine: use the
             // compute type the operator points in that format run as, else the format's.
-            let Ok(f) = format.parse::<rooflinr_model::format::Format>() else {
-                continue;
-            };
             let math = points
                 .iter()
-                .find(|p| {
-                    p.format
-                        .as_deref()
-                        .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
-                        == Some(f)
-                })
+                .find(|p| p.format == Some(f))
                 .map_or(f.math(), |p| p.math);
             let peak = hw.ceiling(math, false).peak.get();
             if peak > 0.0 {

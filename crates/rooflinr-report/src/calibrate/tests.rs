@@ -21,7 +21,7 @@ fn point(format: &str, m: f64, n: f64, k: f64, bw: f64, compute: f64) -> KernelP
         kernel: format!("gemm {m}x{n}x{k}"),
         op: "gemm".into(),
         phase: if m < 64.0 { "decode" } else { "prefill" }.into(),
-        format: Some(format.into()),
+        format: Some(format.parse().unwrap()),
         math: Math::Fp16,
         block_scaled: false,
         flops,
@@ -119,7 +119,7 @@ fn measured_ceilings_stand_in_where_no_operator_says() {
         bandwidth: Some((0.9 * hw.memory_bandwidth.value.get(), "copy".into())),
         read: None,
         peaks: vec![(
-            "int8".into(),
+            rooflinr_model::format::Format::Int8,
             0.5 * hw.peak(rooflinr_model::format::Math::Int8).unwrap().get(),
         )],
         device: None,

@@ -139,11 +139,10 @@ pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
         } else {
             cell(op)
         };
-        let format_name = Some(cell(format)).filter(|f| !f.is_empty());
-        let (math, block_scaled) = match format_name
-            .as_deref()
-            .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok())
-        {
+        let weights = Some(cell(format))
+            .filter(|f| !f.is_empty())
+            .and_then(|f| f.parse::<rooflinr_model::format::Format>().ok());
+        let (math, block_scaled) = match weights {
             Some(f) => (f.math(), product_is_block_scaled(f, f)),
             None => {
                 guessed += 1;
@@ -158,7 +157,7 @@ pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
             op: if op.is_some() { cell(op) } else { name.clone() },
             kernel: name,
             phase: cell(phase).to_ascii_lowercase(),
-            format: format_name,
+            format: weights,
             math,
             block_scaled,
             flops: value(flops, false)?,
@@ -182,7 +181,7 @@ pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
     let mut notes = Vec::new();
     if guessed > 0 {
         notes.push(format!(
-            "{guessed} kernel(s) have no format column: their compute type was read from the kernel name, FP16 where the name does not say"
+            "{guessed} kernel(s) have no format the model knows (no format column, or a name `rooflinr formats` does not list): their compute type was read from the kernel name, FP16 where the name does not say"
         ));
     }
     Ok(Imported {

@@ -2,7 +2,7 @@
 //! panics.
 
 use proptest::prelude::*;
-use rooflinr_model::format::Math;
+use rooflinr_model::format::{Format, Math};
 use rooflinr_protocol::{JobId, MeasurementKind, ServerMessage};
 
 use super::*;
@@ -29,7 +29,7 @@ fn the_seed_benchmark_csv_imports_with_units_and_types() {
     assert_eq!(k[0].math, Math::Fp4);
     assert_eq!(k[1].math, Math::Fp16);
     assert_eq!(k[2].math, Math::Fp8);
-    assert!(imported.notes[0].contains("3 kernel(s) have no format column"));
+    assert!(imported.notes[0].contains("3 kernel(s) have no format the model knows"));
 }
 
 #[test]
@@ -40,7 +40,7 @@ fn headers_are_matched_loosely_and_formats_read() {
     assert_eq!(k.op, "k1");
     assert_eq!(k.phase, "decode");
     assert_eq!(k.math, Math::Int8);
-    assert_eq!(k.format.as_deref(), Some("int8"));
+    assert_eq!(k.format, Some(Format::Int8));
     assert_eq!(k.energy_j, Some(0.25));
     assert!((k.time_s - 2e-6).abs() < 1e-18);
     let ms = import("name,flops,bytes,latency_ms\na,1,1,1.5\n").unwrap();

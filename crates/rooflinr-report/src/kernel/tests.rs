@@ -20,8 +20,8 @@ pub(crate) fn measurement(
         label: format!("{kind:?} {}", format.unwrap_or("")).to_lowercase(),
         backend: rooflinr_protocol::BackendKind::Cpu,
         device: "test cpu".into(),
-        format: format.map(str::to_string),
-        activation_format: format.map(|_| "fp32".to_string()),
+        format: format.map(|f| f.parse().unwrap()),
+        activation_format: format.map(|_| Format::Fp32),
         shape: format.map(|_| OperatorShape {
             m: 1,
             n: 4096,
@@ -116,10 +116,7 @@ fn ceilings_keep_the_best_bandwidth_and_each_formats_best_peak() {
     ];
     let c = MeasuredCeilings::from_measurements(&ms);
     assert_eq!(c.bandwidth, Some((3e10, "triad".to_string())));
-    assert_eq!(
-        c.peaks,
-        vec![("fp32".to_string(), 2e11), ("int8".to_string(), 5e10)]
-    );
+    assert_eq!(c.peaks, vec![(Format::Fp32, 2e11), (Format::Int8, 5e10)]);
     assert_eq!(c.device.as_deref(), Some("test cpu"));
     assert_eq!(
         MeasuredCeilings::from_measurements(&ms[5..]),

@@ -378,10 +378,7 @@ fn title_case(s: &str) -> String {
 
 fn scaling(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
     out.push_str("## Scaling Behavior\n\n### Batch scaling (decode)\n\nA weight-stationary GEMM with M tokens, b-bit weights and K, N much larger than M moves about N·K·b/8 bytes for 2·M·N·K FLOPs: its intensity is about 16·M/b and it turns compute-bound once M passes ridge · b / 16. On this device:\n\n| Weights | Bits per weight | Runs as | Ridge (FLOP/byte) | Compute-bound from M ≈ |\n|---------|-----------------|---------|-------------------|------------------------|\n");
-    let mut formats: Vec<Format> = kernels
-        .iter()
-        .filter_map(|k| k.format.as_deref().and_then(|f| f.parse::<Format>().ok()))
-        .collect();
+    let mut formats: Vec<Format> = kernels.iter().filter_map(|k| k.format).collect();
     if formats.is_empty() {
         formats = vec![Format::Fp16, Format::Fp8E4m3, Format::NvFp4];
     }

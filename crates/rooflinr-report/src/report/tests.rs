@@ -82,7 +82,7 @@ fn the_chart_places_every_kernel_and_escapes_names() {
     let ceilings = MeasuredCeilings {
         bandwidth: Some((3.0e12, "copy".into())),
         read: None,
-        peaks: vec![("fp16".into(), 700e12)],
+        peaks: vec![(Format::Fp16, 700e12)],
         device: None,
     };
     let svg = svg::chart(&hw, &kernels, &ceilings, "t & t");

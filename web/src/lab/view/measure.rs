@@ -1,6 +1,7 @@
 //! Measuring: ceilings and sweeps, with progress and cancel.
 
 use leptos::prelude::*;
+use rooflinr_model::format::Format;
 use rooflinr_model::units::si;
 
 use crate::lab::link::{JobView, Lab, LinkState};
@@ -18,7 +19,7 @@ pub(super) fn MeasureCard() -> impl IntoView {
             .unwrap_or_default(),
         _ => Vec::new(),
     });
-    let chosen = RwSignal::new(Vec::<String>::new());
+    let chosen = RwSignal::new(Vec::<Format>::new());
     Effect::new(move |_| chosen.set(formats.get()));
     let shapes = RwSignal::new("1x4096x4096, 64x4096x4096".to_string());
     let seconds = RwSignal::new("0.5".to_string());
@@ -73,28 +74,22 @@ pub(super) fn MeasureCard() -> impl IntoView {
                 </label>
                 <fieldset class="formats-pick">
                     <legend class="label">"Formats"</legend>
-                    <For each=move || formats.get() key=|f| f.clone() let:f>
-                        {
-                            let name = f.clone();
-                            let name_check = f.clone();
-                            view! {
-                                <label class="check">
-                                    <input
-                                        type="checkbox"
-                                        data-format=f.clone()
-                                        prop:checked=move || chosen.with(|c| c.contains(&name_check))
-                                        on:change=move |ev| {
-                                            let on = event_target_checked(&ev);
-                                            chosen.update(|c| {
-                                                c.retain(|x| *x != name);
-                                                if on { c.push(name.clone()); }
-                                            });
-                                        }
-                                    />
-                                    {f}
-                                </label>
-                            }
-                        }
+                    <For each=move || formats.get() key=|f| *f let:f>
+                        <label class="check">
+                            <input
+                                type="checkbox"
+                                data-format=f.name()
+                                prop:checked=move || chosen.with(|c| c.contains(&f))
+                                on:change=move |ev| {
+                                    let on = event_target_checked(&ev);
+                                    chosen.update(|c| {
+                                        c.retain(|x| *x != f);
+                                        if on { c.push(f); }
+                                    });
+                                }
+                            />
+                            {f.name()}
+                        </label>
                     </For>
                 </fieldset>
                 <button id="measure-sweep" class="primary" disabled=busy on:click=sweep>"Measure sweep"</button>

@@ -57,7 +57,8 @@ pub(super) fn PairCard() -> impl IntoView {
                 .map(|b| {
                     let text = match (&b.device, b.available) {
                         (Some(d), true) => {
-                            format!("{}: {} · formats {}", b.kind, d.name, b.formats.join(", "))
+                            let formats: Vec<String> = b.formats.iter().map(|f| f.name()).collect();
+                            format!("{}: {} · formats {}", b.kind, d.name, formats.join(", "))
                         }
                         _ => format!(
                             "{}: not available ({})",
