@@ -76,9 +76,10 @@ pub fn OperatorResults(
             <Card label="predicted time" value=si(p.time.get(), "s") figure="op-time"
                 note=match view.calibrated {
                     Some((t, profile)) => format!(
-                        "roofline bound · expected {} with fitted kernel terms (NVIDIA's measured {} kernels, held-out median error {:.0}%)",
+                        "roofline bound · expected {} with fitted kernel terms (NVIDIA's measured {} kernels: {}; held-out median error {:.0}%)",
                         si(t, "s"),
                         profile.framework.name(),
+                        profile.kernel.name(),
                         profile.held_out_median * 100.0
                     ),
                     None => format!("memory {} · compute {}", si(p.memory_time.get(), "s"), si(p.compute_time.get(), "s")),

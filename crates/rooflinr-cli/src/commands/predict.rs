@@ -394,8 +394,9 @@ fn calibrate(
         Some((time_s, profile)) => {
             json.time_s = time_s;
             json.calibration = Some(format!(
-                "{} kernels, {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
+                "{} kernels ({}), {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
                 framework.name(),
+                profile.kernel.name(),
                 profile.held_out_median * 100.0,
                 profile.held_out_p90 * 100.0
             ));
@@ -414,7 +415,7 @@ fn calibrate(
                 if shipped.is_empty() {
                     "none".to_string()
                 } else {
-                    shipped.join(", ")
+                    shipped.join("; ")
                 }
             ));
         }
