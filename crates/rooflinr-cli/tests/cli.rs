@@ -554,53 +554,6 @@ fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
     );
 }
 
-/// TensorRT-LLM's decode attention past 32 query heads per KV head runs another kernel (a
-/// block per query head): `--calibrated` names it and takes its profile, while vLLM's
-/// kernel keeps the group in one block.
-#[test]
-fn calibrated_decode_attention_names_the_kernel_it_runs_as() {
-    let decode = |kv_heads: &str, framework: &str| {
-        json(&[
-            "predict",
-            "attention",
-            "--batch",
-            "8",
-            "--kv-len",
-            "8192",
-            "--heads",
-            "64",
-            "--kv-heads",
-            kv_heads,
-            "--activations",
-            "bf16",
-            "--hardware",
-            "h100-sxm",
-            "--framework",
-            framework,
-            "--calibrated",
-            "--json",
-        ])
-    };
-    let note = |out: &serde_json::Value| out["calibration"].as_str().unwrap().to_string();
-    let grouped = decode("8", "trtllm");
-    assert!(
-        note(&grouped).starts_with("TensorRT-LLM kernels (decode attention bf16, KV bf16),"),
-        "{grouped}"
-    );
-    let per_head = decode("1", "trtllm");
-    assert!(
-        note(&per_head).contains("(decode attention bf16, KV bf16, a block per query head)"),
-        "{per_head}"
-    );
-    // Reading the cache once per query head: far over the bound, which reads it once.
-    assert!(
-        per_head["time_s"].as_f64().unwrap()
-            > 10.0 * per_head["datasheet_time_s"].as_f64().unwrap()
-    );
-    let vllm = decode("1", "vllm");
-    assert!(!note(&vllm).contains("a block per query head"), "{vllm}");
-}
-
 #[test]
 fn each_framework_is_calibrated_by_its_own_kernels_profile() {
     use rooflinr_model::kernel_time::{Framework, Profiled, profile};
@@ -700,6 +653,36 @@ fn decode_attention_is_calibrated_by_its_own_profile() {
         said.starts_with("none for decode attention fp16, KV fp16 on h100-sxm")
             && said.contains("decode attention bf16, KV fp8-e4m3"),
         "{said}"
+    );
+    // Past 32 query heads per KV head TensorRT-LLM runs another kernel, a block per query
+    // head, reading the cache once per query head: the note names it, and the expected
+    // time is far over the bound (which reads the cache once); vLLM's kernel keeps the
+    // group in one block.
+    let wide = |framework: &str| {
+        let mut a = args.to_vec();
+        a[7] = "64";
+        a[9] = "1";
+        json(&[&a[..], &["--framework", framework]].concat())
+    };
+    let per_head = wide("trtllm");
+    let said = per_head["calibration"].as_str().unwrap();
+    assert!(
+        said.starts_with(
+            "TensorRT-LLM kernels (decode attention bf16, KV fp8-e4m3, a block per query head)"
+        ),
+        "{said}"
+    );
+    assert!(
+        per_head["time_s"].as_f64().unwrap()
+            > 10.0 * per_head["datasheet_time_s"].as_f64().unwrap()
+    );
+    let vllm = wide("vllm");
+    assert!(
+        !vllm["calibration"]
+            .as_str()
+            .unwrap()
+            .contains("a block per query head"),
+        "{vllm}"
     );
 }
 
