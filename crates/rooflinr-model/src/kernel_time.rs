@@ -186,6 +186,22 @@ use crate::hardware::Hardware;
 use crate::ops::{AttentionShape, Op, Precision};
 use crate::roofline::{Efficiency, Prediction};
 
+/// Whether TensorRT-LLM's MoE layer on `hw` moves every token's routed copies (all
+/// `tokens x top_k` rows of `hidden`, local expert or not) once through memory. Read off
+/// NVIDIA's tables, not the kernels' source: on A100, H100/H200 and the B200/B300 family
+/// (sm_80, sm_90, sm_100, sm_103) the layer's time grows with the whole batch's copies at
+/// any expert parallelism (B200 BF16 at EP 128: about 9 ns more per token at hidden 4,096
+/// and top 10, 4 ns at 2,048 and top 8: in proportion to top_k x hidden, about one pass in
+/// BF16 at the measured bandwidth), and counting that pass brings 15 more of their 51 MoE
+/// groups to a held-out median within 15 % (29 -> 44); L40S's and RTX PRO 6000's tables
+/// (sm_89, sm_120) do not show it (counted there, most of their medians rise by 2-9 points,
+/// L40S BF16 8 -> 17 %). Devices with no tables (GB10's sm_121 among them) are taken as
+/// the latter.
+pub fn routes_every_copy(hw: &Hardware) -> bool {
+    hw.sm_version()
+        .is_some_and(|sm| matches!(sm, 80 | 90 | 100 | 103))
+}
+
 /// A fused MoE layer on one GPU: what NVIDIA's MoE tables measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MoeShape {
@@ -357,7 +373,9 @@ impl KernelTimes {
     /// the permutation around them: the routed copies gathered in expert order (read and
     /// written in the activation format), then read back and summed into one output row
     /// per token, every token of the batch (in the output format; rows with no local
-    /// expert are written as zeros for the group's all-reduce or combine).
+    /// expert are written as zeros for the group's all-reduce or combine); and, on the
+    /// devices whose tables show it ([`routes_every_copy`]), one pass over every token's
+    /// routed copies, local or not, in the activation format.
     pub fn moe(
         shape: &MoeShape,
         load: &MoeLoad,
@@ -417,6 +435,13 @@ impl KernelTimes {
             .tensor_bytes((assignments + shape.tokens) * shape.hidden)
             .get();
         times.memory_s += (gather + finalize) / bandwidth;
+        if routes_every_copy(hw) {
+            times.memory_s += precision
+                .activations
+                .tensor_bytes(shape.tokens * shape.top_k * shape.hidden)
+                .get()
+                / bandwidth;
+        }
         times
     }
 
@@ -1458,10 +1483,13 @@ mod tests {
         let t = KernelTimes::moe(&shape, &load, &p, &hw);
         // All of the experts' weights (gate and up 2 x 1024 x 4096, down 4096 x 1024),
         // the GEMMs' activations, and the permutation: each token's 8 copies gathered
-        // (read and written), read back, and one output row per token written.
+        // (read and written), read back, and one output row per token written; on H100
+        // (sm_90) one more pass over every copy.
+        assert!(routes_every_copy(&hw));
         let bw = hw.memory_bandwidth.value.get();
         let weights = 128.0 * 3.0 * 1024.0 * 4096.0 * 2.0;
-        let permutation = (3.0 * 4096.0 * 8.0 + 4096.0) * 4096.0 * 2.0;
+        let every_copy = 4096.0 * 8.0 * 4096.0 * 2.0;
+        let permutation = (3.0 * 4096.0 * 8.0 + 4096.0) * 4096.0 * 2.0 + every_copy;
         assert!(t.memory_s > (weights + permutation) / bw, "{t:?}");
         assert!(t.memory_s < (weights + permutation) * 1.5 / bw, "{t:?}");
         // FLOPs: 2 x tokens x top-k x (3 x 1024 x 4096) at the BF16 peak.
@@ -1469,17 +1497,18 @@ mod tests {
         let flops = 2.0 * 4096.0 * 8.0 * 3.0 * 1024.0 * 4096.0;
         assert!((t.compute_s / (flops / peak) - 1.0).abs() < 1e-9, "{t:?}");
         // Spread evenly over 8 GPUs: an eighth of the copies, experts and expert work
-        // each; every token's output row is still written.
+        // each; every token's output row is still written, and every copy passed over.
         let wide = MoeShape {
             expert_parallel: 8.0,
             ..shape
         };
         let ep = KernelTimes::moe(&wide, &MoeLoad::uniform(&wide), &p, &hw);
         assert!((ep.compute_s * 8.0 / t.compute_s - 1.0).abs() < 1e-9);
-        let output_rows = 4096.0 * 4096.0 * 2.0 / bw;
+        let output_rows = 4096.0 * 4096.0 * 2.0 / bw + every_copy / bw;
         let shared = (ep.memory_s - output_rows) * 8.0 / (t.memory_s - output_rows);
         assert!((shared - 1.0).abs() < 1e-9, "{ep:?} vs {t:?}");
-        // A GPU that receives nothing still writes the zero rows of its output.
+        // A GPU that receives nothing still writes the zero rows of its output (and passes
+        // over every copy).
         let idle = KernelTimes::moe(
             &shape,
             &MoeLoad {
@@ -1498,6 +1527,15 @@ mod tests {
         };
         let up_only = KernelTimes::moe(&up_only, &load, &p, &hw);
         assert!((up_only.compute_s / t.compute_s - 2.0 / 3.0).abs() < 1e-9);
+        // L40S (sm_89): the same bytes less the pass over every copy.
+        let l40s = crate::hardware::registry::get("l40s").unwrap();
+        assert!(!routes_every_copy(&l40s));
+        let lt = KernelTimes::moe(&shape, &load, &p, &l40s);
+        let bytes = |t: &KernelTimes, hw: &Hardware| t.memory_s * hw.memory_bandwidth.value.get();
+        assert!(
+            ((bytes(&t, &hw) - bytes(&lt, &l40s)) / every_copy - 1.0).abs() < 1e-9,
+            "{t:?} {lt:?}"
+        );
     }
 
     #[test]
