@@ -186,9 +186,10 @@ use crate::hardware::Hardware;
 use crate::ops::{AttentionShape, Op, Precision};
 use crate::roofline::{Efficiency, Prediction};
 
-/// Whether TensorRT-LLM's MoE layer on `hw` moves every token's routed copies (all
-/// `tokens x top_k` rows of `hidden`, local expert or not) once through memory. Read off
-/// NVIDIA's tables, not the kernels' source: on A100, H100/H200 and the B200/B300 family
+/// Whether the MoE layers NVIDIA timed on `hw` (TensorRT-LLM's; SGLang's on A100, whose
+/// only tables they are) move every token's routed copies (all `tokens x top_k` rows of
+/// `hidden`, local expert or not) once through memory. Read off NVIDIA's tables, not the
+/// kernels' source: on A100, H100/H200 and the B200/B300 family
 /// (sm_80, sm_90, sm_100, sm_103) the layer's time grows with the whole batch's copies at
 /// any expert parallelism (B200 BF16 at EP 128: about 9 ns more per token at hidden 4,096
 /// and top 10, 4 ns at 2,048 and top 8: in proportion to top_k x hidden, about one pass in
