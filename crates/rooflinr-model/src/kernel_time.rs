@@ -500,7 +500,7 @@ pub fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
-    v.sort_by(f64::total_cmp);
+    crate::sort::sort_by(&mut v, f64::total_cmp);
     let n = v.len();
     Some(if n % 2 == 1 {
         v[n / 2]
@@ -617,7 +617,7 @@ impl KernelTerms {
         if by_size.is_empty() {
             by_size = usable.iter().collect();
         }
-        by_size.sort_by(|a, b| a.0.bound_s().total_cmp(&b.0.bound_s()));
+        crate::sort::sort_by(&mut by_size, |a, b| a.0.bound_s().total_cmp(&b.0.bound_s()));
         let small = &by_size[..(by_size.len() / 10).max(1)];
         let mut terms = KernelTerms::ROOFLINE;
         let tiled = usable

@@ -15,6 +15,7 @@
 //! - [`quant`]: real codecs for every format and their measured error.
 //! - [`recommend`]: strategies ranked by predicted speed, memory and measured quality.
 //! - [`tiling`]: GEMM tiles, waves and L2 reuse on a GPU.
+//! - [`sort`]: stable sorting with one copy of the algorithm in the browser bundle.
 //!
 //! A decode GEMV with FP8 weights on an H100 SXM is memory-bound, and its time is its
 //! bytes over the 3.35 TB/s of HBM3:
@@ -48,6 +49,7 @@ pub mod presets;
 pub mod quant;
 pub mod recommend;
 pub mod roofline;
+pub mod sort;
 pub mod sweep;
 pub mod tiling;
 pub mod units;

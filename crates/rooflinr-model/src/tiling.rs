@@ -259,7 +259,7 @@ pub fn plans(
         .map(|t| plan(*t, m, n, k, format, &r))
         .filter(|p| p.blocks_per_sm > 0)
         .collect();
-    all.sort_by(|a, b| {
+    crate::sort::sort_by(&mut all, |a, b| {
         b.efficiency
             .total_cmp(&a.efficiency)
             .then(a.dram_bytes.get().total_cmp(&b.dram_bytes.get()))

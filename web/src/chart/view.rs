@@ -96,13 +96,16 @@ pub fn RooflineChart(
         }
     });
 
+    // The series the legend hides, as a memo: the chart's closures that read it are not
+    // re-run by changes elsewhere in the state (a slider drag).
+    let hidden = Memo::new(move |_| state.with(|s| s.hidden.clone()));
     let viewport = Memo::new(move |_| {
         zoomed.get().unwrap_or_else(|| {
             data.with(|d| d.as_ref().map(ChartData::extent).unwrap_or_default().fit())
         })
     });
     let visible = Memo::new(move |_| {
-        let hidden = state.with(|s| s.hidden.clone());
+        let hidden = hidden.get();
         data.with(|d| {
             d.as_ref().map_or_else(Vec::new, |d| {
                 d.points
@@ -203,27 +206,39 @@ pub fn RooflineChart(
         view! { <g class="grid">{x_lines}{y_lines}</g> }
     };
 
+    // The roofs stay where they are when only the operators' points move (a slider drag):
+    // read through memos of their own, the roof lines, their labels and the measured marks
+    // are not rebuilt then.
+    let roof_lines =
+        Memo::new(move |_| data.with(|d| d.as_ref().map(|d| (d.bandwidth, d.roofs.clone()))));
+    let measured_marks = Memo::new(move |_| {
+        data.with(|d| {
+            d.as_ref()
+                .filter(|d| !d.measured.is_empty() || d.measured_roof.is_some())
+                .map(|d| (d.measured.clone(), d.measured_roof.clone()))
+        })
+    });
     let roofs = move || {
         let v = viewport.get();
         let f = frame.get();
         let pal = palette.get();
-        let hidden = state.with(|s| s.hidden.clone());
-        data.with(|d| {
-            let Some(d) = d else {
+        let hidden = hidden.get();
+        roof_lines.with(|d| {
+            let Some((bandwidth, roofs)) = d else {
                 return ().into_any();
             };
-            let top = d
-                .roofs
+            let bandwidth = *bandwidth;
+            let top = roofs
                 .iter()
                 .filter(|r| !hidden.contains(&r.key))
                 .map(|r| r.peak)
                 .fold(0.0, f64::max);
             let top = if top > 0.0 { top } else { f64::INFINITY };
-            let slope = geometry::path(&v, &f, &geometry::slope_outline(d.bandwidth, top, &v));
-            let memory_label = format!("memory {}", si(d.bandwidth, "B/s"));
+            let slope = geometry::path(&v, &f, &geometry::slope_outline(bandwidth, top, &v));
+            let memory_label = format!("memory {}", si(bandwidth, "B/s"));
             // Roofs with the same peak (FP16 and BF16, FP8 and INT8) share one line and label.
             let mut groups: Vec<(f64, Vec<&'static str>)> = Vec::new();
-            for r in d.roofs.iter().filter(|r| !hidden.contains(&r.key)) {
+            for r in roofs.iter().filter(|r| !hidden.contains(&r.key)) {
                 match groups.iter_mut().find(|(peak, _)| *peak == r.peak) {
                     Some((_, names)) => names.push(r.math),
                     None => groups.push((r.peak, vec![r.math])),
@@ -238,11 +253,11 @@ pub fn RooflineChart(
                         names.iter().map(|n| n.to_uppercase()).collect::<Vec<_>>().join(" · "),
                         si(*peak, "FLOP/s")
                     ),
-                    ridge: format!("ridge {:.0}", peak / d.bandwidth),
+                    ridge: format!("ridge {:.0}", peak / bandwidth),
                 })
                 .collect();
             // Labels are laid out together so that none covers another.
-            let placed = labels::chart_labels(&f, &v, d.bandwidth, &wanted, &memory_label);
+            let placed = labels::chart_labels(&f, &v, bandwidth, &wanted, &memory_label);
             let text = |p: &Option<Placed>, content: String, size: f64, weight: &'static str, colour: &'static str| {
                 p.as_ref().map(|p| view! {
                     <text x=p.x y=p.y text-anchor=p.anchor.svg() font-size=size font-weight=weight fill=colour>{content}</text>
@@ -254,8 +269,8 @@ pub fn RooflineChart(
                 .enumerate()
                 .map(|(i, ((peak, names), label))| {
                     let colour = pal.roof(names[0]);
-                    let outline = geometry::ceiling_outline(d.bandwidth, *peak, &v);
-                    let (rx, ry) = v.project(&f, peak / d.bandwidth, *peak);
+                    let outline = geometry::ceiling_outline(bandwidth, *peak, &v);
+                    let (rx, ry) = v.project(&f, peak / bandwidth, *peak);
                     let show_ridge = geometry::inside(&f, rx, ry);
                     view! {
                         <path d=geometry::path(&v, &f, &outline) fill="none" stroke=colour stroke-width="2"></path>
@@ -354,11 +369,11 @@ pub fn RooflineChart(
         let v = viewport.get();
         let f = frame.get();
         let pal = palette.get();
-        data.with(|d| {
-            let Some(d) = d.as_ref().filter(|d| !d.measured.is_empty() || d.measured_roof.is_some()) else {
+        measured_marks.with(|d| {
+            let Some((measured, measured_roof)) = d else {
                 return ().into_any();
             };
-            let roof = d.measured_roof.as_ref().map(|roof| {
+            let roof = measured_roof.as_ref().map(|roof| {
                 let top = roof.peaks.iter().map(|(_, p)| *p).fold(0.0, f64::max);
                 let outlines: Vec<String> = if roof.peaks.is_empty() {
                     vec![geometry::path(&v, &f, &geometry::slope_outline(roof.bandwidth, f64::INFINITY, &v))]
@@ -382,8 +397,7 @@ pub fn RooflineChart(
                     </g>
                 }
             });
-            let marks = d
-                .measured
+            let marks = measured
                 .iter()
                 .map(|m| {
                     let (x, y) = v.project(&f, m.intensity, m.measured);
@@ -497,7 +511,7 @@ pub fn RooflineChart(
                         {
                             let key_toggle = item.key.clone();
                             let hidden_key = StoredValue::new(item.key.clone());
-                            let off = move || state.with(|s| hidden_key.with_value(|k| s.hidden.contains(k)));
+                            let off = move || hidden.with(|h| hidden_key.with_value(|k| h.contains(k)));
                             view! {
                                 <li>
                                     <button

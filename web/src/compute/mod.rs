@@ -247,7 +247,7 @@ pub fn operator(state: &State, hw: &Hardware) -> Result<OperatorView, Problem> {
             }
         })
         .collect();
-    ranking.sort_by(|a, b| {
+    rooflinr_model::sort::sort_by(&mut ranking, |a, b| {
         a.result
             .prediction
             .time
@@ -558,7 +558,7 @@ pub fn deployment(state: &State, hw: &Hardware) -> Result<DeployView, Problem> {
     let mut levels: Vec<u64> = (0..17).map(|i| 1u64 << i).filter(|&c| c <= limit).collect();
     if !levels.contains(&workload.concurrency) {
         levels.push(workload.concurrency);
-        levels.sort_unstable();
+        rooflinr_model::sort::sort(&mut levels);
     }
     let curve = levels
         .into_iter()

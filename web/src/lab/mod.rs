@@ -311,7 +311,7 @@ pub fn phase_rows(v: &LabView) -> Vec<PhaseRow> {
         .iter()
         .map(|r| r.point.phase_label().to_string())
         .collect();
-    phases.sort();
+    rooflinr_model::sort::sort(&mut phases);
     phases.dedup();
     phases
         .into_iter()

@@ -142,7 +142,7 @@ struct DeviceChoice {
 fn device_groups() -> Vec<(String, Vec<DeviceChoice>)> {
     let mut devices = registry::all();
     // A stable sort keeps the registry's order inside each group.
-    devices.sort_by_key(|h| (h.vendor, h.class));
+    rooflinr_model::sort::sort_by_key(&mut devices, |h| (h.vendor, h.class));
     let mut groups: Vec<(String, Vec<DeviceChoice>)> = Vec::new();
     for h in devices {
         let label = format!("{} · {}", h.vendor.name(), h.class.name());
@@ -185,8 +185,18 @@ pub fn HardwarePanel(
     let state = expect_context::<RwSignal<State>>();
     let groups = StoredValue::new(device_groups());
     let filter = RwSignal::new(String::new());
-    let current = move || state.with(|s| s.hardware.clone());
-    let is_custom = move || state.with(|s| s.hardware == CUSTOM);
+    // Memos of the fields these controls show: a change elsewhere in the state (a slider
+    // drag) leaves the device list and its options be.
+    let current = {
+        let memo = Memo::new(move |_| state.with(|s| s.hardware.clone()));
+        move || memo.get()
+    };
+    let is_custom = {
+        let memo = Memo::new(move |_| state.with(|s| s.hardware == CUSTOM));
+        move || memo.get()
+    };
+    let framework = Memo::new(move |_| state.with(|s| s.framework));
+    let mode = Memo::new(move |_| state.with(|s| s.mode));
     // The groups and devices the filter leaves; the selected device always stays listed so
     // the picker never shows another name than the one in use.
     let visible = move || {
@@ -311,7 +321,7 @@ pub fn HardwarePanel(
                         .into_iter()
                         .map(|f| {
                             view! {
-                                <option value=f.key() selected=move || state.with(|s| s.framework == f)>
+                                <option value=f.key() selected=move || framework.get() == f>
                                     {format!("{} kernels", f.name())}
                                 </option>
                             }
@@ -319,7 +329,7 @@ pub fn HardwarePanel(
                         .collect_view()}
                 </select>
             </label>
-            <Show when=move || state.with(|s| s.mode == Mode::Model)>
+            <Show when=move || mode.get() == Mode::Model>
                 <CompareControls />
             </Show>
             <Show when=is_custom>
@@ -348,7 +358,10 @@ pub fn HardwarePanel(
 #[component]
 pub fn FormatsPanel() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let operator = move || state.with(|s| s.mode == Mode::Operator);
+    let operator = {
+        let memo = Memo::new(move |_| state.with(|s| s.mode == Mode::Operator));
+        move || memo.get()
+    };
     view! {
         <section class="panel" aria-labelledby="formats-title">
             <h2 id="formats-title">"Formats"</h2>
@@ -370,7 +383,10 @@ pub fn FormatsPanel() -> impl IntoView {
 #[component]
 pub fn OperatorPanel() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let kind = move || state.with(|s| s.op);
+    let kind = {
+        let memo = Memo::new(move |_| state.with(|s| s.op));
+        move || memo.get()
+    };
     view! {
         <section class="panel" aria-labelledby="op-title">
             <h2 id="op-title">"Operator"</h2>
@@ -482,8 +498,14 @@ pub fn PowerSlider(
 pub fn ModelPicker() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
     let problem = expect_context::<CurrentProblem>().0;
-    let current = move || state.with(|s| s.model.clone());
-    let is_custom = move || state.with(|s| s.model == CUSTOM);
+    let current = {
+        let memo = Memo::new(move |_| state.with(|s| s.model.clone()));
+        move || memo.get()
+    };
+    let is_custom = {
+        let memo = Memo::new(move |_| state.with(|s| s.model == CUSTOM));
+        move || memo.get()
+    };
     let file_error = RwSignal::new(None::<String>);
     let config_error = move || {
         problem
@@ -540,7 +562,7 @@ pub fn ModelPicker() -> impl IntoView {
                         rows="7"
                         spellcheck="false"
                         placeholder="Paste a Hugging Face config.json here"
-                        prop:value=move || state.with(|s| s.config.clone())
+                        prop:value=Memo::new(move |_| state.with(|s| s.config.clone()))
                         on:input=move |ev| {
                             let v = event_target_value(&ev);
                             state.update(|s| s.config = v);
@@ -561,7 +583,10 @@ pub fn ModelPicker() -> impl IntoView {
 #[component]
 pub fn ModelPanel() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let seq_label = move || state.with(|s| s.phase);
+    let seq_label = {
+        let memo = Memo::new(move |_| state.with(|s| s.phase));
+        move || memo.get()
+    };
     view! {
         <section class="panel" aria-labelledby="model-title">
             <h2 id="model-title">"Model"</h2>

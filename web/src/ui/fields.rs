@@ -11,6 +11,18 @@ use crate::state::State;
 #[derive(Clone, Copy)]
 pub struct CurrentProblem(pub Signal<Option<Problem>>);
 
+/// The message of the current problem when it names the field `label`: a memo, so the
+/// field is touched only when its own problem comes or goes.
+fn field_error(problem: Signal<Option<Problem>>, label: &'static str) -> Memo<Option<String>> {
+    Memo::new(move |_| {
+        problem.with(|p| {
+            p.as_ref()
+                .filter(|p| p.field == label)
+                .map(|p| p.message.clone())
+        })
+    })
+}
+
 /// A labelled text input bound to one text field of the state; it shows the problem when
 /// the current problem names its label.
 #[component]
@@ -30,30 +42,28 @@ pub fn TextField(
 ) -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
     let problem = expect_context::<CurrentProblem>().0;
-    let error = move || {
-        problem
-            .get()
-            .filter(|p| p.field == label)
-            .map(|p| p.message)
-    };
+    // Memos of this field's value and problem alone: a change elsewhere in the state (a
+    // slider drag) does not touch this input.
+    let value = Memo::new(move |_| state.with(|s| get(s).clone()));
+    let error = field_error(problem, label);
     let id = format!("field-{}", label.replace(' ', "-").to_lowercase());
     let for_id = id.clone();
     view! {
-        <label class="field" class:invalid=move || error().is_some() for=for_id>
+        <label class="field" class:invalid=move || error.with(Option::is_some) for=for_id>
             <span class="label">{label}</span>
             <input
                 id=id
                 type="text"
                 inputmode=if numeric { "numeric" } else { "text" }
                 spellcheck="false"
-                aria-invalid=move || if error().is_some() { "true" } else { "false" }
-                prop:value=move || state.with(|s| get(s).clone())
+                aria-invalid=move || if error.with(Option::is_some) { "true" } else { "false" }
+                prop:value=value
                 on:input=move |ev| {
                     let v = event_target_value(&ev);
                     state.update(|s| *set(s) = v);
                 }
             />
-            {move || error().map(|m| view! { <span class="error" role="alert">{m}</span> })}
+            {move || error.get().map(|m| view! { <span class="error" role="alert">{m}</span> })}
             {(!hint.is_empty()).then(|| view! { <span class="hint">{hint}</span> })}
         </label>
     }
@@ -75,12 +85,14 @@ where
     T: Copy + PartialEq + Send + Sync + 'static,
 {
     let state = expect_context::<RwSignal<State>>();
+    // A memo of this field alone: a change elsewhere in the state leaves the buttons be.
+    let current = Memo::new(move |_| state.with(get));
     view! {
         <div class="segmented" role="group" aria-label=label>
             {options
                 .into_iter()
                 .map(|(value, text)| {
-                    let on = move || state.with(|s| get(s) == value);
+                    let on = move || current.get() == value;
                     view! {
                         <button
                             class:on=on
@@ -108,9 +120,11 @@ pub fn FormatSelect(
 ) -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
     let problem = expect_context::<CurrentProblem>().0;
-    let current = move || state.with(|s| get(s).clone());
+    // A memo of this field alone: the options are rebuilt when it changes, not on every
+    // change of the state.
+    let current = Memo::new(move |_| state.with(|s| get(s).clone()));
     let options = move || {
-        let cur = current();
+        let cur = current.get();
         let mut names: Vec<(String, String)> = Format::CATALOGUE
             .iter()
             .map(|f| (f.name(), f.description()))
@@ -127,20 +141,15 @@ pub fn FormatSelect(
             })
             .collect_view()
     };
-    let error = move || {
-        problem
-            .get()
-            .filter(|p| p.field == label)
-            .map(|p| p.message)
-    };
+    let error = field_error(problem, label);
     view! {
-        <label class="field" class:invalid=move || error().is_some()>
+        <label class="field" class:invalid=move || error.with(Option::is_some)>
             <span class="label">{label}</span>
             <select on:change=move |ev| {
                 let v = event_target_value(&ev);
                 state.update(|s| *set(s) = v);
             }>{options}</select>
-            {move || error().map(|m| view! { <span class="error" role="alert">{m}</span> })}
+            {move || error.get().map(|m| view! { <span class="error" role="alert">{m}</span> })}
         </label>
     }
 }
@@ -163,7 +172,7 @@ pub fn CheckField(
             <input
                 id=id
                 type="checkbox"
-                prop:checked=move || state.with(get)
+                prop:checked=Memo::new(move |_| state.with(get))
                 on:change=move |ev| {
                     let on = event_target_checked(&ev);
                     state.update(|s| set(s, on));

@@ -268,9 +268,13 @@ pub fn App() -> impl IntoView {
         lab.data
             .with(|d| (!d.is_empty()).then(|| lab::analyse(d, &hw)))
     });
-    let model_view = Signal::derive(move || {
-        model.with(|m| m.as_ref().and_then(|(r, _)| r.as_ref().ok().cloned()))
-    });
+    let model_view =
+        Memo::new(move |_| model.with(|m| m.as_ref().and_then(|(r, _)| r.as_ref().ok().cloned())));
+    // What model mode shows: nothing yet, the results, or a problem. The results are built
+    // once per switch between these and then update in place.
+    let model_status =
+        Memo::new(move |_| model.with(|m| m.as_ref().map(|(r, _)| r.as_ref().err().cloned())));
+    let model_ms = Memo::new(move |_| model.with(|m| m.as_ref().map_or(0.0, |(_, ms)| *ms)));
     let chart = Memo::new(move |_| {
         let hw = hardware.get().ok()?;
         let chart = match mode.get() {
@@ -307,13 +311,13 @@ pub fn App() -> impl IntoView {
                 }
                 Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
             }),
-            Mode::Model => model.get().map(|(r, ms)| match r {
-                Ok(v) => {
-                    let curve = curve.get().unwrap_or_default();
-                    view! { <ModelResults view=v curve=curve palette=pal /><Timing ms=ms /> }
-                        .into_any()
+            Mode::Model => model_status.get().map(|problem| match problem {
+                None => view! {
+                    <ModelResults model=model_view curve=curve palette=palette />
+                    <Timing ms=model_ms />
                 }
-                Err(p) => view! { <ProblemBox problem=p /> }.into_any(),
+                .into_any(),
+                Some(p) => view! { <ProblemBox problem=p /> }.into_any(),
             }),
             Mode::Deploy => deployment.get().map(|(r, ms)| match r {
                 Ok(v) => {
@@ -439,7 +443,7 @@ pub fn App() -> impl IntoView {
                             <LayoutSearch hardware=hardware />
                         </Show>
                     </div>
-                    <LabPanel hardware=hardware view=lab_view model=model_view />
+                    <LabPanel hardware=hardware view=lab_view model=Signal::from(model_view) />
                 </section>
             </main>
             <footer>
@@ -468,9 +472,10 @@ fn ProblemBox(
 #[component]
 fn Timing(
     /// Milliseconds.
-    ms: f64,
+    #[prop(into)]
+    ms: Signal<f64>,
 ) -> impl IntoView {
-    view! { <p class="timing">{format!("Computed in {ms:.1} ms in your browser.")}</p> }
+    view! { <p class="timing">{move || format!("Computed in {:.1} ms in your browser.", ms.get())}</p> }
 }
 
 /// Downloads of the chart and tables, and the shareable link.

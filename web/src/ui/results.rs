@@ -121,103 +121,175 @@ enum SortBy {
     Time,
 }
 
-/// Model mode's results.
+/// The figures of model mode's cards and breakdown bar, as shown: computed once per
+/// analysis, so each text and attribute on the page reads its own entry and only the ones
+/// that changed are written to the DOM.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelFigures {
+    /// Time per pass, and its note.
+    pub time: (String, String),
+    /// The throughput card's label, value and note.
+    pub tokens: (&'static str, String, String),
+    /// Memory required.
+    pub memory: String,
+    /// The meter's label, and its weights and KV widths (percent of capacity).
+    pub meter: (String, f64, f64),
+    /// The memory note, and whether the model fits.
+    pub memory_note: (String, bool),
+    /// The KV crossover, formatted.
+    pub crossover: String,
+    /// The breakdown's segments: label, style and title.
+    pub segments: Vec<(String, String, String)>,
+}
+
+impl ModelFigures {
+    /// The figures of one analysis, coloured with `palette`.
+    pub fn of(view: &ModelView, palette: &Palette) -> Self {
+        let a = &view.analysis;
+        let mem = &a.memory;
+        let capacity = mem.capacity.get();
+        let (used, weights_pct) = if capacity.is_finite() {
+            (
+                (mem.required.get() / capacity * 100.0).min(100.0),
+                (a.weight_bytes.get() / capacity * 100.0).min(100.0),
+            )
+        } else {
+            (0.0, 0.0)
+        };
+        let memory_note = if !capacity.is_finite() {
+            "no capacity given for this device".to_string()
+        } else if mem.fits {
+            format!("of {} · fits", mem.capacity)
+        } else {
+            format!("of {} · does not fit", mem.capacity)
+        };
+        // Time breakdown: one segment per operator, largest first, small ones merged.
+        let mut shares: Vec<(String, f64, &'static str)> = a
+            .ops
+            .iter()
+            .map(|r| {
+                (
+                    r.name().to_string(),
+                    r.share,
+                    palette.format(&op_format(r).name()),
+                )
+            })
+            .collect();
+        rooflinr_model::sort::sort_by(&mut shares, |x, y| y.1.total_cmp(&x.1));
+        let other: f64 = shares.iter().skip(7).map(|s| s.1).sum();
+        shares.truncate(7);
+        if other > 0.0 {
+            shares.push(("other".into(), other, palette.muted));
+        }
+        let segments = shares
+            .into_iter()
+            .map(|(name, share, colour)| {
+                let pct = share * 100.0;
+                let label = if pct >= 7.0 {
+                    format!("{name} {pct:.0}%")
+                } else {
+                    String::new()
+                };
+                // Text in black or white, whichever reads on the segment's colour.
+                let ink = text_on(colour);
+                (
+                    label,
+                    format!("width:{pct:.3}%;background:{colour};color:{ink}"),
+                    format!("{name}: {pct:.1}% of the time"),
+                )
+            })
+            .collect();
+        let tokens = match view.scenario.phase {
+            Phase::Prefill => "prompt tokens/s",
+            Phase::Decode => "tokens/s",
+        };
+        Self {
+            time: (si(a.time.get(), "s"), view.time_note()),
+            tokens: (
+                tokens,
+                format!("{:.1}", a.tokens_per_s),
+                format!(
+                    "{:.2} B params, {:.2} B active",
+                    a.params.total / 1e9,
+                    a.params.active / 1e9
+                ),
+            ),
+            memory: a.memory.required.to_string(),
+            meter: (
+                format!("{used:.0}% of device memory"),
+                weights_pct,
+                (used - weights_pct).max(0.0),
+            ),
+            memory_note: (memory_note, mem.fits),
+            crossover: format!("{:.0} tokens", a.kv_crossover_tokens),
+            segments,
+        }
+    }
+}
+
+/// Model mode's results. Built once while the analysis succeeds and then updated text by
+/// text and attribute by attribute, so dragging a slider rewrites figures rather than
+/// rebuilding the cards, the bar and the curve.
 #[component]
 pub fn ModelResults(
-    /// The analysis.
-    view: ModelView,
+    /// The analysis (the component shows nothing while it is missing or failed).
+    model: Memo<Option<ModelView>>,
     /// Decode step time against context length.
-    curve: Vec<CurvePoint>,
+    curve: Memo<Option<Vec<CurvePoint>>>,
     /// Colours for the breakdown.
-    palette: Palette,
+    palette: Signal<Palette>,
 ) -> impl IntoView {
-    let a = view.analysis.clone();
-    let phase = view.scenario.phase;
-    let tokens = match phase {
-        Phase::Prefill => "prompt tokens/s",
-        Phase::Decode => "tokens/s",
-    };
-    let mem = a.memory;
-    let capacity = mem.capacity.get();
-    let used = if capacity.is_finite() {
-        (mem.required.get() / capacity * 100.0).min(100.0)
-    } else {
-        0.0
-    };
-    let weights_pct = if capacity.is_finite() {
-        (a.weight_bytes.get() / capacity * 100.0).min(100.0)
-    } else {
-        0.0
-    };
-    let memory_note = if !capacity.is_finite() {
-        "no capacity given for this device".to_string()
-    } else if mem.fits {
-        format!("of {} · fits", mem.capacity)
-    } else {
-        format!("of {} · does not fit", mem.capacity)
-    };
-    // Time breakdown: one segment per operator, largest first, small ones merged.
-    let mut shares: Vec<(String, f64, &'static str)> = a
-        .ops
-        .iter()
-        .map(|r| {
-            (
-                r.name().to_string(),
-                r.share,
-                palette.format(&op_format(r).name()),
-            )
+    let figures = Memo::new(move |_| {
+        let palette = palette.get();
+        model.with(|m| {
+            m.as_ref()
+                .map(|v| ModelFigures::of(v, &palette))
+                .unwrap_or_default()
         })
-        .collect();
-    shares.sort_by(|x, y| y.1.total_cmp(&x.1));
-    let other: f64 = shares.iter().skip(7).map(|s| s.1).sum();
-    shares.truncate(7);
-    if other > 0.0 {
-        shares.push(("other".into(), other, palette.muted));
-    }
-    let segments = shares
-        .into_iter()
-        .map(|(name, share, colour)| {
-            let pct = share * 100.0;
-            let label = if pct >= 7.0 {
-                format!("{name} {pct:.0}%")
-            } else {
-                String::new()
-            };
-            // Text in black or white, whichever reads on the segment's colour.
-            let ink = text_on(colour);
-            view! {
-                <span
-                    class="segment"
-                    style=format!("width:{pct:.3}%;background:{colour};color:{ink}")
-                    title=format!("{name}: {pct:.1}% of the time")
-                >
-                    {label}
-                </span>
-            }
-        })
-        .collect_view();
+    });
+    let read = move |f: fn(&ModelFigures) -> String| move || figures.with(f);
+    let segment = move |i: usize, f: fn(&(String, String, String)) -> &String| {
+        move || figures.with(|m| m.segments.get(i).map(f).cloned().unwrap_or_default())
+    };
     view! {
         <div class="cards">
-            <Card label="time per pass" value=si(a.time.get(), "s") figure="model-time"
-                note=view.time_note() />
-            <Card label=tokens value=format!("{:.1}", a.tokens_per_s) figure="model-tokens"
-                note=format!("{:.2} B params, {:.2} B active", a.params.total / 1e9, a.params.active / 1e9) />
+            <div class="card">
+                <span class="label">"time per pass"</span>
+                <span class="value" data-figure="model-time">{read(|m| m.time.0.clone())}</span>
+                <span class="note">{read(|m| m.time.1.clone())}</span>
+            </div>
+            <div class="card">
+                <span class="label">{move || figures.with(|m| m.tokens.0)}</span>
+                <span class="value" data-figure="model-tokens">{read(|m| m.tokens.1.clone())}</span>
+                <span class="note">{read(|m| m.tokens.2.clone())}</span>
+            </div>
             <div class="card">
                 <span class="label">"memory"</span>
-                <span class="value" data-figure="model-memory">{a.memory.required.to_string()}</span>
-                <span class="meter" role="img" aria-label=format!("{used:.0}% of device memory")>
-                    <span class="weights" style=format!("width:{weights_pct:.2}%")></span>
-                    <span class="kv" style=format!("width:{:.2}%", (used - weights_pct).max(0.0))></span>
+                <span class="value" data-figure="model-memory">{read(|m| m.memory.clone())}</span>
+                <span class="meter" role="img" aria-label=read(|m| m.meter.0.clone())>
+                    <span class="weights" style=read(|m| format!("width:{:.2}%", m.meter.1))></span>
+                    <span class="kv" style=read(|m| format!("width:{:.2}%", m.meter.2))></span>
                 </span>
-                <span class="note" class:bad=!mem.fits>{memory_note}</span>
+                <span class="note" class:bad=move || figures.with(|m| !m.memory_note.1)>
+                    {read(|m| m.memory_note.0.clone())}
+                </span>
             </div>
-            <Card label="KV crossover" value=format!("{:.0} tokens", a.kv_crossover_tokens) figure="model-crossover"
-                note="context where a decode step reads as many KV bytes as weight bytes" />
+            <div class="card">
+                <span class="label">"KV crossover"</span>
+                <span class="value" data-figure="model-crossover">{read(|m| m.crossover.clone())}</span>
+                <span class="note">"context where a decode step reads as many KV bytes as weight bytes"</span>
+            </div>
         </div>
         <h3>"Where the time goes"</h3>
-        <div class="breakdown" role="img" aria-label="time breakdown by operator">{segments}</div>
+        <div class="breakdown" role="img" aria-label="time breakdown by operator">
+            <For each=move || 0..figures.with(|m| m.segments.len()) key=|i| *i let:i>
+                <span class="segment" style=segment(i, |s| &s.1) title=segment(i, |s| &s.2)>
+                    {segment(i, |s| &s.0)}
+                </span>
+            </For>
+        </div>
         <h3>"Decode step time against context length"</h3>
-        <DecodeCurve view=view.clone() curve=curve palette=palette />
+        <DecodeCurve model=model curve=curve palette=palette />
     }
 }
 
@@ -280,8 +352,8 @@ pub fn OperatorTable(
             };
             match by {
                 SortBy::Order => {}
-                SortBy::Name => idx.sort_by(|x, y| x.1.cmp(y.1)),
-                _ => idx.sort_by(|x, y| key(x.0).total_cmp(&key(y.0))),
+                SortBy::Name => rooflinr_model::sort::sort_by(&mut idx, |x, y| x.1.cmp(y.1)),
+                _ => rooflinr_model::sort::sort_by(&mut idx, |x, y| key(x.0).total_cmp(&key(y.0))),
             }
             if descending {
                 idx.reverse();
@@ -357,69 +429,112 @@ const CURVE_FRAME: Frame = Frame {
     bottom: 40.0,
 };
 
-/// Decode step time against context length, log-log, with the chosen context marked.
+/// Where the decode curve is drawn: its viewport, line and ticks, computed when the curve
+/// changes (not when only the chosen context moves).
+#[derive(Clone, Debug, PartialEq)]
+struct CurvePlot {
+    viewport: geometry::Viewport,
+    line: String,
+    x_ticks: Vec<geometry::Tick>,
+    y_ticks: Vec<geometry::Tick>,
+    /// The KV crossover's x, where it falls inside the curve.
+    crossover: Option<f64>,
+}
+
+impl CurvePlot {
+    fn of(curve: &[CurvePoint], kv_crossover_tokens: f64) -> Option<Self> {
+        let f = CURVE_FRAME;
+        let mut e = Extent::default();
+        for c in curve {
+            e.include(c.context as f64, c.time);
+        }
+        let (x_lo, x_hi) = e.x?;
+        let (y_lo, y_hi) = e.y.unwrap_or((1e-6, 1.0));
+        let viewport = geometry::Viewport {
+            x: (x_lo.log10(), x_hi.log10()),
+            y: ((y_lo * 0.8).log10(), (y_hi * 1.25).log10()),
+        };
+        let pts: Vec<(f64, f64)> = curve.iter().map(|c| (c.context as f64, c.time)).collect();
+        let cross = kv_crossover_tokens;
+        Some(Self {
+            line: geometry::path(&viewport, &f, &pts),
+            x_ticks: geometry::log_ticks(viewport.x, ""),
+            y_ticks: geometry::log_ticks(viewport.y, "s"),
+            crossover: (cross > x_lo && cross < x_hi).then(|| viewport.project(&f, cross, 1.0).0),
+            viewport,
+        })
+    }
+}
+
+/// Decode step time against context length, log-log, with the chosen context marked. The
+/// axes and line are redrawn when the curve changes; the marker moves with the context.
 #[component]
 fn DecodeCurve(
     /// The analysis (its chosen context is marked).
-    view: ModelView,
+    model: Memo<Option<ModelView>>,
     /// The curve.
-    curve: Vec<CurvePoint>,
+    curve: Memo<Option<Vec<CurvePoint>>>,
     /// Colours.
-    palette: Palette,
+    palette: Signal<Palette>,
 ) -> impl IntoView {
     let f = CURVE_FRAME;
-    let mut e = Extent::default();
-    for c in &curve {
-        e.include(c.context as f64, c.time);
-    }
-    let Some((x_lo, x_hi)) = e.x else {
-        return view! { <p class="muted">"No curve for these inputs."</p> }.into_any();
-    };
-    let (y_lo, y_hi) = e.y.unwrap_or((1e-6, 1.0));
-    let v = geometry::Viewport {
-        x: (x_lo.log10(), x_hi.log10()),
-        y: ((y_lo * 0.8).log10(), (y_hi * 1.25).log10()),
-    };
-    let pts: Vec<(f64, f64)> = curve.iter().map(|c| (c.context as f64, c.time)).collect();
-    let line = geometry::path(&v, &f, &pts);
-    let xs = geometry::log_ticks(v.x, "");
-    let ys = geometry::log_ticks(v.y, "s");
-    let cross = view.analysis.kv_crossover_tokens;
-    let marker = (view.scenario.phase == Phase::Decode).then(|| {
-        let seq = view.scenario.seq as f64;
-        let (mx, my) = v.project(&f, seq, view.analysis.time.get());
-        geometry::inside(&f, mx, my)
-            .then(|| view! { <circle cx=mx cy=my r="5" fill=palette.series[1]></circle> })
+    let plot = Memo::new(move |_| {
+        // The crossover depends on the model and formats, as the curve does: read it
+        // without tracking, so a context change alone does not redraw the axes.
+        let cross = model.with_untracked(|m| m.as_ref().map(|v| v.analysis.kv_crossover_tokens));
+        curve.with(|c| CurvePlot::of(c.as_deref()?, cross?))
     });
-    let crossover = (cross > x_lo && cross < x_hi).then(|| {
-        let (cx, _) = v.project(&f, cross, 1.0);
-        view! {
-            <line x1=cx x2=cx y1=f.y0() y2=f.y1() stroke=palette.muted stroke-dasharray="4 4"></line>
-            <text x=cx + 4.0 y=f.y0() + 12.0 font-size="11" fill=palette.muted>"KV = weights"</text>
-        }
-    });
+    let marker = move || {
+        let v = plot.with(|p| p.as_ref().map(|p| p.viewport))?;
+        let (mx, my) = model.with(|m| {
+            let m = m.as_ref()?;
+            (m.scenario.phase == Phase::Decode)
+                .then(|| v.project(&f, m.scenario.seq as f64, m.analysis.time.get()))
+        })?;
+        geometry::inside(&f, mx, my).then(|| {
+            view! { <circle cx=mx cy=my r="5" fill=move || palette.get().series[1]></circle> }
+        })
+    };
+    let axes = move || {
+        let palette = palette.get();
+        plot.with(|p| {
+            let Some(p) = p else {
+                return view! { <text x=f.width / 2.0 y=f.height / 2.0 text-anchor="middle" font-size="12" fill=palette.muted>"No curve for these inputs."</text> }.into_any();
+            };
+            let v = p.viewport;
+            let crossover = p.crossover.map(|cx| {
+                view! {
+                    <line x1=cx x2=cx y1=f.y0() y2=f.y1() stroke=palette.muted stroke-dasharray="4 4"></line>
+                    <text x=cx + 4.0 y=f.y0() + 12.0 font-size="11" fill=palette.muted>"KV = weights"</text>
+                }
+            });
+            view! {
+                {p.x_ticks.iter().filter(|t| !t.label.is_empty()).map(|t| {
+                    let (x, _) = v.project(&f, t.value, 1.0);
+                    view! {
+                        <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=palette.grid></line>
+                        <text x=x y=f.y1() + 16.0 text-anchor="middle" font-size="11" fill=palette.muted>{t.label.clone()}</text>
+                    }
+                }).collect_view()}
+                {p.y_ticks.iter().filter(|t| !t.label.is_empty()).map(|t| {
+                    let (_, y) = v.project(&f, 1.0, t.value);
+                    view! {
+                        <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=palette.grid></line>
+                        <text x=f.x0() - 6.0 y=y + 4.0 text-anchor="end" font-size="11" fill=palette.muted>{t.label.clone()}</text>
+                    }
+                }).collect_view()}
+                <path d=p.line.clone() fill="none" stroke=palette.series[0] stroke-width="2"></path>
+                {crossover}
+            }
+            .into_any()
+        })
+    };
     view! {
         <svg class="curve" viewBox=format!("0 0 {} {}", f.width, f.height) role="img"
             aria-label="decode step time against context length">
-            {xs.into_iter().filter(|t| !t.label.is_empty()).map(|t| {
-                let (x, _) = v.project(&f, t.value, 1.0);
-                view! {
-                    <line x1=x x2=x y1=f.y0() y2=f.y1() stroke=palette.grid></line>
-                    <text x=x y=f.y1() + 16.0 text-anchor="middle" font-size="11" fill=palette.muted>{t.label}</text>
-                }
-            }).collect_view()}
-            {ys.into_iter().filter(|t| !t.label.is_empty()).map(|t| {
-                let (_, y) = v.project(&f, 1.0, t.value);
-                view! {
-                    <line x1=f.x0() x2=f.x1() y1=y y2=y stroke=palette.grid></line>
-                    <text x=f.x0() - 6.0 y=y + 4.0 text-anchor="end" font-size="11" fill=palette.muted>{t.label}</text>
-                }
-            }).collect_view()}
-            <path d=line fill="none" stroke=palette.series[0] stroke-width="2"></path>
-            {crossover}
+            {axes}
             {marker}
-            <text x=(f.x0() + f.x1()) / 2.0 y=f.height - 6.0 text-anchor="middle" font-size="12" fill=palette.ink>"context length (tokens)"</text>
+            <text x=(f.x0() + f.x1()) / 2.0 y=f.height - 6.0 text-anchor="middle" font-size="12" fill=move || palette.get().ink>"context length (tokens)"</text>
         </svg>
     }
-    .into_any()
 }

@@ -153,7 +153,7 @@ fn default_gpu_counts(hardware: &Hardware, max: u32) -> Vec<u32> {
         .chain(std::iter::once(max))
         .filter(|&n| n >= 1 && n <= max)
         .collect();
-    counts.sort_unstable();
+    crate::sort::sort(&mut counts);
     counts.dedup();
     counts
 }
@@ -335,7 +335,7 @@ pub fn search(
     // Rank: those with a best point by tokens/s per GPU, then the rest in search order.
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     let score = |c: &Candidate| c.best.as_ref().map(|d| d.serving.tokens_per_s_per_gpu);
-    order.sort_by(|&a, &b| {
+    crate::sort::sort_by(&mut order, |&a, &b| {
         let (sa, sb) = (score(&candidates[a]), score(&candidates[b]));
         match (sa, sb) {
             (Some(x), Some(y)) => y.total_cmp(&x),
@@ -413,7 +413,7 @@ fn pareto_front(candidates: &[Candidate]) -> Vec<ParetoPoint> {
         .iter()
         .flat_map(|c| c.curve.iter().copied())
         .collect();
-    points.sort_by(|a, b| {
+    crate::sort::sort_by(&mut points, |a, b| {
         b.tokens_per_s_per_user
             .total_cmp(&a.tokens_per_s_per_user)
             .then(b.tokens_per_s_per_gpu.total_cmp(&a.tokens_per_s_per_gpu))

@@ -154,7 +154,7 @@ fn build(spec: CustomSpec) -> Result<Hardware, ModelError> {
             rate: user(FlopsPerSecond::tflops(rate), source()),
         });
     }
-    peaks.sort_by_key(|p| Math::ALL.iter().position(|m| *m == p.math));
+    crate::sort::sort_by_key(&mut peaks, |p| Math::ALL.iter().position(|m| *m == p.math));
     let optional = |field: &str, v: Option<f64>| v.map(|v| positive(field, v)).transpose();
     let key = spec.key.clone().unwrap_or_else(|| slug(&spec.name));
     Ok(Hardware {

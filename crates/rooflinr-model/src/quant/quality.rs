@@ -188,7 +188,7 @@ pub fn read_safetensors(bytes: &[u8], name: &str) -> Result<WeightTensor, ModelE
     })?;
     let view = file.tensor(name).map_err(|_| {
         let mut names = file.names();
-        names.sort();
+        crate::sort::sort(&mut names);
         let shown: Vec<&str> = names.iter().take(12).copied().collect();
         let more = names.len().saturating_sub(shown.len());
         ModelError::invalid(

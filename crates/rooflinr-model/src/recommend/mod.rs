@@ -283,7 +283,7 @@ pub fn recommend(req: &Request, samples: &QualitySamples) -> Result<Recommendati
         });
     }
     mark_pareto(&mut candidates);
-    candidates.sort_by(|a, b| {
+    crate::sort::sort_by(&mut candidates, |a, b| {
         b.speedup
             .total_cmp(&a.speedup)
             .then(b.quality_db.total_cmp(&a.quality_db))

@@ -133,7 +133,7 @@ impl Calibration {
             cal.compute = compute;
         }
         let mut formats: Vec<&String> = keys.iter().collect();
-        formats.sort();
+        rooflinr_model::sort::sort(&mut formats);
         formats.dedup();
         for key in formats {
             let members: Vec<(KernelTimes, f64)> = samples
@@ -284,7 +284,7 @@ fn ceilings_for(source: &KernelSource, ceilings: &MeasuredCeilings) -> MeasuredC
 /// The sources among `points`, in a stable order.
 pub fn sources(points: &[KernelPoint]) -> Vec<KernelSource> {
     let mut s: Vec<KernelSource> = points.iter().map(|p| p.source.clone()).collect();
-    s.sort();
+    rooflinr_model::sort::sort(&mut s);
     s.dedup();
     s
 }
@@ -388,7 +388,9 @@ pub fn summarise(rows: &[Compared]) -> Vec<ErrorSummary> {
         .iter()
         .map(|r| (r.point.source.clone(), r.key.clone(), r.calibrated_bound))
         .collect();
-    groups.sort_by(|a, b| (&a.0, &a.1, a.2.name()).cmp(&(&b.0, &b.1, b.2.name())));
+    rooflinr_model::sort::sort_by(&mut groups, |a, b| {
+        (&a.0, &a.1, a.2.name()).cmp(&(&b.0, &b.1, b.2.name()))
+    });
     groups.dedup();
     groups
         .into_iter()

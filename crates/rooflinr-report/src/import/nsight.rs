@@ -729,7 +729,7 @@ fn work(k: &Profiled, read: &Reader) -> Result<Work, ImportError> {
     let mut best = 0.0;
     let mut tensor_found = false;
     let mut names: Vec<&String> = k.metrics.keys().collect();
-    names.sort();
+    rooflinr_model::sort::sort(&mut names);
     for name in names {
         let Some(rest) = name
             .strip_prefix("sm__ops_path_tensor_src_")

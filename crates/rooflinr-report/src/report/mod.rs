@@ -87,7 +87,7 @@ pub fn markdown(input: &ReportInput) -> String {
     );
     let mut sources: Vec<&crate::kernel::KernelSource> =
         input.kernels.iter().map(|k| &k.source).collect();
-    sources.sort_unstable();
+    rooflinr_model::sort::sort(&mut sources);
     sources.dedup();
     for s in sources {
         let _ = writeln!(out, "- Kernel figures {s}.");
@@ -101,7 +101,9 @@ pub fn markdown(input: &ReportInput) -> String {
 fn hardware_limits(out: &mut String, hw: &Hardware, ceilings: &MeasuredCeilings) {
     out.push_str("## Hardware Limits\n\n| Metric | Value | Basis |\n|--------|-------|-------|\n");
     let mut peaks: Vec<_> = hw.peaks.iter().collect();
-    peaks.sort_by(|a, b| b.rate.value.get().total_cmp(&a.rate.value.get()));
+    rooflinr_model::sort::sort_by(&mut peaks, |a, b| {
+        b.rate.value.get().total_cmp(&a.rate.value.get())
+    });
     for p in &peaks {
         let _ = writeln!(
             out,
@@ -293,7 +295,7 @@ fn calibration(
 fn bottlenecks(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
     out.push_str("## Bottleneck Analysis\n\n");
     let mut phases: Vec<&str> = kernels.iter().map(KernelPoint::phase_label).collect();
-    phases.sort_unstable();
+    rooflinr_model::sort::sort(&mut phases);
     phases.dedup();
     for phase in phases {
         let members: Vec<&KernelPoint> = kernels
@@ -319,7 +321,7 @@ fn bottlenecks(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
             if bound == Bound::Memory {
                 memory_time = list.iter().map(|(_, t)| t).sum();
             }
-            list.sort_by(|a, b| b.1.total_cmp(&a.1));
+            rooflinr_model::sort::sort_by(&mut list, |a, b| b.1.total_cmp(&a.1));
             let _ = writeln!(out, "**{}-bound kernels:**", capitalised(bound));
             if list.is_empty() {
                 out.push_str("- none\n");
@@ -346,7 +348,7 @@ fn bottlenecks(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
             })
             .filter(|(_, f)| *f < ROOM_BELOW)
             .collect();
-        room.sort_by(|a, b| a.1.total_cmp(&b.1));
+        rooflinr_model::sort::sort_by(&mut room, |a, b| a.1.total_cmp(&b.1));
         let _ = writeln!(
             out,
             "**Overall:** {} of this phase's measured time is in memory-bound kernels; {} of {} kernels run below {} of their attainable rate{}",
@@ -382,7 +384,7 @@ fn scaling(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
     if formats.is_empty() {
         formats = vec![Format::Fp16, Format::Fp8E4m3, Format::NvFp4];
     }
-    formats.sort_by_key(|f| f.name());
+    rooflinr_model::sort::sort_by_key(&mut formats, |f| f.name());
     formats.dedup();
     for f in formats {
         let math = f.math();

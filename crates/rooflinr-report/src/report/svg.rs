@@ -62,7 +62,7 @@ impl Axes {
 /// The compute types to draw roofs for: those the kernels run as, else every listed one.
 fn roofs(hw: &Hardware, kernels: &[KernelPoint]) -> Vec<(Math, f64)> {
     let mut maths: Vec<Math> = kernels.iter().map(|k| k.math).collect();
-    maths.sort_by_key(|m| m.name());
+    rooflinr_model::sort::sort_by_key(&mut maths, |m| m.name());
     maths.dedup();
     if maths.is_empty() {
         return hw
@@ -76,7 +76,7 @@ fn roofs(hw: &Hardware, kernels: &[KernelPoint]) -> Vec<(Math, f64)> {
         .map(|m| (m, hw.ceiling(m, false).peak.get()))
         .filter(|(_, p)| *p > 0.0)
         .collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    rooflinr_model::sort::sort_by(&mut out, |a, b| b.1.total_cmp(&a.1));
     out
 }
 
@@ -261,7 +261,7 @@ pub fn chart(
     s.push_str("</g>");
     // Legend: phases present.
     let mut phases: Vec<&str> = placed.iter().map(|k| k.phase.as_str()).collect();
-    phases.sort_unstable();
+    rooflinr_model::sort::sort(&mut phases);
     phases.dedup();
     let mut lx = x0 + 10.0;
     for p in phases {

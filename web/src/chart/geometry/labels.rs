@@ -213,7 +213,7 @@ pub fn chart_labels(
     memory_text: &str,
 ) -> ChartLabels {
     let mut order: Vec<usize> = (0..roofs.len()).collect();
-    order.sort_by(|&a, &b| roofs[b].peak.total_cmp(&roofs[a].peak));
+    rooflinr_model::sort::sort_by(&mut order, |&a, &b| roofs[b].peak.total_cmp(&roofs[a].peak));
     let mut wanted = Vec::new();
     for &i in &order {
         let (_, ry) = view.project(frame, roofs[i].peak / bandwidth, roofs[i].peak);
