@@ -152,6 +152,21 @@ async fn open_with(
     Ok(client)
 }
 
+/// The page's query string once `done` accepts it, polled for up to 2 s: the calculator
+/// writes its inputs to the address bar at most every 250 ms while they change.
+pub async fn location_search(client: &Client, done: impl Fn(&str) -> bool) -> Result<String> {
+    let mut search = String::new();
+    for _ in 0..40 {
+        let value = client.execute("return location.search", vec![]).await?;
+        search = value.as_str().unwrap_or_default().to_string();
+        if done(&search) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(search)
+}
+
 /// Waits until the element matching `css` exists and returns its text.
 pub async fn text_of(client: &Client, css: &str) -> Result<String> {
     let el = client

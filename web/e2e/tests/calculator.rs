@@ -11,7 +11,9 @@ use rooflinr_model::ops::{Op, Precision};
 use rooflinr_model::presets;
 use rooflinr_model::roofline::Efficiency;
 use rooflinr_model::units::si;
-use rooflinr_web_e2e::{open_browser, release_bundle, root, serve, start_driver, text_of};
+use rooflinr_web_e2e::{
+    location_search, open_browser, release_bundle, root, serve, start_driver, text_of,
+};
 
 async fn screenshot(client: &fantoccini::Client, name: &str) -> Result<()> {
     let dir = root().join("target/e2e");
@@ -64,8 +66,8 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         format!("{:.0} tokens", expected.kv_crossover_tokens)
     );
     // The link survives the round trip through the app's state.
-    let search = client.execute("return location.search", vec![]).await?;
-    assert_eq!(search.as_str(), Some(format!("?{query}").as_str()));
+    let search = location_search(&client, |s| s == format!("?{query}")).await?;
+    assert_eq!(search, format!("?{query}"));
     let rows = client
         .execute(
             "return document.querySelectorAll('#operators tbody tr').length",
@@ -118,11 +120,8 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert!(note.contains(&want), "{note}");
-    let search = client.execute("return location.search", vec![]).await?;
-    assert!(
-        search.as_str().is_some_and(|q| q.contains("fw=sglang")),
-        "{search:?}"
-    );
+    let search = location_search(&client, |q| q.contains("fw=sglang")).await?;
+    assert!(search.contains("fw=sglang"), "{search:?}");
 
     // An operator link, in the dark theme: an 8192 x 8192 GEMV with FP8 weights on H100.
     let query = "v=1&mode=op&hw=h100-sxm&act=fp16&w=fp8-e4m3&kv=fp16&out=fp16&op=gemv&m=1&n=8192&k=8192&vary=weights&theme=dark";
@@ -205,14 +204,9 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         "comparison of six devices: rendered {:.1} ms after the sixth was picked",
         added_ms.as_f64().unwrap_or(f64::NAN)
     );
-    let search = client.execute("return location.search", vec![]).await?;
-    assert!(
-        search
-            .as_str()
-            .unwrap_or("")
-            .contains("cmp=h200%2Cb200%2Cgb10%2Cmi300x%2Crtx-5090"),
-        "{search}"
-    );
+    let wanted = "cmp=h200%2Cb200%2Cgb10%2Cmi300x%2Crtx-5090";
+    let search = location_search(&client, |q| q.contains(wanted)).await?;
+    assert!(search.contains(wanted), "{search}");
     screenshot(&client, "calculator-comparison.png").await?;
 
     // A deployment link: Llama-3-70B with FP8 weights on 8 H100s (TP4 PP2), 64 requests;
@@ -287,8 +281,8 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     assert!(said[0].contains("requests:"), "{said:?}");
     let shown = text_of(&client, "#serving-focus").await?;
     assert_eq!(shown.trim(), said[0].trim());
-    let search = client.execute("return location.search", vec![]).await?;
-    assert_eq!(search.as_str(), Some(format!("?{query}").as_str()));
+    let search = location_search(&client, |s| s == format!("?{query}")).await?;
+    assert_eq!(search, format!("?{query}"));
     // Moving the concurrency slider re-renders the figures: the time until the new
     // per-GPU figure is in the page.
     let slid_ms = client

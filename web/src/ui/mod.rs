@@ -69,6 +69,49 @@ fn timed<T>(f: impl FnOnce() -> Result<T, Problem>) -> (Result<T, Problem>, f64)
 /// An analysis result with how long it took to compute, in ms.
 type Timed<T> = Option<(Result<T, Problem>, f64)>;
 
+/// Milliseconds between two writes of the query to the address bar and local storage.
+const URL_INTERVAL_MS: f64 = 250.0;
+
+/// Writes the state's query to the address bar and local storage, no more often than
+/// every [`URL_INTERVAL_MS`]: a write that comes sooner waits, and a later one replaces it.
+#[derive(Default)]
+struct UrlWriter {
+    /// When the last write happened (`performance.now()`, ms).
+    last_ms: Option<f64>,
+    /// The write waiting for the interval to pass.
+    pending: Option<TimeoutHandle>,
+}
+
+impl UrlWriter {
+    fn write(&mut self, query: String, this: StoredValue<UrlWriter>) {
+        if let Some(waiting) = self.pending.take() {
+            waiting.clear();
+        }
+        let now = browser::now_ms();
+        let wait = self
+            .last_ms
+            .map_or(0.0, |last| URL_INTERVAL_MS - (now - last));
+        if wait <= 0.0 {
+            self.last_ms = Some(now);
+            browser::replace_query(&query);
+            browser::save_query(&query);
+            return;
+        }
+        self.pending = set_timeout_with_handle(
+            move || {
+                this.update_value(|w| {
+                    w.pending = None;
+                    w.last_ms = Some(browser::now_ms());
+                });
+                browser::replace_query(&query);
+                browser::save_query(&query);
+            },
+            std::time::Duration::from_millis(wait.ceil() as u64),
+        )
+        .ok();
+    }
+}
+
 /// The problem an analysis ran into, if any.
 fn problem_of<T>(timed: &Timed<T>) -> Option<Problem> {
     match timed {
@@ -130,10 +173,14 @@ pub fn App() -> impl IntoView {
         }
     });
 
+    // The address bar and the saved session follow the inputs: at once after a pause, and
+    // at most every `URL_INTERVAL_MS` while a slider is dragged, then once more with the
+    // last value. Replacing the history entry cost as much as re-rendering the results on
+    // each step of a drag, and Chrome throttles pages that replace it too often.
+    let url_writer = StoredValue::new(UrlWriter::default());
     Effect::new(move |_| {
         let q = state.with(State::to_query);
-        browser::replace_query(&q);
-        browser::save_query(&q);
+        url_writer.update_value(|w| w.write(q, url_writer));
     });
 
     let dark = Memo::new(move |_| match state.with(|s| s.theme) {
