@@ -56,6 +56,8 @@ pub struct CustomSpec {
     pub power_watts: Option<f64>,
     /// Architecture name.
     pub architecture: Option<String>,
+    /// CUDA compute capability as in `sm_90` (write 90): which kernels the device runs.
+    pub sm: Option<u32>,
     /// Where the figures come from, shown beside each.
     pub source: Option<String>,
     /// Dense peak by operation type name (`fp16`, `int8`), TFLOP/s.
@@ -163,7 +165,11 @@ fn build(spec: CustomSpec) -> Result<Hardware, ModelError> {
         aliases: Vec::new(),
         vendor: Vendor::Other,
         class: DeviceClass::Unspecified,
-        architecture: spec.architecture.unwrap_or_else(|| "custom".into()),
+        architecture: super::architecture_label(
+            spec.architecture.as_deref().unwrap_or("custom"),
+            spec.sm,
+        ),
+        sm: spec.sm,
         memory_bandwidth: user(BytesPerSecond::gb_s(bandwidth), source()),
         memory_capacity: user(Bytes::gb(capacity), source()),
         memory_type: spec.memory_type.unwrap_or_else(|| "unspecified".into()),

@@ -260,8 +260,11 @@ pub struct Hardware {
     pub vendor: Vendor,
     /// Where it is used.
     pub class: DeviceClass,
-    /// Architecture and compute capability, e.g. `Hopper (sm_90)`.
+    /// Architecture and compute capability as shown, e.g. `Hopper (sm_90)`.
     pub architecture: String,
+    /// CUDA compute capability as in `sm_90` (9.0); `None` for devices that are not CUDA
+    /// GPUs or do not state one. Which kernels a device runs is decided from this.
+    pub sm: Option<u32>,
     /// Peak DRAM bandwidth.
     pub memory_bandwidth: Figure<BytesPerSecond>,
     /// Memory capacity available to the accelerator.
@@ -321,6 +324,15 @@ impl ComputeCeiling {
     }
 }
 
+/// An architecture as shown: its name and, for CUDA GPUs, the compute capability
+/// (`Hopper (sm_90)`).
+pub(crate) fn architecture_label(name: &str, sm: Option<u32>) -> String {
+    match sm {
+        Some(sm) => format!("{name} (sm_{sm})"),
+        None => name.to_string(),
+    }
+}
+
 impl Hardware {
     /// Dense peak for exactly this operation type, if the chip runs it.
     pub fn peak(&self, math: Math) -> Option<FlopsPerSecond> {
@@ -366,14 +378,10 @@ impl Hardware {
         }
     }
 
-    /// The CUDA compute capability as a number (`sm_90` -> 90), read from the
-    /// architecture text; `None` for devices that do not state one.
+    /// The CUDA compute capability as a number (`sm_90` -> 90); `None` for devices that
+    /// do not state one.
     pub fn sm_version(&self) -> Option<u32> {
-        let digits = self.architecture.split("sm_").nth(1)?;
-        let end = digits
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(digits.len());
-        digits[..end].parse().ok()
+        self.sm
     }
 
     /// Ridge point for a computation type: peak / bandwidth.

@@ -336,3 +336,51 @@ fn custom_device_errors_name_the_field() {
         );
     }
 }
+
+#[test]
+fn compute_capability_is_a_field_and_the_label_shows_it() {
+    let h100 = registry::get("h100-sxm").unwrap();
+    assert_eq!(h100.sm_version(), Some(90));
+    assert_eq!(h100.architecture, "Hopper (sm_90)");
+    let gb10 = registry::get("gb10").unwrap();
+    assert_eq!(gb10.sm_version(), Some(121));
+    assert_eq!(gb10.architecture, "Blackwell (sm_121)");
+    let mi300x = registry::get("mi300x").unwrap();
+    assert_eq!(mi300x.sm_version(), None);
+    assert_eq!(mi300x.architecture, "CDNA 3 (gfx942)");
+    // Every CUDA entry states its capability, and no other entry does.
+    for hw in registry::all() {
+        assert_eq!(
+            hw.sm_version().is_some(),
+            hw.vendor == Vendor::Nvidia,
+            "{}: {}",
+            hw.key,
+            hw.architecture
+        );
+    }
+    // A custom device states it as a number; its architecture text is only a label.
+    let hopper_like = custom::parse(
+        r#"
+        name = "Lab GPU"
+        memory_bandwidth_gb_s = 3000
+        architecture = "Hopper"
+        sm = 90
+        [peak_tflops]
+        fp16 = 900.0
+    "#,
+    )
+    .unwrap();
+    assert_eq!(hopper_like.sm_version(), Some(90));
+    assert_eq!(hopper_like.architecture, "Hopper (sm_90)");
+    let unstated = custom::parse(
+        r#"
+        name = "Lab GPU"
+        memory_bandwidth_gb_s = 3000
+        architecture = "Hopper (sm_90)"
+        [peak_tflops]
+        fp16 = 900.0
+    "#,
+    )
+    .unwrap();
+    assert_eq!(unstated.sm_version(), None);
+}
