@@ -9,7 +9,7 @@ use rooflinr_model::units::si;
 
 use super::compare::CompareControls;
 use super::fields::CheckField;
-use super::fields::{CurrentProblem, FormatSelect, Segmented, TextField};
+use super::fields::{CurrentProblem, FormatSelect, Segmented, TextField, state_part};
 use crate::browser;
 use crate::compute::Problem;
 use crate::state::{CUSTOM, Framework, Mode, OpKind, State, Vary};
@@ -187,16 +187,10 @@ pub fn HardwarePanel(
     let filter = RwSignal::new(String::new());
     // Memos of the fields these controls show: a change elsewhere in the state (a slider
     // drag) leaves the device list and its options be.
-    let current = {
-        let memo = Memo::new(move |_| state.with(|s| s.hardware.clone()));
-        move || memo.get()
-    };
-    let is_custom = {
-        let memo = Memo::new(move |_| state.with(|s| s.hardware == CUSTOM));
-        move || memo.get()
-    };
-    let framework = Memo::new(move |_| state.with(|s| s.framework));
-    let mode = Memo::new(move |_| state.with(|s| s.mode));
+    let current = state_part(state, |s| s.hardware.clone());
+    let is_custom = state_part(state, |s| s.hardware == CUSTOM);
+    let framework = state_part(state, |s| s.framework);
+    let mode = state_part(state, |s| s.mode);
     // The groups and devices the filter leaves; the selected device always stays listed so
     // the picker never shows another name than the one in use.
     let visible = move || {
@@ -321,7 +315,7 @@ pub fn HardwarePanel(
                         .into_iter()
                         .map(|f| {
                             view! {
-                                <option value=f.key() selected=move || framework.get() == f>
+                                <option value=f.key() selected=move || framework() == f>
                                     {format!("{} kernels", f.name())}
                                 </option>
                             }
@@ -329,7 +323,7 @@ pub fn HardwarePanel(
                         .collect_view()}
                 </select>
             </label>
-            <Show when=move || mode.get() == Mode::Model>
+            <Show when=move || mode() == Mode::Model>
                 <CompareControls />
             </Show>
             <Show when=is_custom>
@@ -358,10 +352,7 @@ pub fn HardwarePanel(
 #[component]
 pub fn FormatsPanel() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let operator = {
-        let memo = Memo::new(move |_| state.with(|s| s.mode == Mode::Operator));
-        move || memo.get()
-    };
+    let operator = state_part(state, |s| s.mode == Mode::Operator);
     view! {
         <section class="panel" aria-labelledby="formats-title">
             <h2 id="formats-title">"Formats"</h2>
@@ -383,10 +374,7 @@ pub fn FormatsPanel() -> impl IntoView {
 #[component]
 pub fn OperatorPanel() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let kind = {
-        let memo = Memo::new(move |_| state.with(|s| s.op));
-        move || memo.get()
-    };
+    let kind = state_part(state, |s| s.op);
     view! {
         <section class="panel" aria-labelledby="op-title">
             <h2 id="op-title">"Operator"</h2>
@@ -498,14 +486,8 @@ pub fn PowerSlider(
 pub fn ModelPicker() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
     let problem = expect_context::<CurrentProblem>().0;
-    let current = {
-        let memo = Memo::new(move |_| state.with(|s| s.model.clone()));
-        move || memo.get()
-    };
-    let is_custom = {
-        let memo = Memo::new(move |_| state.with(|s| s.model == CUSTOM));
-        move || memo.get()
-    };
+    let current = state_part(state, |s| s.model.clone());
+    let is_custom = state_part(state, |s| s.model == CUSTOM);
     let file_error = RwSignal::new(None::<String>);
     let config_error = move || {
         problem
@@ -583,10 +565,7 @@ pub fn ModelPicker() -> impl IntoView {
 #[component]
 pub fn ModelPanel() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let seq_label = {
-        let memo = Memo::new(move |_| state.with(|s| s.phase));
-        move || memo.get()
-    };
+    let seq_label = state_part(state, |s| s.phase);
     view! {
         <section class="panel" aria-labelledby="model-title">
             <h2 id="model-title">"Model"</h2>

@@ -11,6 +11,19 @@ use crate::state::State;
 #[derive(Clone, Copy)]
 pub struct CurrentProblem(pub Signal<Option<Problem>>);
 
+/// A reader of one part of the state that changes only when that part does (a memo): what
+/// reads it is not re-run by a change elsewhere in the state, such as a slider drag.
+pub fn state_part<T>(
+    state: RwSignal<State>,
+    read: impl Fn(&State) -> T + Send + Sync + 'static,
+) -> impl Fn() -> T + Copy + Send + Sync + 'static
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    let memo = Memo::new(move |_| state.with(&read));
+    move || memo.get()
+}
+
 /// The message of the current problem when it names the field `label`: a memo, so the
 /// field is touched only when its own problem comes or goes.
 fn field_error(problem: Signal<Option<Problem>>, label: &'static str) -> Memo<Option<String>> {
