@@ -13,12 +13,14 @@ use crate::compute::{CurvePoint, ModelView, OperatorView, op_format};
 #[component]
 pub(super) fn Card(
     /// What it is.
-    label: &'static str,
+    #[prop(into)]
+    label: Signal<&'static str>,
     /// The value, formatted.
-    value: String,
+    #[prop(into)]
+    value: Signal<String>,
     /// A line of context under it.
     #[prop(optional, into)]
-    note: String,
+    note: Signal<String>,
     /// `data-figure` attribute, read by the end-to-end test.
     #[prop(optional)]
     figure: &'static str,
@@ -253,16 +255,12 @@ pub fn ModelResults(
     };
     view! {
         <div class="cards">
-            <div class="card">
-                <span class="label">"time per pass"</span>
-                <span class="value" data-figure="model-time">{read(|m| m.time.0.clone())}</span>
-                <span class="note">{read(|m| m.time.1.clone())}</span>
-            </div>
-            <div class="card">
-                <span class="label">{move || figures.with(|m| m.tokens.0)}</span>
-                <span class="value" data-figure="model-tokens">{read(|m| m.tokens.1.clone())}</span>
-                <span class="note">{read(|m| m.tokens.2.clone())}</span>
-            </div>
+            <Card label="time per pass" figure="model-time"
+                value=Signal::derive(read(|m| m.time.0.clone()))
+                note=Signal::derive(read(|m| m.time.1.clone())) />
+            <Card label=Signal::derive(move || figures.with(|m| m.tokens.0)) figure="model-tokens"
+                value=Signal::derive(read(|m| m.tokens.1.clone()))
+                note=Signal::derive(read(|m| m.tokens.2.clone())) />
             <div class="card">
                 <span class="label">"memory"</span>
                 <span class="value" data-figure="model-memory">{read(|m| m.memory.clone())}</span>
@@ -274,11 +272,9 @@ pub fn ModelResults(
                     {read(|m| m.memory_note.0.clone())}
                 </span>
             </div>
-            <div class="card">
-                <span class="label">"KV crossover"</span>
-                <span class="value" data-figure="model-crossover">{read(|m| m.crossover.clone())}</span>
-                <span class="note">"context where a decode step reads as many KV bytes as weight bytes"</span>
-            </div>
+            <Card label="KV crossover" figure="model-crossover"
+                value=Signal::derive(read(|m| m.crossover.clone()))
+                note="context where a decode step reads as many KV bytes as weight bytes" />
         </div>
         <h3>"Where the time goes"</h3>
         <div class="breakdown" role="img" aria-label="time breakdown by operator">
