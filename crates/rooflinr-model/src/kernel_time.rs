@@ -285,8 +285,14 @@ pub struct KernelTimes {
     pub waves: f64,
     /// The datasheet memory time of the bytes one SM streams in series when each 128 x
     /// 128 output tile runs on one SM ([`serial_tile_share`]), seconds (0 where the
-    /// kernel is not a GEMM or the SM count is unknown).
+    /// kernel is not a GEMM or the SM count is unknown). For decode attention, one
+    /// block's share of the bytes ([`KernelTimes::attention`]).
     pub tile_stream_s: f64,
+    /// The datasheet memory time (at the DRAM bandwidth) of the bytes the kernel reads
+    /// again after its first read, which the L2 serves: TensorRT-LLM's masked multi-head
+    /// attention reading its KV head's cache once more for each further query head
+    /// ([`KernelTimes::attention_of`]), seconds; 0 for other kernels.
+    pub l2_s: f64,
 }
 
 /// The share of a GEMM's bytes one SM streams in series when each 128 x 128 output tile
@@ -324,6 +330,7 @@ impl KernelTimes {
             quantise_s: 0.0,
             waves: 0.0,
             tile_stream_s: 0.0,
+            l2_s: 0.0,
         }
     }
 
@@ -348,6 +355,7 @@ impl KernelTimes {
                 0.0
             },
             tile_stream_s: prediction.memory_time.get() * serial_tile_share(m, n, sms),
+            l2_s: 0.0,
         }
     }
 
@@ -357,7 +365,13 @@ impl KernelTimes {
     /// ([`attention_tile_pairs`]), and the blocks run in waves, one block per query tile
     /// and head in prefill; in decode, one per sequence and KV head, times the sequence's
     /// parts under XQA, whose merge of the parts is one more dependent step (a wave's
-    /// latency).
+    /// latency). A decode block streams its share of the bytes in series with the blocks
+    /// that follow it on its SM (the tile term: the bytes over the blocks, times the waves
+    /// of blocks): read off NVIDIA's tables, TensorRT-LLM's MLA decode on A100, L40S and
+    /// RTX PRO 6000 (no dedicated MLA kernel there) runs a block per sequence, its time flat
+    /// in the batch up to a block per SM and in proportion to the sequence length, about
+    /// 10-15 GB/s for each block; kernels that split a sequence over blocks the model does
+    /// not count (FlashMLA, trtllm-gen, FlashInfer) fit a rate many SMs' worth.
     pub fn attention(
         shape: &AttentionShape,
         prediction: &Prediction,
@@ -385,8 +399,9 @@ impl KernelTimes {
             shape.batch * shape.kv_heads * parts as f64
         };
         let merge = if parts > 1 { 1.0 } else { 0.0 };
+        let memory_s = prediction.memory_time.get();
         KernelTimes {
-            memory_s: prediction.memory_time.get(),
+            memory_s,
             compute_s: prediction.compute_time.get() * padding,
             quantise_s: 0.0,
             waves: if sms == 0 {
@@ -394,8 +409,42 @@ impl KernelTimes {
             } else {
                 (blocks / f64::from(sms)).ceil() + merge
             },
-            tile_stream_s: 0.0,
+            tile_stream_s: if shape.q_len <= 1.0 && sms > 0 && blocks >= 1.0 {
+                memory_s * (blocks / f64::from(sms)).ceil() / blocks
+            } else {
+                0.0
+            },
+            l2_s: 0.0,
         }
+    }
+
+    /// The times of a fused attention kernel of `shape` on `hw` in `precision`, laid out as
+    /// `layout` runs it: [`KernelTimes::attention`] over the shape the kernel runs
+    /// ([`DecodeLayout::run_shape`]), where the bytes a block per query head reads again
+    /// (its KV head's cache, once more for each further query head of the group) are the
+    /// L2's ([`KernelTimes::l2_s`]) and the datasheet memory time is the cache read once.
+    /// Read off NVIDIA's tables: L40S's masked multi-head attention over 128 query heads
+    /// and a 1 GB re-read total takes 225 us, 4.8 TB/s against its 864 GB/s DRAM.
+    pub fn attention_of(
+        shape: &AttentionShape,
+        precision: &Precision,
+        hw: &Hardware,
+        layout: DecodeLayout,
+    ) -> KernelTimes {
+        let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+        let predict = |s: &AttentionShape| {
+            Op::FusedAttention(*s)
+                .predict(precision, hw, &Efficiency::IDEAL)
+                .prediction
+        };
+        let run = layout.run_shape(shape);
+        let mut times = KernelTimes::attention(&run, &predict(&run), sms, layout);
+        if run != *shape {
+            let once = predict(shape).memory_time.get();
+            times.l2_s = (times.memory_s - once).max(0.0);
+            times.memory_s = once;
+        }
+        times
     }
 
     /// The times of a fused MoE layer (routed experts only) on one GPU of an
@@ -446,6 +495,7 @@ impl KernelTimes {
             ) / bandwidth,
             waves: 0.0,
             tile_stream_s: 0.0,
+            l2_s: 0.0,
         };
         // The tile term is left out for MoE: tried (each expert's tiles on their own), it
         // moved the held-out medians by -1 to +3 points and fitted unphysical rates on
@@ -494,8 +544,14 @@ pub struct KernelTerms {
     /// Exposed latency per wave of blocks, seconds.
     pub per_wave_s: f64,
     /// Fraction of the datasheet bandwidth one output tile streams at (GEMMs; 1 where the
-    /// term is not fitted: one tile at the whole bandwidth never binds).
+    /// term is not fitted: one tile at the whole bandwidth never binds). For decode
+    /// attention, the rate one block streams its share at.
     pub tile_bandwidth: f64,
+    /// The rate the L2 serves a kernel's re-reads at ([`KernelTimes::l2_s`]), as a multiple
+    /// of the datasheet DRAM bandwidth: at least the bandwidth fraction, and above 1 where
+    /// the L2 outruns the DRAM (fitted where a kernel re-reads; infinite, no limit, where
+    /// not: the plain roofline counts each byte once).
+    pub l2_bandwidth: f64,
 }
 
 /// Which term a prediction is made of.
@@ -547,21 +603,40 @@ impl KernelTerms {
         compute: 1.0,
         per_wave_s: 0.0,
         tile_bandwidth: 1.0,
+        l2_bandwidth: f64::INFINITY,
     };
 
-    /// The fitted throughput terms, seconds: memory (the whole chip's bandwidth, or one
-    /// SM streaming its tiles, whichever is slower) and compute.
+    /// The fitted throughput terms, seconds: memory (the whole chip's bandwidth, one SM
+    /// streaming its tiles, or the L2 serving the re-reads, whichever is slowest) and
+    /// compute.
     fn terms(&self, t: KernelTimes) -> (f64, f64) {
         (
-            (t.memory_s / self.bandwidth).max(t.tile_stream_s / self.tile_bandwidth),
+            self.memory_limits(t).into_iter().fold(0.0, f64::max),
             t.compute_s / self.compute,
         )
     }
 
-    /// Whether one SM streaming its tiles, rather than the whole chip's bandwidth, sets
-    /// the memory term.
+    /// The memory term's three limits, seconds: the chip's bandwidth, one SM streaming its
+    /// tiles, the L2 serving the re-reads.
+    fn memory_limits(&self, t: KernelTimes) -> [f64; 3] {
+        [
+            t.memory_s / self.bandwidth,
+            t.tile_stream_s / self.tile_bandwidth,
+            t.l2_s / self.l2_bandwidth,
+        ]
+    }
+
+    /// Whether one SM streaming its tiles, rather than the whole chip's bandwidth or the
+    /// L2, sets the memory term.
     fn tile_bound(&self, t: KernelTimes) -> bool {
-        t.tile_stream_s / self.tile_bandwidth > t.memory_s / self.bandwidth
+        let [chip, tile, l2] = self.memory_limits(t);
+        tile > chip && tile >= l2
+    }
+
+    /// Whether the L2 serving the re-reads sets the memory term.
+    fn l2_bound(&self, t: KernelTimes) -> bool {
+        let [chip, tile, l2] = self.memory_limits(t);
+        l2 > chip && l2 > tile
     }
 
     /// The time outside the kernel's own throughput terms: the fixed time, the activation
@@ -596,11 +671,13 @@ impl KernelTerms {
     /// are under half their time; each fraction the median, over the kernels its term
     /// binds and outweighs the fixed time and latency, of datasheet time over measured time
     /// less the rest. The tile bandwidth starts where every SM streams an equal share of
-    /// the datasheet bandwidth (the smallest serial share among the samples), so GEMMs with
+    /// the datasheet bandwidth (the smallest serial share of the bytes among the samples), so GEMMs with
     /// fewer tiles than SMs start bound by it, and is then read off the kernels it binds
     /// like the fractions; it is kept only where it lowers the samples' mean |log error|
     /// against the same fit without it (kernels that split K over idle SMs show no such
-    /// limit). Twenty rounds settle each fit.
+    /// limit). The L2's rate, where the samples re-read ([`KernelTimes::l2_s`]), starts at
+    /// the DRAM's and is read off the kernels it binds the same way, never below the
+    /// bandwidth fraction. Twenty rounds settle each fit.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
         let usable = usable(samples);
@@ -653,10 +730,15 @@ impl KernelTerms {
         let tiled = usable
             .iter()
             .filter(|(t, _)| tile_term && t.tile_stream_s > 0.0 && t.memory_s > 0.0)
-            .map(|(t, _)| t.tile_stream_s / t.memory_s)
+            // One SM's share of all the bytes the blocks stream, re-reads included.
+            .map(|(t, _)| t.tile_stream_s / (t.memory_s + t.l2_s))
             .min_by(f64::total_cmp);
         if let Some(share) = tiled {
             terms.tile_bandwidth = share;
+        }
+        let rereads = usable.iter().any(|(t, _)| t.l2_s > 0.0);
+        if rereads {
+            terms.l2_bandwidth = 1.0;
         }
         for _ in 0..20 {
             let fixed = if overheads {
@@ -707,7 +789,9 @@ impl KernelTerms {
             let bandwidth = median(
                 usable
                     .iter()
-                    .filter(|(t, _)| binds(t, Regime::Memory) && !terms.tile_bound(*t))
+                    .filter(|(t, _)| {
+                        binds(t, Regime::Memory) && !terms.tile_bound(*t) && !terms.l2_bound(*t)
+                    })
                     .map(|(t, s)| (t.memory_s + t.quantise_s) / rest(t, *s))
                     .collect(),
             )
@@ -738,6 +822,23 @@ impl KernelTerms {
                 Some(share) => bandwidth.min(tile_bandwidth / share),
                 None => bandwidth,
             };
+            // The L2 serving re-reads: the re-read bytes' datasheet time over what is left
+            // of the measured time; never slower than the DRAM's fraction.
+            let l2_bandwidth = if rereads {
+                median(
+                    usable
+                        .iter()
+                        .filter(|(t, _)| binds(t, Regime::Memory) && terms.l2_bound(*t))
+                        .map(|(t, s)| {
+                            t.l2_s / (rest(t, *s) - t.quantise_s / bandwidth).max(s * 0.05)
+                        })
+                        .collect(),
+                )
+                .unwrap_or(terms.l2_bandwidth)
+                .max(bandwidth)
+            } else {
+                terms.l2_bandwidth
+            };
             let compute = median(
                 usable
                     .iter()
@@ -755,6 +856,7 @@ impl KernelTerms {
                 compute,
                 per_wave_s: per_wave,
                 tile_bandwidth,
+                l2_bandwidth,
             };
             if next == terms {
                 break;
@@ -1000,12 +1102,7 @@ pub fn calibrated(
             hw.memory_bandwidth.value.get(),
             sms,
         ),
-        Op::FusedAttention(shape) if layout == DecodeLayout::PerQueryHead => {
-            let run = layout.run_shape(&shape);
-            let bound = Op::FusedAttention(run).predict(precision, hw, &Efficiency::IDEAL);
-            KernelTimes::attention(&run, &bound.prediction, sms, layout)
-        }
-        Op::FusedAttention(shape) => KernelTimes::attention(&shape, prediction, sms, layout),
+        Op::FusedAttention(shape) => KernelTimes::attention_of(&shape, precision, hw, layout),
         _ => return None,
     };
     Some((profile.terms.predict(times), profile))
@@ -1093,6 +1190,7 @@ mod tests {
             compute: 0.5,
             per_wave_s: 0.0,
             tile_bandwidth: 1.0,
+            l2_bandwidth: f64::INFINITY,
         };
         assert!((terms.predict(t) - 13e-6).abs() < 1e-18);
         assert_eq!(terms.regime(t), Regime::Compute);
@@ -1112,6 +1210,7 @@ mod tests {
             compute: 1.0,
             per_wave_s: 0.0,
             tile_bandwidth: 1.0,
+            l2_bandwidth: f64::INFINITY,
         };
         let t = KernelTimes {
             memory_s: 4e-6,
@@ -1119,6 +1218,7 @@ mod tests {
             quantise_s: 1e-6,
             waves: 0.0,
             tile_stream_s: 0.0,
+            l2_s: 0.0,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -1183,6 +1283,7 @@ mod tests {
             compute: 0.71,
             per_wave_s: 0.0,
             tile_bandwidth: 1.0,
+            l2_bandwidth: f64::INFINITY,
         };
         // Sizes over five decades, both regimes, with +-3 % noise from a fixed pattern.
         let samples: Vec<(KernelTimes, f64)> = (0..400)
@@ -1263,6 +1364,7 @@ mod tests {
             compute: 0.5,
             per_wave_s: 0.0,
             tile_bandwidth: 0.005,
+            l2_bandwidth: f64::INFINITY,
         };
         let gemm = |n: u64, k: u64| {
             // 1 byte per weight over 8 TB/s: the datasheet memory time.
@@ -1273,6 +1375,7 @@ mod tests {
                 quantise_s: 0.0,
                 waves: 0.0,
                 tile_stream_s: memory_s * serial_tile_share(8, n, 148),
+                l2_s: 0.0,
             }
         };
         let one_tile = terms.predict(gemm(128, 65536));
@@ -1297,6 +1400,7 @@ mod tests {
             compute: 0.45,
             per_wave_s: 0.0,
             tile_bandwidth: 0.005,
+            l2_bandwidth: f64::INFINITY,
         };
         // Decode-like GEMMs over 148 SMs: 1 to 600 tiles, K from 512 to 64k, with +-2 %
         // noise from a fixed pattern; a quarter compute-bound.
@@ -1315,6 +1419,7 @@ mod tests {
                     quantise_s: 0.0,
                     waves: 0.0,
                     tile_stream_s: memory_s * serial_tile_share(8, n, 148),
+                    l2_s: 0.0,
                 };
                 let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
                 (t, truth.predict(t) * noise)
@@ -1357,6 +1462,7 @@ mod tests {
             compute: 0.4,
             per_wave_s: 1.5e-6,
             tile_bandwidth: 1.0,
+            l2_bandwidth: f64::INFINITY,
         };
         // Attention-like kernels: one to 300 waves of blocks, throughput from tiny to large.
         let samples: Vec<(KernelTimes, f64)> = (0..600)
@@ -1368,6 +1474,7 @@ mod tests {
                     quantise_s: 0.0,
                     waves: 1.0 + (i % 300) as f64,
                     tile_stream_s: 0.0,
+                    l2_s: 0.0,
                 };
                 let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
                 (t, truth.predict(t) * noise)
@@ -1448,6 +1555,52 @@ mod tests {
             KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).memory_s,
             p.memory_time.get()
         );
+        // A decode block streams its share in series with the next block on its SM: 200
+        // blocks on 132 SMs, two in a row on the fullest, 2 / 200 of the bytes. Prefill has
+        // no such term (its blocks are compute-bound tiles).
+        let stream = KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).tile_stream_s;
+        assert!((stream - p.memory_time.get() * 2.0 / 200.0).abs() < 1e-18);
+        assert_eq!(prefill.tile_stream_s, 0.0);
+    }
+
+    #[test]
+    fn fitting_recovers_the_rate_the_l2_serves_re_reads_at() {
+        let truth = KernelTerms {
+            fixed_s: 5e-6,
+            bandwidth: 0.8,
+            compute: 1.0,
+            per_wave_s: 0.0,
+            tile_bandwidth: 1.0,
+            l2_bandwidth: 2.5,
+        };
+        // Half the kernels read their bytes once; the other half read them again 32 to 127
+        // times (a block per query head), with +-2 % noise from a fixed pattern.
+        let samples: Vec<(KernelTimes, f64)> = (0..800)
+            .map(|i| {
+                let memory_s = 1e-7 * (1 + (i * 37) % 400) as f64;
+                let t = KernelTimes {
+                    l2_s: if i % 2 == 0 {
+                        0.0
+                    } else {
+                        memory_s * (32 + i % 96) as f64
+                    },
+                    ..KernelTimes::throughput(memory_s, memory_s / 100.0)
+                };
+                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
+                (t, truth.predict(t) * noise)
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        for (got, want) in [
+            (fitted.l2_bandwidth, truth.l2_bandwidth),
+            (fitted.bandwidth, truth.bandwidth),
+            (fitted.fixed_s, truth.fixed_s),
+        ] {
+            assert!((got / want - 1.0).abs() < 0.1, "{fitted:?}");
+        }
+        // With no re-reads the L2 is no limit, as in the plain roofline.
+        let once: Vec<(KernelTimes, f64)> = samples.iter().step_by(2).copied().collect();
+        assert_eq!(KernelTerms::fit(&once).l2_bandwidth, f64::INFINITY);
     }
 
     #[test]
@@ -1727,14 +1880,28 @@ mod tests {
             "decode attention bf16, KV bf16, a block per query head"
         );
         assert_eq!(decode.laid_out(DecodeLayout::Xqa), decode);
-        // calibrated() takes it for such a shape in TensorRT-LLM, with the per-query-head
-        // bytes; vLLM's kernel reads the cache once.
+        // calibrated() takes it for such a shape in TensorRT-LLM: the cache read once from
+        // the DRAM (the datasheet bound's bytes), the 63 further reads from the L2 at the
+        // profile's fitted rate.
         let op = Op::FusedAttention(s);
         let r = op.predict(&p, &hw, &Efficiency::IDEAL);
         let (t, profile) = calibrated(&op, &p, &hw, Framework::TensorRtLlm, &r.prediction).unwrap();
         assert_eq!(profile.kernel, own);
-        let bound = Op::FusedAttention(run).predict(&p, &hw, &Efficiency::IDEAL);
-        assert!(t > bound.prediction.memory_time.get() / profile.terms.bandwidth);
+        let times = KernelTimes::attention_of(&s, &p, &hw, DecodeLayout::PerQueryHead);
+        let once = r.prediction.memory_time.get();
+        let every_read = Op::FusedAttention(run)
+            .predict(&p, &hw, &Efficiency::IDEAL)
+            .prediction
+            .memory_time
+            .get();
+        assert_eq!(times.memory_s, once);
+        assert!((times.l2_s - (every_read - once)).abs() <= 1e-9 * every_read);
+        assert_eq!(t, profile.terms.predict(times));
+        assert!(profile.terms.l2_bandwidth.is_finite());
+        assert!(t > times.l2_s / profile.terms.l2_bandwidth);
+        // Every other layout re-reads nothing.
+        let xqa = KernelTimes::attention_of(&s, &p, &hw, DecodeLayout::Xqa);
+        assert_eq!((xqa.memory_s, xqa.l2_s), (once, 0.0));
     }
 
     #[test]
