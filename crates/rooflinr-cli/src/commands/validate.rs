@@ -296,6 +296,17 @@ struct Row {
     kv_dtype: Option<String>,
     shape: Shape,
     measured_s: f64,
+    /// The device's compute capability (`sm_90` -> 90), which its decode kernels'
+    /// dispatch reads ([`DecodeLayout::of`]); none for a device the registry does not list.
+    sm: Option<u32>,
+}
+
+/// The compute capability of the device the tables name (`NVIDIA H100 80GB HBM3`), by the
+/// registry's own matching.
+fn compute_capability(device: &str) -> Option<u32> {
+    registry::key_for_device(device, None)
+        .and_then(|key| registry::get(key).ok())
+        .and_then(|hw| hw.sm_version())
 }
 
 impl Row {
@@ -303,7 +314,7 @@ impl Row {
     /// masked multi-head attention, a kernel of its own; [`DecodeLayout::PerQueryHead`]).
     fn per_query_head(&self) -> bool {
         attention(self)
-            .is_ok_and(|(shape, _)| decode_layout(self, &shape, None) == DecodeLayout::PerQueryHead)
+            .is_ok_and(|(shape, _)| decode_layout(self, &shape) == DecodeLayout::PerQueryHead)
     }
 
     /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention (`, a block per
@@ -399,11 +410,13 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
 }
 
 /// How the row's decode attention kernel lays out its blocks (the model crate's
-/// [`DecodeLayout::of`] for the row's framework); every other kernel holds a KV head's
-/// group in a block. `sm`: the device's compute capability.
-fn decode_layout(row: &Row, shape: &AttentionShape, sm: Option<u32>) -> DecodeLayout {
+/// [`DecodeLayout::of`] for the row's framework and device); every other kernel holds a
+/// KV head's group in a block.
+fn decode_layout(row: &Row, shape: &AttentionShape) -> DecodeLayout {
     match (row.kernel, Framework::parse(&row.framework)) {
-        (Kernel::GenerationAttention, Some(framework)) => DecodeLayout::of(framework, shape, sm),
+        (Kernel::GenerationAttention, Some(framework)) => {
+            DecodeLayout::of(framework, shape, row.sm)
+        }
         _ => DecodeLayout::PerKvHead,
     }
 }
@@ -503,7 +516,7 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             } else {
                 attention(row)?
             };
-            let layout = decode_layout(row, &shape, hw.sm_version());
+            let layout = decode_layout(row, &shape);
             Ok(KernelTimes::attention_of(&shape, &precision, hw, layout))
         }
         Shape::Moe {
@@ -677,7 +690,7 @@ fn profiled(row: &Row) -> Option<Profiled> {
         }
         Shape::Attention { .. } => {
             let (shape, precision) = attention(row).ok()?;
-            let layout = decode_layout(row, &shape, None);
+            let layout = decode_layout(row, &shape);
             Profiled::of(&Op::FusedAttention(shape), &precision).map(|k| k.laid_out(layout))
         }
         Shape::Mla { .. } => {
@@ -706,7 +719,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
         );
     }
     files.sort();
-    let mut rows = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     for (path, kernel) in files {
         let system = path
             .strip_prefix(dir)
@@ -758,6 +771,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                     },
                 },
                 measured_s: f64::NAN,
+                sm: None,
             };
             for (name, field) in record.get_column_iter() {
                 let whole = match field {
@@ -815,6 +829,11 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                 }
             }
             if row.shape.is_complete() && row.measured_s > 0.0 {
+                // One registry look-up per device, not per row.
+                row.sm = match rows.last() {
+                    Some(last) if last.device == row.device => last.sm,
+                    _ => compute_capability(&row.device),
+                };
                 rows.push(row);
             }
         }
@@ -1350,6 +1369,7 @@ mod tests {
             kv_dtype: None,
             shape: Shape::Gemm { m, n, k },
             measured_s,
+            sm: Some(90),
         }
     }
 
@@ -1719,6 +1739,15 @@ mod tests {
             "bfloat16, KV bfloat16, a block per query head"
         );
         assert_eq!(wide("VLLM").dtype_label(), "bfloat16, KV bfloat16");
+        // Plain multi-head attention (8 query heads on 8 KV heads) runs the same kernel on
+        // the H100 (XQA refuses it on sm_80 to sm_90), not on a B200.
+        let mut mha = decode(4, 4095, "bfloat16", 0);
+        if let Shape::Attention { heads, .. } = &mut mha.shape {
+            *heads = 8;
+        }
+        assert!(mha.per_query_head());
+        mha.sm = Some(100);
+        assert!(!mha.per_query_head());
         assert_eq!(
             profiled(&trt),
             Some(Profiled::PerQueryHeadDecode {

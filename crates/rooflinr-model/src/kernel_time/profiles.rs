@@ -75,20 +75,24 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
 ///   binds (decode attention is bandwidth- and latency-bound), not because the tensor
 ///   cores run at peak; prefill's bandwidth fraction (24-82 %) is read off short prompts,
 ///   whose bytes hardly matter. The latency per wave (1.3-7 us) is one block's chain of
-///   dependent steps. Decode's tile rate is one block's: 23-31 GB/s for TensorRT-LLM's XQA
-///   blocks on A100, Hopper and L40S (on H100, 25 GB/s, its bandwidth over its 132 SMs),
+///   dependent steps. Decode's tile rate is one block's: 22-36 GB/s for TensorRT-LLM's XQA
+///   blocks on A100, Hopper and L40S (on H100 and H200, 26 and 36 GB/s: each one's
+///   bandwidth over its 132 SMs),
 ///   5-15 GB/s for its MLA decode on A100, L40S and RTX PRO 6000 (a block per sequence,
 ///   walking the latent cache; no dedicated MLA kernel there), and 1,250-2,700 GB/s where
 ///   the kernel splits each sequence over many SMs (Hopper's MLA, Blackwell's trtllm-gen
 ///   kernels), so there it is the rate one sequence streams at. The MLA fits with an FP8
 ///   cache on A100 and L40S read only 20-41 % of the bandwidth: their kernels convert the
 ///   cache on the way, not verified.
-/// - TensorRT-LLM's masked multi-head attention (`per_query_head`, above 32 query heads per
-///   KV head) reads its KV head's cache once from the DRAM and once more from the L2 for
-///   each further query head: the L2 fits at 4.5 TB/s on A100, 7.7-9 TB/s on Hopper,
-///   Blackwell, L40S and RTX PRO 6000 with a BF16 cache (half that or less for FP8 caches,
-///   which are converted as they are read), and each block streams at 44-55 GB/s in BF16,
-///   28-32 in FP8, on every device but L40S with an FP8 cache (7 GB/s, the L2 at 1 TB/s).
+/// - TensorRT-LLM's masked multi-head attention (`per_query_head`: above 32 query heads per
+///   KV head, and plain multi-head attention on sm_80 to sm_90) reads its KV head's cache
+///   once from the DRAM and once more from the L2 for each further query head: the L2 fits
+///   at 4.3 TB/s on A100, 6.7-9 TB/s on Hopper, Blackwell, L40S and RTX PRO 6000 with a
+///   BF16 cache (0.9-6 TB/s for FP8 caches, which are converted as they are read). On
+///   A100, Blackwell and RTX PRO 6000 each block streams at 41-55 GB/s in BF16, 28-32 in
+///   FP8; on Hopper and L40S, whose group also holds plain multi-head attention (which
+///   this kernel splits over blocks when sequences are long), no such per-block limit
+///   fits, and the tile rate there has no physical reading.
 // Fitted figures: one may happen to lie near a mathematical constant (0.318).
 #[allow(clippy::approx_constant)]
 #[rustfmt::skip]
@@ -99,10 +103,10 @@ pub const PROFILES: &[Profile] = &[
     p("a100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [2.09053, 1.0, 0.494326, 11.6599, 1.0, f64::INFINITY], 0.074, 1.241),
     p("a100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [5.66059, 1.0, 0.695856, 8.33752, 1.0, f64::INFINITY], 0.159, 1.300),
     p("a100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [4.45514, 0.245984, 0.575369, 6.99057, 0.00228208, f64::INFINITY], 0.133, 0.985),
-    p("a100-sxm", TensorRtLlm, attention(Decode, Bf16, Bf16), [5.82376, 1.0, 1.0, 4.93926, 0.0114943, f64::INFINITY], 0.172, 0.913),
+    p("a100-sxm", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.62578, 1.0, 1.0, 5.96545, 0.0134472, f64::INFINITY], 0.138, 0.489),
     p("a100-sxm", Sglang, attention(Decode, Bf16, Bf16), [10.6726, 0.514104, 1.0, 3.35316, 0.191038, f64::INFINITY], 0.120, 0.359),
     p("a100-sxm", Vllm, attention(Decode, Bf16, Bf16), [8.49537, 0.701574, 1.0, 3.98462, 0.125501, f64::INFINITY], 0.172, 0.361),
-    p("a100-sxm", TensorRtLlm, per_query_head(Bf16, Bf16), [9.31542, 1.0, 1.0, 1.71283, 0.0192918, 2.1841], 0.092, 0.246),
+    p("a100-sxm", TensorRtLlm, per_query_head(Bf16, Bf16), [9.23022, 0.899686, 1.0, 1.65465, 0.0199294, 2.13103], 0.100, 0.439),
     p("a100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [5.32658, 1.0, 0.516859, 10.073, 1.0, f64::INFINITY], 0.115, 1.009),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Bf16), [1.95888, 0.379174, 0.273134, 10.9546, 0.00490995, f64::INFINITY], 0.110, 0.516),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [0.676579, 0.196207, 0.267165, 10.7255, 0.00251191, f64::INFINITY], 0.135, 0.954),
@@ -235,14 +239,14 @@ pub const PROFILES: &[Profile] = &[
     p("h100-sxm", Vllm, attention(Prefill, Bf16, Fp8E4m3), [5.43762, 0.338274, 0.563842, 6.8849, 1.0, f64::INFINITY], 0.234, 0.840),
     p("h100-sxm", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [7.43267, 0.787284, 0.392627, 9.52006, 1.0, f64::INFINITY], 0.154, 0.584),
     p("h100-sxm", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [4.68058, 0.446119, 0.41136, 5.25579, 0.00357399, f64::INFINITY], 0.169, 0.805),
-    p("h100-sxm", TensorRtLlm, attention(Decode, Bf16, Bf16), [3.97488, 0.974966, 1.0, 3.8698, 0.0073861, f64::INFINITY], 0.129, 0.428),
+    p("h100-sxm", TensorRtLlm, attention(Decode, Bf16, Bf16), [3.54075, 0.981781, 1.0, 4.26294, 0.00763559, f64::INFINITY], 0.121, 0.321),
     p("h100-sxm", Sglang, attention(Decode, Bf16, Bf16), [6.16969, 0.884025, 1.0, 3.33138, 0.374618, f64::INFINITY], 0.106, 0.390),
     p("h100-sxm", Vllm, attention(Decode, Bf16, Bf16), [7.50972, 0.896673, 1.0, 3.69489, 0.36681, f64::INFINITY], 0.097, 0.273),
-    p("h100-sxm", TensorRtLlm, per_query_head(Bf16, Bf16), [6.60133, 1.0, 1.0, 1.18197, 0.0163344, 2.3317], 0.077, 0.213),
-    p("h100-sxm", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [6.60362, 0.894159, 1.0, 1.33429, 1.0, f64::INFINITY], 0.169, 0.430),
+    p("h100-sxm", TensorRtLlm, per_query_head(Bf16, Bf16), [6.76459, 0.900213, 1.0, 1.18164, 0.699712, 2.05599], 0.099, 0.316),
+    p("h100-sxm", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [6.58565, 0.921789, 1.0, 1.20502, 1.0, f64::INFINITY], 0.172, 0.419),
     p("h100-sxm", Sglang, attention(Decode, Bf16, Fp8E4m3), [9.31276, 0.642587, 1.0, 3.61372, 0.27114, f64::INFINITY], 0.132, 0.387),
     p("h100-sxm", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.72283, 0.697404, 1.0, 4.02714, 0.151906, f64::INFINITY], 0.142, 0.302),
-    p("h100-sxm", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.97442, 1.0, 1.0, 1.16458, 0.0083404, 1.11502], 0.079, 0.208),
+    p("h100-sxm", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.92295, 0.739401, 1.0, 1.18692, 1.0, 1.04802], 0.116, 0.340),
     p("h100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [8.31171, 1.0, 0.618754, 7.10021, 1.0, f64::INFINITY], 0.117, 0.549),
     p("h100-sxm", Sglang, mla(Prefill, Bf16, Bf16), [0.0, 1.0, 0.18902, 14.2278, 1.0, f64::INFINITY], 0.117, 1.334),
     p("h100-sxm", TensorRtLlm, mla(Decode, Bf16, Bf16), [6.34617, 0.902192, 1.0, 7.06249, 0.433182, f64::INFINITY], 0.056, 0.236),
@@ -262,14 +266,14 @@ pub const PROFILES: &[Profile] = &[
     p("h200", Vllm, attention(Prefill, Bf16, Fp8E4m3), [6.09581, 0.325087, 0.566631, 6.92557, 1.0, f64::INFINITY], 0.211, 0.710),
     p("h200", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [7.16454, 0.538384, 0.400417, 9.41164, 1.0, f64::INFINITY], 0.150, 0.574),
     p("h200", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [4.88452, 0.363392, 0.405416, 5.16196, 0.00314587, f64::INFINITY], 0.163, 0.826),
-    p("h200", TensorRtLlm, attention(Decode, Bf16, Bf16), [3.47497, 0.860813, 1.0, 4.2089, 0.00652131, f64::INFINITY], 0.136, 0.466),
+    p("h200", TensorRtLlm, attention(Decode, Bf16, Bf16), [3.08056, 0.95994, 1.0, 4.62629, 0.00748373, f64::INFINITY], 0.119, 0.331),
     p("h200", Sglang, attention(Decode, Bf16, Bf16), [5.8319, 0.821763, 1.0, 3.5724, 0.319805, f64::INFINITY], 0.119, 0.405),
     p("h200", Vllm, attention(Decode, Bf16, Bf16), [7.19288, 0.835233, 1.0, 3.83616, 0.270513, f64::INFINITY], 0.103, 0.284),
-    p("h200", TensorRtLlm, per_query_head(Bf16, Bf16), [6.49265, 1.0, 1.0, 1.18692, 0.0113391, 1.59658], 0.079, 0.219),
-    p("h200", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [6.48454, 0.743238, 1.0, 1.32707, 1.0, f64::INFINITY], 0.189, 0.427),
+    p("h200", TensorRtLlm, per_query_head(Bf16, Bf16), [6.58447, 0.822579, 1.0, 1.20819, 1.0, 1.42098], 0.111, 0.329),
+    p("h200", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [6.41916, 0.87371, 1.0, 1.21137, 1.0, f64::INFINITY], 0.168, 0.401),
     p("h200", Sglang, attention(Decode, Bf16, Fp8E4m3), [8.97593, 0.515398, 1.0, 3.7535, 0.204904, f64::INFINITY], 0.138, 0.394),
     p("h200", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.49086, 0.512176, 1.0, 4.06128, 0.112426, f64::INFINITY], 0.148, 0.305),
-    p("h200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.85856, 0.715185, 1.0, 1.17302, 0.00577746, 1.0], 0.078, 0.210),
+    p("h200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.78036, 0.564941, 1.0, 1.19772, 1.0, 0.725101], 0.115, 0.348),
     p("h200", TensorRtLlm, mla(Prefill, Bf16, Bf16), [9.48359, 0.94704, 0.607474, 5.97849, 1.0, f64::INFINITY], 0.108, 0.499),
     p("h200", Sglang, mla(Prefill, Bf16, Bf16), [0.0, 1.0, 0.188633, 12.7704, 1.0, f64::INFINITY], 0.114, 1.331),
     p("h200", TensorRtLlm, mla(Decode, Bf16, Bf16), [5.64673, 0.912954, 0.615879, 7.35467, 0.418758, f64::INFINITY], 0.075, 0.232),
@@ -283,13 +287,13 @@ pub const PROFILES: &[Profile] = &[
     p("l40s", Sglang, gemm(Fp8E4m3), [3.82828, 0.764213, 0.462375, 5.72066, 1.0, f64::INFINITY], 0.141, 0.783),
     p("l40s", Vllm, gemm(Fp8E4m3), [5.58563, 0.694414, 0.534352, 5.52189, 0.0960661, f64::INFINITY], 0.183, 0.681),
     p("l40s", Vllm, attention(Prefill, Bf16, Bf16), [0.0, 0.980776, 0.513205, 8.85202, 0.0721032, f64::INFINITY], 0.164, 0.979),
-    p("l40s", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.95922, 1.0, 1.0, 2.52304, 0.032839, f64::INFINITY], 0.184, 1.397),
+    p("l40s", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.80564, 1.0, 1.0, 2.65708, 0.0331338, f64::INFINITY], 0.180, 1.062),
     p("l40s", Sglang, attention(Decode, Bf16, Bf16), [4.37943, 1.0, 1.0, 1.22413, 1.0, f64::INFINITY], 0.201, 1.660),
-    p("l40s", TensorRtLlm, per_query_head(Bf16, Bf16), [6.63012, 1.0, 1.0, 0.860442, 0.0591193, 8.97195], 0.107, 0.244),
-    p("l40s", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [6.79251, 0.839995, 1.0, 3.60757, 1.0, f64::INFINITY], 0.206, 0.896),
+    p("l40s", TensorRtLlm, per_query_head(Bf16, Bf16), [6.84581, 0.912743, 1.0, 0.821307, 0.912743, 7.79789], 0.123, 1.068),
+    p("l40s", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [6.06056, 0.858354, 1.0, 3.55005, 0.0258874, f64::INFINITY], 0.177, 0.964),
     p("l40s", Sglang, attention(Decode, Bf16, Fp8E4m3), [6.45445, 1.0, 1.0, 2.44367, 0.97154, f64::INFINITY], 0.180, 0.809),
     p("l40s", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.527, 1.0, 1.0, 2.03062, 1.0, f64::INFINITY], 0.128, 0.711),
-    p("l40s", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [8.95478, 1.0, 1.0, 2.80342, 0.0078613, 1.21732], 0.105, 0.348),
+    p("l40s", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [10.0353, 0.774833, 1.0, 2.92766, 0.651307, 1.04829], 0.147, 0.390),
     p("l40s", Sglang, mla(Prefill, Bf16, Bf16), [4.63518, 0.441821, 0.0633235, 4.41042, 0.00312813, f64::INFINITY], 0.093, 2.751),
     p("l40s", TensorRtLlm, mla(Decode, Bf16, Bf16), [0.0, 0.797803, 1.0, 8.44112, 0.0178705, f64::INFINITY], 0.091, 0.708),
     p("l40s", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [0.0, 0.40804, 0.299759, 8.33816, 0.00920118, f64::INFINITY], 0.118, 1.302),
