@@ -690,9 +690,14 @@ impl KernelTerms {
     /// against the same fit without it (kernels that split K over idle SMs show no such
     /// limit). The L2's rate, where the samples re-read ([`KernelTimes::l2_s`]), starts at
     /// the DRAM's and is read off the kernels it binds the same way, never below the
-    /// bandwidth fraction. Twenty rounds settle each fit. The rounds start twice, from the
-    /// full peak and from [`LOW_COMPUTE_START`] of it, and the fit with the smaller mean
-    /// |log error| over the samples is kept.
+    /// bandwidth fraction. Twenty rounds settle each fit. Rounds that start from the full
+    /// bandwidth and peak can settle where they started: a compute limit reached at a small
+    /// fraction of the peak never reads as binding, and kernels whose work grows with their
+    /// waves read their throughput's shortfall as a latency per wave. So the rounds run
+    /// from several starts (compute from the full peak and from [`LOW_COMPUTE_START`] of
+    /// it; with and without the latency per wave; with and without the tile term where
+    /// the samples have one) and the fit with the smallest mean |log error| over the
+    /// samples is kept.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
         let usable = usable(samples);
@@ -706,18 +711,18 @@ impl KernelTerms {
                 .sum::<f64>()
         };
         let tiled = usable.iter().any(|(t, _)| t.tile_stream_s > 0.0);
-        let mut best = Self::fit_usable(&usable, false, true, 1.0);
-        for (tile_term, compute_start) in [
-            (true, 1.0),
-            (false, LOW_COMPUTE_START),
-            (true, LOW_COMPUTE_START),
-        ] {
-            if tile_term && !tiled {
-                continue;
-            }
-            let other = Self::fit_usable(&usable, tile_term, true, compute_start);
-            if error(&other) < error(&best) {
-                best = other;
+        let mut best = Self::fit_usable(&usable, false, true, 1.0, true);
+        for tile_term in [false, true] {
+            for compute_start in [1.0, LOW_COMPUTE_START] {
+                for waves in [true, false] {
+                    if (tile_term && !tiled) || (!tile_term && compute_start == 1.0 && waves) {
+                        continue;
+                    }
+                    let other = Self::fit_usable(&usable, tile_term, true, compute_start, waves);
+                    if error(&other) < error(&best) {
+                        best = other;
+                    }
+                }
             }
         }
         best
@@ -734,7 +739,7 @@ impl KernelTerms {
         if usable.is_empty() {
             return KernelTerms::ROOFLINE;
         }
-        Self::fit_usable(&usable, false, false, 1.0)
+        Self::fit_usable(&usable, false, false, 1.0, false)
     }
 
     /// [`KernelTerms::fit`] over finite positive samples, with or without the tile term,
@@ -744,6 +749,7 @@ impl KernelTerms {
         tile_term: bool,
         overheads: bool,
         compute_start: f64,
+        waves: bool,
     ) -> KernelTerms {
         let mut by_size: Vec<&(KernelTimes, f64)> =
             usable.iter().filter(|(t, _)| t.waves <= 1.0).collect();
@@ -787,7 +793,7 @@ impl KernelTerms {
             } else {
                 0.0
             };
-            let per_wave = if overheads {
+            let per_wave = if overheads && waves {
                 median(
                     usable
                         .iter()
@@ -1590,6 +1596,37 @@ mod tests {
         let stream = KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).tile_stream_s;
         assert!((stream - p.memory_time.get() * 2.0 / 200.0).abs() < 1e-18);
         assert_eq!(prefill.tile_stream_s, 0.0);
+    }
+
+    #[test]
+    fn fitting_leaves_out_a_wave_latency_the_kernels_do_not_have() {
+        // Kernels of 1 to 40 waves whose work grows with their waves, memory-bound at 40 %
+        // of the bandwidth and with no latency per wave: started at the full bandwidth, the
+        // rounds read their excess as a latency per wave and settle there, unless a fit
+        // without that term is tried too.
+        let truth = KernelTerms {
+            fixed_s: 7e-6,
+            bandwidth: 0.4,
+            ..KernelTerms::ROOFLINE
+        };
+        let samples: Vec<(KernelTimes, f64)> = (0..600)
+            .map(|i| {
+                let waves = (1 + i % 40) as f64;
+                let memory_s = 1e-6 * waves * (1.0 + 0.05 * ((i * 13) % 7) as f64);
+                let t = KernelTimes {
+                    waves,
+                    ..KernelTimes::throughput(memory_s, memory_s / 50.0)
+                };
+                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
+                (t, truth.predict(t) * noise)
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        assert!(fitted.per_wave_s < 0.05e-6, "{fitted:?}");
+        assert!(
+            (fitted.bandwidth / truth.bandwidth - 1.0).abs() < 0.1,
+            "{fitted:?}"
+        );
     }
 
     #[test]
