@@ -588,6 +588,29 @@ impl Regime {
 /// one reaching under 2 % of it is measuring something else.
 const FRACTION: (f64, f64) = (0.02, 1.0);
 
+/// Which terms a run of the fitting rounds fits, and where the compute fraction starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FitStart {
+    /// The rate one tile streams at.
+    tile_term: bool,
+    /// The fixed time and the latency per wave (the waves' only where `waves` too).
+    overheads: bool,
+    /// The latency per wave.
+    waves: bool,
+    /// The compute fraction the rounds start from.
+    compute: f64,
+}
+
+impl FitStart {
+    /// Every term but the tile's, from the full peak.
+    const FULL: FitStart = FitStart {
+        tile_term: false,
+        overheads: true,
+        waves: true,
+        compute: 1.0,
+    };
+}
+
 /// The compute fraction a second fit starts from: starting at the full peak, the rounds
 /// never see a compute limit the kernels reach at a small fraction of it (decode
 /// attention's tensor-core work on Hopper), since no kernel reads as compute-bound.
@@ -711,14 +734,20 @@ impl KernelTerms {
                 .sum::<f64>()
         };
         let tiled = usable.iter().any(|(t, _)| t.tile_stream_s > 0.0);
-        let mut best = Self::fit_usable(&usable, false, true, 1.0, true);
+        let mut best = Self::fit_usable(&usable, FitStart::FULL);
         for tile_term in [false, true] {
-            for compute_start in [1.0, LOW_COMPUTE_START] {
+            for compute in [1.0, LOW_COMPUTE_START] {
                 for waves in [true, false] {
-                    if (tile_term && !tiled) || (!tile_term && compute_start == 1.0 && waves) {
+                    let start = FitStart {
+                        tile_term,
+                        compute,
+                        waves,
+                        ..FitStart::FULL
+                    };
+                    if start == FitStart::FULL || (tile_term && !tiled) {
                         continue;
                     }
-                    let other = Self::fit_usable(&usable, tile_term, true, compute_start, waves);
+                    let other = Self::fit_usable(&usable, start);
                     if error(&other) < error(&best) {
                         best = other;
                     }
@@ -739,18 +768,25 @@ impl KernelTerms {
         if usable.is_empty() {
             return KernelTerms::ROOFLINE;
         }
-        Self::fit_usable(&usable, false, false, 1.0, false)
+        Self::fit_usable(
+            &usable,
+            FitStart {
+                overheads: false,
+                waves: false,
+                ..FitStart::FULL
+            },
+        )
     }
 
     /// [`KernelTerms::fit`] over finite positive samples, with or without the tile term,
     /// and with or without the overheads (fixed time, waves' latency).
-    fn fit_usable(
-        usable: &[(KernelTimes, f64)],
-        tile_term: bool,
-        overheads: bool,
-        compute_start: f64,
-        waves: bool,
-    ) -> KernelTerms {
+    fn fit_usable(usable: &[(KernelTimes, f64)], start: FitStart) -> KernelTerms {
+        let FitStart {
+            tile_term,
+            overheads,
+            waves,
+            compute: compute_start,
+        } = start;
         let mut by_size: Vec<&(KernelTimes, f64)> =
             usable.iter().filter(|(t, _)| t.waves <= 1.0).collect();
         if by_size.is_empty() {
