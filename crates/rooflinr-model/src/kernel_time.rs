@@ -427,7 +427,8 @@ impl KernelTimes {
     }
 
     /// The times of a fused attention kernel of `shape` on `hw` in `precision`, laid out as
-    /// `layout` runs it: [`KernelTimes::attention`] over the shape the kernel runs
+    /// `layout` runs it, from the shape's datasheet roofline `prediction`:
+    /// [`KernelTimes::attention`] over the shape the kernel runs
     /// ([`DecodeLayout::run_shape`]), where the bytes a block per query head reads again
     /// (its KV head's cache, once more for each further query head of the group) are the
     /// L2's ([`KernelTimes::l2_s`]) and the datasheet memory time is the cache read once.
@@ -435,23 +436,23 @@ impl KernelTimes {
     /// and a 1 GB re-read total takes 225 us, 4.8 TB/s against its 864 GB/s DRAM.
     pub fn attention_of(
         shape: &AttentionShape,
+        prediction: &Prediction,
         precision: &Precision,
         hw: &Hardware,
         layout: DecodeLayout,
     ) -> KernelTimes {
         let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
-        let predict = |s: &AttentionShape| {
-            Op::FusedAttention(*s)
-                .predict(precision, hw, &Efficiency::IDEAL)
-                .prediction
-        };
         let run = layout.run_shape(shape);
-        let mut times = KernelTimes::attention(&run, &predict(&run), sms, layout);
-        if run != *shape {
-            let once = predict(shape).memory_time.get();
-            times.l2_s = (times.memory_s - once).max(0.0);
-            times.memory_s = once;
+        if run == *shape {
+            return KernelTimes::attention(shape, prediction, sms, layout);
         }
+        let every_read = Op::FusedAttention(run)
+            .predict(precision, hw, &Efficiency::IDEAL)
+            .prediction;
+        let mut times = KernelTimes::attention(&run, &every_read, sms, layout);
+        let once = prediction.memory_time.get();
+        times.l2_s = (times.memory_s - once).max(0.0);
+        times.memory_s = once;
         times
     }
 
@@ -1173,7 +1174,9 @@ pub fn calibrated(
             hw.memory_bandwidth.value.get(),
             sms,
         ),
-        Op::FusedAttention(shape) => KernelTimes::attention_of(&shape, precision, hw, layout),
+        Op::FusedAttention(shape) => {
+            KernelTimes::attention_of(&shape, prediction, precision, hw, layout)
+        }
         _ => return None,
     };
     Some((profile.terms.predict(times), profile))
@@ -1223,6 +1226,12 @@ mod tests {
 
     fn gemm(memory_s: f64, compute_s: f64) -> KernelTimes {
         KernelTimes::throughput(memory_s, compute_s)
+    }
+
+    /// Sample `i`'s measured time: `truth`'s prediction with +-2 % noise from a fixed
+    /// pattern.
+    fn measured(truth: &KernelTerms, t: KernelTimes, i: usize) -> f64 {
+        truth.predict(t) * (1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0))
     }
 
     /// A 256-key window over a 1024-token prompt: query tile i reads key tiles from
@@ -1492,8 +1501,7 @@ mod tests {
                     tile_stream_s: memory_s * serial_tile_share(8, n, 148),
                     l2_s: 0.0,
                 };
-                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
-                (t, truth.predict(t) * noise)
+                (t, measured(&truth, t, i))
             })
             .collect();
         let fitted = KernelTerms::fit(&samples);
@@ -1547,8 +1555,7 @@ mod tests {
                     tile_stream_s: 0.0,
                     l2_s: 0.0,
                 };
-                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
-                (t, truth.predict(t) * noise)
+                (t, measured(&truth, t, i))
             })
             .collect();
         let fitted = KernelTerms::fit(&samples);
@@ -1653,8 +1660,7 @@ mod tests {
                     waves,
                     ..KernelTimes::throughput(memory_s, memory_s / 50.0)
                 };
-                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
-                (t, truth.predict(t) * noise)
+                (t, measured(&truth, t, i))
             })
             .collect();
         let fitted = KernelTerms::fit(&samples);
@@ -1679,8 +1685,7 @@ mod tests {
             .map(|i| {
                 let memory_s = 1e-7 * (1 + (i * 37) % 400) as f64;
                 let t = KernelTimes::throughput(memory_s, memory_s * (1 + i % 20) as f64 / 100.0);
-                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
-                (t, truth.predict(t) * noise)
+                (t, measured(&truth, t, i))
             })
             .collect();
         let fitted = KernelTerms::fit(&samples);
@@ -1716,8 +1721,7 @@ mod tests {
                     },
                     ..KernelTimes::throughput(memory_s, memory_s / 100.0)
                 };
-                let noise = 1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0);
-                (t, truth.predict(t) * noise)
+                (t, measured(&truth, t, i))
             })
             .collect();
         let fitted = KernelTerms::fit(&samples);
@@ -2025,7 +2029,8 @@ mod tests {
         let r = op.predict(&p, &hw, &Efficiency::IDEAL);
         let (t, profile) = calibrated(&op, &p, &hw, Framework::TensorRtLlm, &r.prediction).unwrap();
         assert_eq!(profile.kernel, own);
-        let times = KernelTimes::attention_of(&s, &p, &hw, DecodeLayout::PerQueryHead);
+        let times =
+            KernelTimes::attention_of(&s, &r.prediction, &p, &hw, DecodeLayout::PerQueryHead);
         let once = r.prediction.memory_time.get();
         let every_read = Op::FusedAttention(run)
             .predict(&p, &hw, &Efficiency::IDEAL)
@@ -2038,7 +2043,7 @@ mod tests {
         assert!(profile.terms.l2_bandwidth.is_finite());
         assert!(t > times.l2_s / profile.terms.l2_bandwidth);
         // Every other layout re-reads nothing.
-        let xqa = KernelTimes::attention_of(&s, &p, &hw, DecodeLayout::Xqa);
+        let xqa = KernelTimes::attention_of(&s, &r.prediction, &p, &hw, DecodeLayout::Xqa);
         assert_eq!((xqa.memory_s, xqa.l2_s), (once, 0.0));
     }
 

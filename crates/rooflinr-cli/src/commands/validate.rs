@@ -517,7 +517,14 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 attention(row)?
             };
             let layout = decode_layout(row, &shape);
-            Ok(KernelTimes::attention_of(&shape, &precision, hw, layout))
+            let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
+            Ok(KernelTimes::attention_of(
+                &shape,
+                &p.prediction,
+                &precision,
+                hw,
+                layout,
+            ))
         }
         Shape::Moe {
             tokens,
