@@ -254,7 +254,7 @@ impl MeasuredCeilings {
                             .map_or(m.achieved_bytes_per_s, |r| r.max(m.achieved_bytes_per_s)),
                     );
                 }
-                let name = format!("{:?}", m.kind).to_lowercase();
+                let name = format!("{:?}", m.kind).to_ascii_lowercase();
                 if self
                     .bandwidth
                     .as_ref()

@@ -107,7 +107,7 @@ impl ChartData {
         if let Some(top) = self.roofs.iter().max_by(|a, b| a.peak.total_cmp(&b.peak)) {
             parts.push(format!(
                 "highest compute roof {} {} (ridge {:.0} FLOP/B)",
-                top.math.to_uppercase(),
+                top.math.to_ascii_uppercase(),
                 rooflinr_model::units::si(top.peak, "FLOP/s"),
                 top.ridge
             ));

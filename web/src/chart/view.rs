@@ -48,7 +48,7 @@ fn legend(data: &ChartData, palette: &Palette) -> Vec<LegendItem> {
         .iter()
         .map(|r| LegendItem {
             key: r.key.clone(),
-            label: format!("{} roof", r.math.to_uppercase()),
+            label: format!("{} roof", r.math.to_ascii_uppercase()),
             colour: palette.roof(r.math),
             shape: None,
         })
@@ -250,7 +250,7 @@ pub fn RooflineChart(
                     peak: *peak,
                     text: format!(
                         "{} {}",
-                        names.iter().map(|n| n.to_uppercase()).collect::<Vec<_>>().join(" · "),
+                        names.iter().map(|n| n.to_ascii_uppercase()).collect::<Vec<_>>().join(" · "),
                         si(*peak, "FLOP/s")
                     ),
                     ridge: format!("ridge {:.0}", peak / bandwidth),

@@ -61,7 +61,7 @@ fn hardware_figures(hw: &Hardware) -> impl IntoView + use<> {
         let rate = p.rate.value.get();
         rows.push(
             figure_row(
-                format!("{} peak", p.math.name().to_uppercase()),
+                format!("{} peak", p.math.name().to_ascii_uppercase()),
                 format!("{} · ridge {:.0}", si(rate, "FLOP/s"), rate / bw),
                 &p.rate,
             )
@@ -93,7 +93,7 @@ fn hardware_figures(hw: &Hardware) -> impl IntoView + use<> {
             !derived.is_empty(),
             format!(
                 "not published, derived by the rule on hover: {} peak{}",
-                derived.join(", ").to_uppercase(),
+                derived.join(", ").to_ascii_uppercase(),
                 if derived.len() > 1 { "s" } else { "" }
             ),
         ),
@@ -154,7 +154,7 @@ fn device_groups() -> Vec<(String, Vec<DeviceChoice>)> {
             h.vendor.name(),
             h.class.name()
         )
-        .to_lowercase();
+        .to_ascii_lowercase();
         let choice = DeviceChoice {
             key: h.key,
             name: h.name,
@@ -171,7 +171,7 @@ fn device_groups() -> Vec<(String, Vec<DeviceChoice>)> {
 /// Whether every word of the filter appears in the device's text.
 fn matches_filter(choice: &DeviceChoice, filter: &str) -> bool {
     filter
-        .to_lowercase()
+        .to_ascii_lowercase()
         .split_whitespace()
         .all(|word| choice.haystack.contains(word))
 }

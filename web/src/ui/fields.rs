@@ -59,7 +59,7 @@ pub fn TextField(
     // slider drag) does not touch this input.
     let value = Memo::new(move |_| state.with(|s| get(s).clone()));
     let error = field_error(problem, label);
-    let id = format!("field-{}", label.replace(' ', "-").to_lowercase());
+    let id = format!("field-{}", label.replace(' ', "-").to_ascii_lowercase());
     let for_id = id.clone();
     view! {
         <label class="field" class:invalid=move || error.with(Option::is_some) for=for_id>

@@ -401,7 +401,7 @@ pub fn App() -> impl IntoView {
         ),
         (Ok(hw), Mode::Operator) => format!(
             "{} on {}",
-            state.with(|s| format!("{:?}", s.op).to_uppercase()),
+            state.with(|s| format!("{:?}", s.op).to_ascii_uppercase()),
             hw.name
         ),
         (Ok(hw), Mode::Deploy) => {

@@ -431,13 +431,13 @@ impl Format {
                 let zero = match g.zero {
                     ZeroPoint::None => "symmetric".to_string(),
                     ZeroPoint::Packed => format!("{}-bit zero point", g.bits),
-                    ZeroPoint::Float(t) => format!("{} zero point", t.name().to_uppercase()),
+                    ZeroPoint::Float(t) => format!("{} zero point", t.name().to_ascii_uppercase()),
                 };
                 format!(
                     "INT{} in groups of {}: {} scale, {zero}",
                     g.bits,
                     g.group,
-                    g.scale.name().to_uppercase()
+                    g.scale.name().to_ascii_uppercase()
                 )
             }
             (_, Some(s)) => s.description.to_string(),

@@ -148,7 +148,7 @@ pub(super) fn strategies(
             let label = if fp8 {
                 format!(
                     "{name} + {kv_name} ({} FP8 attention)",
-                    attention.name().to_uppercase()
+                    attention.name().to_ascii_uppercase()
                 )
             } else {
                 format!("{name} + {kv_name}")

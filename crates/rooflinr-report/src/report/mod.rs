@@ -108,7 +108,7 @@ fn hardware_limits(out: &mut String, hw: &Hardware, ceilings: &MeasuredCeilings)
         let _ = writeln!(
             out,
             "| Peak Compute ({}) | {} TFLOPS | datasheet, dense |",
-            p.math.name().to_uppercase(),
+            p.math.name().to_ascii_uppercase(),
             tflops(p.rate.value.get())
         );
     }
@@ -118,7 +118,7 @@ fn hardware_limits(out: &mut String, hw: &Hardware, ceilings: &MeasuredCeilings)
         let _ = writeln!(
             out,
             "| Ridge Point ({}) | {:.1} FLOP/byte | datasheet |",
-            p.math.name().to_uppercase(),
+            p.math.name().to_ascii_uppercase(),
             p.rate.value.get() / bw
         );
     }
@@ -167,7 +167,7 @@ fn placement(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
             cell(&k.kernel),
             cell(&k.op),
             cell(k.phase_label()),
-            k.math.name().to_uppercase(),
+            k.math.name().to_ascii_uppercase(),
             k.intensity(),
             capitalised(p.bound),
             attainable,
@@ -373,7 +373,7 @@ fn bottlenecks(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
 fn title_case(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
+        Some(f) => std::iter::once(f.to_ascii_uppercase()).chain(c).collect(),
         None => String::new(),
     }
 }
@@ -396,7 +396,7 @@ fn scaling(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
             "| {} | {:.3} | {}{} | {:.0} | {:.0} |",
             f.name(),
             bits,
-            ceiling.executed_as.name().to_uppercase(),
+            ceiling.executed_as.name().to_ascii_uppercase(),
             if ceiling.native { "" } else { " (converted)" },
             ridge,
             (ridge * bits / 16.0).ceil()

@@ -201,7 +201,7 @@ pub fn chart(
             "",
             &format!(
                 "{} {} (datasheet)",
-                math.name().to_uppercase(),
+                math.name().to_ascii_uppercase(),
                 si(*peak, "FLOP/s")
             ),
         );
