@@ -474,7 +474,8 @@ fn times(row: &Row, hw: &Hardware) -> Result<KernelTimes, &'static str> {
 
 /// A row's datasheet times on `hw`, or why it has none. GEMM: bytes (inputs in their
 /// formats, a BF16 output) over the bandwidth, FLOPs over the product's peak and the tile
-/// efficiency. Attention: the fused attention operator's bytes and FLOPs (whole tiles in
+/// efficiency; the tables time each GEMM in a loop, so operands that fit in the L2's
+/// resident share are read from it ([`KernelTimes::warm`]). Attention: the fused attention operator's bytes and FLOPs (whole tiles in
 /// prefill) and its waves of blocks. MoE: the layer on the load the tables timed, from
 /// `loads`.
 fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTimes, &'static str> {
@@ -508,7 +509,8 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 // SM, with no split-K reduction (`kernel_time::reduces_partial_sums`).
                 times.waves = 0.0;
             }
-            Ok(times)
+            let l2 = hw.l2_cache.as_ref().map_or(0.0, |f| f.value.get());
+            Ok(times.warm(p.prediction.work.bytes.get(), l2))
         }
         Shape::Attention { .. } | Shape::Mla { .. } => {
             let (shape, precision) = if matches!(row.shape, Shape::Mla { .. }) {
@@ -1395,6 +1397,26 @@ mod tests {
             },
             ..row("bfloat16", 0, 0, 0, 1e-4)
         }
+    }
+
+    /// NVIDIA's tables time each GEMM in a loop, so on a device whose L2 is known the
+    /// operands of a small one are read from the L2 ([`KernelTimes::warm`]), a large
+    /// one's from DRAM.
+    #[test]
+    fn small_gemms_are_timed_with_their_operands_in_the_l2() {
+        let l40s = registry::get("l40s").unwrap();
+        // 4096 x 4096 BF16 weights: 33.6 MB, under 3/8 of the L40S's 96 MiB.
+        let small = times(&row("bfloat16", 1, 4096, 4096, 1e-4), &l40s).unwrap();
+        assert!(small.warm_l2);
+        let large = times(&row("bfloat16", 1, 16384, 4096, 1e-4), &l40s).unwrap();
+        assert!(!large.warm_l2);
+        // H100's tables (50 MiB of L2): the same small GEMM is past three eighths of it.
+        let h100 = registry::get("h100-sxm").unwrap();
+        assert!(
+            !times(&row("bfloat16", 1, 4096, 4096, 1e-4), &h100)
+                .unwrap()
+                .warm_l2
+        );
     }
 
     /// MLA rows are the analysis's own latent attention: decode absorbed over the

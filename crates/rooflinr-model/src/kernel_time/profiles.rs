@@ -68,7 +68,11 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
 ///   BF16 show no such limit, fitted at the whole bandwidth). Kernels that split K reduce
 ///   the partial sums in a second kernel ([`super::reduces_partial_sums`]): the per-wave
 ///   latency of its two dependent steps reads 1.0-1.8 us in TensorRT-LLM's tables, about
-///   a kernel launch each.
+///   a kernel launch each. The L2 rate of a GEMM profile is the one a benchmark loop's
+///   cached operands are read at ([`super::KernelTimes::warm`]): 1.2-1.5x the DRAM's
+///   datasheet rate on L40S, the DRAM's fraction on A100 and Hopper (no gain), infinite
+///   (unused) where the registry has no L2 size; the product's own predictions read
+///   weights from DRAM and never use it.
 /// - Attention: the tables time each framework's whole attention op, so the fixed time
 ///   (3-13 us in TensorRT-LLM) holds the kernels around the attention proper (rotary
 ///   embedding, the KV cache append). Decode's compute fraction reads 6-17 % of the dense
@@ -101,9 +105,9 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
 #[allow(clippy::approx_constant)]
 #[rustfmt::skip]
 pub const PROFILES: &[Profile] = &[
-    p("a100-sxm", TensorRtLlm, gemm(Bf16), [3.15107, 0.66938, 0.712602, 1.43314, 1.0, f64::INFINITY], 0.125, 0.277),
-    p("a100-sxm", Sglang, gemm(Bf16), [3.48246, 0.639216, 0.716119, 1.56152, 1.0, f64::INFINITY], 0.112, 0.287),
-    p("a100-sxm", Vllm, gemm(Bf16), [3.08803, 0.653225, 0.704069, 1.46996, 1.0, f64::INFINITY], 0.117, 0.291),
+    p("a100-sxm", TensorRtLlm, gemm(Bf16), [3.16108, 0.697318, 0.700188, 1.42209, 0.697318, 0.697318], 0.121, 0.279),
+    p("a100-sxm", Sglang, gemm(Bf16), [3.50002, 0.665101, 0.714026, 1.58533, 0.662177, 0.665101], 0.107, 0.289),
+    p("a100-sxm", Vllm, gemm(Bf16), [3.09978, 0.669927, 0.705559, 1.47195, 1.0, 0.669927], 0.113, 0.293),
     p("a100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [13.7077, 0.231674, 0.4375, 0.0, 1.0, f64::INFINITY], 0.111, 0.383),
     p("a100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [13.9864, 0.413534, 0.628446, 0.0, 1.0, f64::INFINITY], 0.095, 0.513),
     p("a100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [11.8327, 0.290928, 0.527173, 0.0, 0.00398398, f64::INFINITY], 0.122, 0.407),
@@ -233,12 +237,12 @@ pub const PROFILES: &[Profile] = &[
     p("gb300", Sglang, mla(Decode, Bf16, Bf16), [5.05656, 0.706948, 0.515771, 5.76432, 0.28905, f64::INFINITY], 0.113, 0.255),
     p("gb300", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [4.7222, 0.715963, 0.969153, 4.46099, 0.231442, f64::INFINITY], 0.142, 0.319),
     p("gb300", Sglang, mla(Decode, Bf16, Fp8E4m3), [6.66609, 0.754649, 0.934673, 3.92241, 0.263828, f64::INFINITY], 0.099, 0.257),
-    p("h100-sxm", TensorRtLlm, gemm(Bf16), [2.68975, 0.798298, 0.760649, 1.29885, 1.0, f64::INFINITY], 0.055, 0.183),
-    p("h100-sxm", Sglang, gemm(Bf16), [2.81576, 0.811512, 0.740344, 1.44371, 0.811338, f64::INFINITY], 0.065, 0.206),
-    p("h100-sxm", Vllm, gemm(Bf16), [2.63378, 0.83578, 0.790826, 1.31958, 1.0, f64::INFINITY], 0.062, 0.186),
-    p("h100-sxm", TensorRtLlm, gemm(Fp8E4m3), [12.5148, 0.779858, 0.618061, 1.1661, 0.29879, f64::INFINITY], 0.042, 0.166),
-    p("h100-sxm", Sglang, gemm(Fp8E4m3), [5.44747, 0.699077, 0.570284, 0.0, 0.0513193, f64::INFINITY], 0.126, 0.317),
-    p("h100-sxm", Vllm, gemm(Fp8E4m3), [5.15207, 0.699025, 0.462544, 0.0, 0.0408851, f64::INFINITY], 0.177, 0.499),
+    p("h100-sxm", TensorRtLlm, gemm(Bf16), [2.69093, 0.796132, 0.760596, 1.30043, 1.0, 0.816239], 0.055, 0.182),
+    p("h100-sxm", Sglang, gemm(Bf16), [2.81632, 0.812833, 0.740332, 1.44154, 1.0, 0.812833], 0.065, 0.206),
+    p("h100-sxm", Vllm, gemm(Bf16), [2.63468, 0.83867, 0.790827, 1.32075, 1.0, 0.83867], 0.061, 0.186),
+    p("h100-sxm", TensorRtLlm, gemm(Fp8E4m3), [12.5196, 0.780054, 0.618073, 1.31323, 1.0, 0.822793], 0.042, 0.165),
+    p("h100-sxm", Sglang, gemm(Fp8E4m3), [5.4474, 0.715964, 0.561925, 0.0, 0.0511954, 0.715964], 0.125, 0.321),
+    p("h100-sxm", Vllm, gemm(Fp8E4m3), [5.15398, 0.713647, 0.459794, 0.0, 0.0408373, 0.713647], 0.176, 0.504),
     p("h100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.94642, 0.390287, 0.504628, 6.50823, 1.0, f64::INFINITY], 0.102, 0.476),
     p("h100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [10.2769, 0.385089, 0.563293, 0.0, 1.0, f64::INFINITY], 0.143, 0.492),
     p("h100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [11.2832, 0.285915, 0.495114, 0.0, 1.0, f64::INFINITY], 0.148, 0.403),
@@ -261,12 +265,12 @@ pub const PROFILES: &[Profile] = &[
     p("h100-sxm", Sglang, mla(Decode, Bf16, Bf16), [5.86741, 0.874421, 0.554016, 5.88879, 0.382023, f64::INFINITY], 0.055, 0.237),
     p("h100-sxm", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [5.4184, 0.824981, 0.679026, 7.57735, 0.372374, f64::INFINITY], 0.075, 0.262),
     p("h100-sxm", Sglang, mla(Decode, Bf16, Fp8E4m3), [17.1199, 0.0833048, 0.12925, 0.0, 0.0684051, f64::INFINITY], 0.056, 0.606),
-    p("h200", TensorRtLlm, gemm(Bf16), [2.69037, 0.75832, 0.760622, 1.34101, 0.757864, f64::INFINITY], 0.064, 0.186),
-    p("h200", Sglang, gemm(Bf16), [2.76189, 0.758686, 0.69742, 1.44778, 0.713153, f64::INFINITY], 0.089, 0.215),
-    p("h200", Vllm, gemm(Bf16), [2.62326, 0.768551, 0.783233, 1.35368, 1.0, f64::INFINITY], 0.066, 0.190),
-    p("h200", TensorRtLlm, gemm(Fp8E4m3), [12.2876, 0.757983, 0.615251, 1.51727, 0.410446, f64::INFINITY], 0.054, 0.191),
-    p("h200", Sglang, gemm(Fp8E4m3), [5.02928, 0.582602, 0.569132, 0.0, 0.0337903, f64::INFINITY], 0.163, 0.376),
-    p("h200", Vllm, gemm(Fp8E4m3), [5.15131, 0.610724, 0.469748, 0.0, 0.0275684, f64::INFINITY], 0.213, 0.577),
+    p("h200", TensorRtLlm, gemm(Bf16), [2.69141, 0.766852, 0.76032, 1.34196, 0.766563, 0.766852], 0.064, 0.188),
+    p("h200", Sglang, gemm(Bf16), [2.76572, 0.778582, 0.696246, 1.44564, 0.713102, 0.778582], 0.086, 0.222),
+    p("h200", Vllm, gemm(Bf16), [2.62597, 0.782976, 0.782716, 1.36017, 0.782976, 0.782976], 0.064, 0.194),
+    p("h200", TensorRtLlm, gemm(Fp8E4m3), [12.2876, 0.757983, 0.615251, 1.57782, 1.0, 0.757983], 0.054, 0.192),
+    p("h200", Sglang, gemm(Fp8E4m3), [5.03871, 0.603713, 0.564519, 0.0, 0.0335906, 1.0], 0.173, 0.389),
+    p("h200", Vllm, gemm(Fp8E4m3), [5.16471, 0.624127, 0.465457, 0.0, 0.0274752, 1.0], 0.222, 0.587),
     p("h200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.23833, 0.300993, 0.521725, 6.81331, 1.0, f64::INFINITY], 0.096, 0.505),
     p("h200", Sglang, attention(Prefill, Bf16, Bf16), [10.211, 0.291373, 0.550259, 0.0, 1.0, f64::INFINITY], 0.147, 0.507),
     p("h200", Vllm, attention(Prefill, Bf16, Bf16), [11.1468, 0.20572, 0.491018, 0.0, 1.0, f64::INFINITY], 0.147, 0.406),
@@ -289,12 +293,12 @@ pub const PROFILES: &[Profile] = &[
     p("h200", Sglang, mla(Decode, Bf16, Bf16), [5.3943, 0.863743, 0.582052, 6.1881, 0.335548, f64::INFINITY], 0.068, 0.265),
     p("h200", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [5.42147, 0.638335, 0.700421, 7.34834, 0.272273, f64::INFINITY], 0.080, 0.270),
     p("h200", Sglang, mla(Decode, Bf16, Fp8E4m3), [11.6277, 0.0629972, 0.134028, 5.22975, 0.0506644, f64::INFINITY], 0.052, 0.597),
-    p("l40s", TensorRtLlm, gemm(Bf16), [1.81184, 0.928969, 0.567814, 0.0, 0.79852, f64::INFINITY], 0.170, 0.700),
-    p("l40s", Sglang, gemm(Bf16), [1.95843, 0.782973, 0.534026, 0.0, 0.72682, f64::INFINITY], 0.118, 0.616),
-    p("l40s", Vllm, gemm(Bf16), [1.75406, 0.839929, 0.609941, 0.0, 0.78378, f64::INFINITY], 0.133, 0.671),
-    p("l40s", TensorRtLlm, gemm(Fp8E4m3), [12.0187, 0.877776, 0.534325, 0.0, 1.0, f64::INFINITY], 0.134, 0.552),
-    p("l40s", Sglang, gemm(Fp8E4m3), [3.69501, 0.763016, 0.462274, 0.0, 0.109754, f64::INFINITY], 0.131, 0.547),
-    p("l40s", Vllm, gemm(Fp8E4m3), [5.55501, 0.692779, 0.534376, 0.0, 0.0811238, f64::INFINITY], 0.176, 0.566),
+    p("l40s", TensorRtLlm, gemm(Bf16), [1.98097, 0.784663, 0.561581, 0.0, 0.72951, 1.514], 0.110, 0.448),
+    p("l40s", Sglang, gemm(Bf16), [2.05217, 0.742164, 0.529355, 0.0, 0.575469, 1.16726], 0.120, 0.409),
+    p("l40s", Vllm, gemm(Bf16), [1.90534, 0.767057, 0.601669, 0.0, 0.767057, 1.31542], 0.116, 0.406),
+    p("l40s", TensorRtLlm, gemm(Fp8E4m3), [12.0935, 0.773314, 0.539543, 0.731171, 1.0, 1.51953], 0.093, 0.402),
+    p("l40s", Sglang, gemm(Fp8E4m3), [3.80929, 0.722859, 0.463013, 0.0, 0.113553, 1.21198], 0.132, 0.424),
+    p("l40s", Vllm, gemm(Fp8E4m3), [5.5722, 0.671483, 0.534735, 0.0, 0.0814339, 0.769961], 0.171, 0.560),
     p("l40s", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.43342, 0.418884, 0.379397, 0.0, 0.0571321, f64::INFINITY], 0.232, 0.889),
     p("l40s", Vllm, attention(Prefill, Bf16, Bf16), [8.10991, 0.563552, 0.462166, 0.0, 0.00721912, f64::INFINITY], 0.193, 0.628),
     p("l40s", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [9.54854, 0.405465, 0.38441, 0.0, 1.0, f64::INFINITY], 0.219, 0.830),
