@@ -17,7 +17,9 @@ use anyhow::{Context, Result, bail};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::registry;
 use rooflinr_model::units::si;
-use rooflinr_protocol::{JobId, Measurement, MeasurementKind, OperatorShape, ServerMessage};
+use rooflinr_protocol::{
+    JobId, JobResult, Measurement, MeasurementKind, OperatorShape, ServerMessage,
+};
 use rooflinr_report::calibrate;
 use rooflinr_report::kernel::{KernelPoint, MeasuredCeilings};
 
@@ -98,11 +100,11 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64) -> Result<()>
     let mut record = |m: &Measurement| -> Result<()> {
         store.append(
             &job,
-            &ServerMessage::Result {
+            &ServerMessage::Result(JobResult {
                 job: job.clone(),
                 index,
                 measurement: Box::new(m.clone()),
-            },
+            }),
         )?;
         index += 1;
         Ok(())

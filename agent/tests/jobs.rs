@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use common::Agent;
 use rooflinr_protocol::{
-    Budget, ClientMessage, JobId, JobKind, JobRequest, JobState, OperatorShape, ServerMessage,
-    decode,
+    Budget, ClientMessage, Finished, JobId, JobKind, JobRequest, JobResult, JobState, JobStatus,
+    OperatorShape, Queued, ServerMessage, decode,
 };
 
 fn sweep(points: u64, seconds: f64) -> ClientMessage {
@@ -36,7 +36,7 @@ fn sweep(points: u64, seconds: f64) -> ClientMessage {
 
 fn queued(m: &ServerMessage) -> Option<(JobId, usize)> {
     match m {
-        ServerMessage::Queued { job, position } => Some((job.clone(), *position)),
+        ServerMessage::Queued(Queued { job, position }) => Some((job.clone(), *position)),
         _ => None,
     }
 }
@@ -55,19 +55,21 @@ async fn jobs_queue_report_positions_and_cancel() {
     assert_eq!(p2, 1, "one job runs ahead of it");
 
     client
-        .until(|m| matches!(m, ServerMessage::Result { job, .. } if *job == first).then_some(()))
+        .until(|m| {
+            matches!(m, ServerMessage::Result(JobResult { job, .. }) if *job == first).then_some(())
+        })
         .await;
     client
         .send(&ClientMessage::Cancel { job: first.clone() })
         .await;
     let (state, kept) = client
         .until(|m| match m {
-            ServerMessage::Finished {
+            ServerMessage::Finished(Finished {
                 job,
                 state,
                 results,
                 ..
-            } if *job == first => Some((*state, *results)),
+            }) if *job == first => Some((*state, *results)),
             _ => None,
         })
         .await;
@@ -78,12 +80,12 @@ async fn jobs_queue_report_positions_and_cancel() {
     );
     let (state, results) = client
         .until(|m| match m {
-            ServerMessage::Finished {
+            ServerMessage::Finished(Finished {
                 job,
                 state,
                 results,
                 ..
-            } if *job == second => Some((*state, *results)),
+            }) if *job == second => Some((*state, *results)),
             _ => None,
         })
         .await;
@@ -98,15 +100,15 @@ async fn jobs_queue_report_positions_and_cancel() {
         .collect();
     let measured = lines
         .iter()
-        .filter(|m| matches!(m, ServerMessage::Result { .. }))
+        .filter(|m| matches!(m, ServerMessage::Result(JobResult { .. })))
         .count();
     assert_eq!(measured, kept);
     assert!(matches!(
         lines.last(),
-        Some(ServerMessage::Finished {
+        Some(ServerMessage::Finished(Finished {
             state: JobState::Cancelled,
             ..
-        })
+        }))
     ));
 }
 
@@ -125,7 +127,7 @@ async fn cancelling_a_queued_job_removes_it_from_the_queue() {
         .await;
     let state = client
         .until(|m| match m {
-            ServerMessage::Finished { job, state, .. } if *job == waiting => Some(*state),
+            ServerMessage::Finished(Finished { job, state, .. }) if *job == waiting => Some(*state),
             _ => None,
         })
         .await;
@@ -151,12 +153,12 @@ async fn a_disconnect_stops_nothing_and_a_reconnect_gets_the_results() {
             .await;
         let (state, total, results) = again
             .until(|m| match m {
-                ServerMessage::Status {
+                ServerMessage::Status(JobStatus {
                     state,
                     total,
                     results,
                     ..
-                } => Some((*state, *total, results.clone())),
+                }) => Some((*state, *total, results.clone())),
                 _ => None,
             })
             .await;

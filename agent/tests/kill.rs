@@ -8,7 +8,8 @@ use std::process::{Command, Stdio};
 
 use common::TOKEN;
 use rooflinr_protocol::{
-    Budget, ClientMessage, JobKind, JobRequest, OperatorShape, ServerMessage, decode,
+    Budget, ClientMessage, JobKind, JobRequest, JobResult, OperatorShape, Queued, ServerMessage,
+    Started, decode,
 };
 
 #[tokio::test]
@@ -65,8 +66,8 @@ async fn a_kill_during_a_sweep_leaves_every_finished_result_on_disk() {
     let mut reported = 0;
     while reported < 3 {
         match client.next().await.expect("open") {
-            ServerMessage::Queued { job: j, .. } => job = Some(j),
-            ServerMessage::Result { .. } => reported += 1,
+            ServerMessage::Queued(Queued { job: j, .. }) => job = Some(j),
+            ServerMessage::Result(JobResult { .. }) => reported += 1,
             _ => {}
         }
     }
@@ -85,11 +86,11 @@ async fn a_kill_during_a_sweep_leaves_every_finished_result_on_disk() {
         match decode::<ServerMessage>(line.trim_end().as_bytes())
             .expect("every complete line parses")
         {
-            ServerMessage::Result { measurement, .. } => {
+            ServerMessage::Result(JobResult { measurement, .. }) => {
                 assert!(measurement.stats.median_s > 0.0);
                 on_disk += 1;
             }
-            ServerMessage::Started { total, .. } => assert_eq!(total, 60),
+            ServerMessage::Started(Started { total, .. }) => assert_eq!(total, 60),
             other => panic!("unexpected line {other:?}"),
         }
     }

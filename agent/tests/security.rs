@@ -6,7 +6,8 @@ mod common;
 use common::{Agent, TOKEN};
 use futures_util::SinkExt;
 use rooflinr_protocol::{
-    ClientMessage, ErrorCode, JobKind, JobRequest, OperatorShape, PROTOCOL_VERSION, ServerMessage,
+    ClientMessage, ErrorCode, JobKind, JobRequest, OperatorShape, PROTOCOL_VERSION, Refusal,
+    ServerMessage,
 };
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
@@ -67,7 +68,7 @@ async fn websocket_handshake_needs_the_token() {
         .await;
     let code = client
         .until(|m| match m {
-            ServerMessage::Error { code, .. } => Some(*code),
+            ServerMessage::Error(Refusal { code, .. }) => Some(*code),
             _ => None,
         })
         .await;
@@ -112,10 +113,10 @@ async fn hello_reports_the_backends_and_refuses_other_versions() {
     })
     .await;
     match old.next().await {
-        Some(ServerMessage::Error {
+        Some(ServerMessage::Error(Refusal {
             code: ErrorCode::Version,
             message,
-        }) => {
+        })) => {
             assert!(
                 message.contains("99") && message.contains(&PROTOCOL_VERSION.to_string()),
                 "{message}"
@@ -230,10 +231,10 @@ async fn malformed_messages_get_an_error_and_oversized_ones_close_the_socket() {
         .await
         .expect("send");
     match client.next().await {
-        Some(ServerMessage::Error {
+        Some(ServerMessage::Error(Refusal {
             code: ErrorCode::Malformed,
             ..
-        }) => {}
+        })) => {}
         other => panic!("expected a malformed error, got {other:?}"),
     }
     client
@@ -243,10 +244,10 @@ async fn malformed_messages_get_an_error_and_oversized_ones_close_the_socket() {
         .expect("send");
     assert!(matches!(
         client.next().await,
-        Some(ServerMessage::Error {
+        Some(ServerMessage::Error(Refusal {
             code: ErrorCode::Malformed,
             ..
-        })
+        }))
     ));
     // A format the model crate does not know: refused by name when the message is read.
     client
@@ -257,10 +258,10 @@ async fn malformed_messages_get_an_error_and_oversized_ones_close_the_socket() {
         .await
         .expect("send");
     match client.next().await {
-        Some(ServerMessage::Error {
+        Some(ServerMessage::Error(Refusal {
             code: ErrorCode::Malformed,
             message,
-        }) => assert!(message.contains("unknown format `fp7`"), "{message}"),
+        })) => assert!(message.contains("unknown format `fp7`"), "{message}"),
         other => panic!("expected the format named, got {other:?}"),
     }
     // Still usable after all three.
@@ -271,10 +272,10 @@ async fn malformed_messages_get_an_error_and_oversized_ones_close_the_socket() {
         .await;
     assert!(matches!(
         client.next().await,
-        Some(ServerMessage::Error {
+        Some(ServerMessage::Error(Refusal {
             code: ErrorCode::UnknownJob,
             ..
-        })
+        }))
     ));
 
     let huge = format!(
@@ -339,10 +340,10 @@ async fn a_shape_too_large_for_memory_is_refused_before_allocating() {
         })
         .await;
     match client.next().await {
-        Some(ServerMessage::Error {
+        Some(ServerMessage::Error(Refusal {
             code: ErrorCode::Invalid,
             message,
-        }) => {
+        })) => {
             assert!(
                 message.contains("needs") && message.contains("is free"),
                 "{message}"

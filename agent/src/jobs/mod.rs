@@ -12,7 +12,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rooflinr_protocol::{
-    BackendKind, ErrorCode, JobId, JobKind, JobRequest, JobState, Measurement, ServerMessage,
+    BackendKind, ErrorCode, Finished, JobId, JobKind, JobRequest, JobResult, JobState, JobStatus,
+    Measurement, Progress, Queued, ServerMessage, Started,
 };
 use rooflinr_report::kernel::MeasuredCeilings;
 use tokio::sync::broadcast;
@@ -89,36 +90,6 @@ impl JobError {
         match self {
             JobError::UnknownJob(_) => ErrorCode::UnknownJob,
             _ => ErrorCode::Invalid,
-        }
-    }
-}
-
-/// A job's state and results so far (the agent's own record; [`JobStatus::message`] is its
-/// wire form).
-#[derive(Clone, Debug, PartialEq)]
-pub struct JobStatus {
-    /// Queued, running or finished how.
-    pub state: JobState,
-    /// Place in the queue, while queued.
-    pub position: Option<usize>,
-    /// Points in the job.
-    pub total: usize,
-    /// Points measured so far.
-    pub results: Vec<Measurement>,
-    /// Why it failed.
-    pub error: Option<String>,
-}
-
-impl JobStatus {
-    /// The status message for `job`.
-    pub fn message(self, job: JobId) -> ServerMessage {
-        ServerMessage::Status {
-            job,
-            state: self.state,
-            position: self.position,
-            total: self.total,
-            results: self.results,
-            error: self.error,
         }
     }
 }
@@ -288,7 +259,7 @@ impl Jobs {
         Ok(())
     }
 
-    /// A job's state and results so far.
+    /// A job's state and results so far (send it as [`ServerMessage::Status`]).
     pub fn status(&self, job: &JobId) -> Option<JobStatus> {
         let inner = self.lock();
         let record = inner.jobs.get(job)?;
@@ -298,6 +269,7 @@ impl Jobs {
             .position(|j| j == job)
             .map(|p| p + usize::from(inner.running.is_some()));
         Some(JobStatus {
+            job: job.clone(),
             state: record.state,
             position,
             total: record.items.len(),
@@ -320,12 +292,12 @@ impl Jobs {
     }
 
     fn finish_message(&self, job: &JobId, state: JobState, results: usize, error: Option<String>) {
-        let message = ServerMessage::Finished {
+        let message = ServerMessage::Finished(Finished {
             job: job.clone(),
             state,
             results,
             error,
-        };
+        });
         if let Err(e) = self.store.append(job, &message) {
             tracing::error!("{e:#}");
         }
@@ -344,7 +316,7 @@ impl Jobs {
                 .collect()
         };
         for (job, position) in positions {
-            self.send(ServerMessage::Queued { job, position });
+            self.send(ServerMessage::Queued(Queued { job, position }));
         }
     }
 
@@ -399,10 +371,10 @@ impl Jobs {
         cancel: &AtomicBool,
     ) -> (JobState, Option<String>) {
         let total = items.len();
-        let started = ServerMessage::Started {
+        let started = ServerMessage::Started(Started {
             job: job.clone(),
             total,
-        };
+        });
         if let Err(e) = self.store.append(job, &started) {
             return (JobState::Failed, Some(format!("{e:#}")));
         }
@@ -414,13 +386,13 @@ impl Jobs {
             }
             let eta_s = (index > 0)
                 .then(|| begin.elapsed().as_secs_f64() / index as f64 * (total - index) as f64);
-            self.send(ServerMessage::Progress {
+            self.send(ServerMessage::Progress(Progress {
                 job: job.clone(),
                 done: index,
                 total,
                 current: work.label(),
                 eta_s,
-            });
+            }));
             let mut measurement = match backend.measure(work, rule, cancel) {
                 Ok(m) => m,
                 Err(MeasureError::Cancelled) => return (JobState::Cancelled, None),
@@ -435,11 +407,11 @@ impl Jobs {
                     record.results.push(measurement.clone());
                 }
             }
-            let message = ServerMessage::Result {
+            let message = ServerMessage::Result(JobResult {
                 job: job.clone(),
                 index,
                 measurement: Box::new(measurement),
-            };
+            });
             if let Err(e) = self.store.append(job, &message) {
                 return (JobState::Failed, Some(format!("{e:#}")));
             }

@@ -14,7 +14,7 @@ use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use rooflinr_protocol::{
     AgentHello, ClientMessage, ErrorCode, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ProtocolError,
-    ServerMessage, WS_SUBPROTOCOL, check_version, decode, encode,
+    Queued, Refusal, ServerMessage, WS_SUBPROTOCOL, check_version, decode, encode,
 };
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
@@ -53,10 +53,10 @@ fn hello(state: &AppState) -> ServerMessage {
 }
 
 fn refusal(code: ErrorCode, message: impl Into<String>) -> Outgoing {
-    Outgoing::Message(ServerMessage::Error {
+    Outgoing::Message(ServerMessage::Error(Refusal {
         code,
         message: message.into(),
-    })
+    }))
 }
 
 async fn connection(socket: WebSocket, state: Arc<AppState>) {
@@ -161,7 +161,7 @@ async fn connection(socket: WebSocket, state: Arc<AppState>) {
                 Ok(ClientMessage::Subscribe { telemetry }) => Outgoing::Telemetry(telemetry),
                 Ok(ClientMessage::Measure { request }) => match recv_state.jobs.submit(request) {
                     Ok((job, position)) => {
-                        Outgoing::Message(ServerMessage::Queued { job, position })
+                        Outgoing::Message(ServerMessage::Queued(Queued { job, position }))
                     }
                     Err(e) => refusal(e.code(), e.to_string()),
                 },
@@ -170,7 +170,7 @@ async fn connection(socket: WebSocket, state: Arc<AppState>) {
                     Err(e) => refusal(e.code(), e.to_string()),
                 },
                 Ok(ClientMessage::Status { job }) => match recv_state.jobs.status(&job) {
-                    Some(status) => Outgoing::Message(status.message(job)),
+                    Some(status) => Outgoing::Message(ServerMessage::Status(status)),
                     None => {
                         let e = JobError::UnknownJob(job);
                         refusal(e.code(), e.to_string())

@@ -3,8 +3,9 @@
 //! Everything that crosses a socket is defined here and nowhere else: the WebSocket
 //! messages ([`ClientMessage`], [`ServerMessage`]), the measurement and telemetry records
 //! they carry, and the bodies of the prototype's HTTP API ([`api`]). Messages are JSON objects
-//! tagged by `"type"`; [`encode`] and [`decode`] are the only place they are turned into
-//! text and back, and [`decode`] refuses anything over [`MAX_MESSAGE_BYTES`].
+//! tagged by `"type"` (the agent's with the tag as their first key, which is how they are
+//! read: [`ServerMessage`]); [`encode`] and [`decode`] are the only place they are turned
+//! into text and back, and [`decode`] refuses anything over [`MAX_MESSAGE_BYTES`].
 //!
 //! Compatibility: a client opens with [`ClientMessage::Hello`] naming
 //! [`PROTOCOL_VERSION`]; the agent answers with its own hello or, on a different major
@@ -16,7 +17,10 @@ mod messages;
 mod records;
 
 pub use codec::{MAX_MESSAGE_BYTES, ProtocolError, check_version, decode, encode};
-pub use messages::{ClientMessage, ErrorCode, JobId, JobKind, JobRequest, JobState, ServerMessage};
+pub use messages::{
+    ClientMessage, ErrorCode, Finished, JobId, JobKind, JobRequest, JobResult, JobState, JobStatus,
+    Progress, Queued, Refusal, ServerMessage, Started,
+};
 pub use records::{
     AgentHello, BackendInfo, BackendKind, Budget, Capability, Check, ClockStats, DeviceInfo,
     GpuSample, HostSample, Measurement, MeasurementKind, NvmlStatus, OperatorShape, ShapeError,

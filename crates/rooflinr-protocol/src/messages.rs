@@ -127,82 +127,185 @@ pub enum ErrorCode {
     Internal,
 }
 
-/// A message from the agent to a client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// A message from the agent to a client: a JSON object whose first key is `"type"`, the
+/// variant's name in snake case, and the rest its payload's fields. [`encode`] writes the
+/// tag first; decoding reads it first and then the payload straight from the text, with no
+/// buffering of the whole message (serde's internally tagged enums buffer every message
+/// before they know its type, code the browser bundle would carry for nothing), so a
+/// message whose `"type"` is not its first key is refused.
+///
+/// [`encode`]: crate::encode
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// The answer to a client's hello: the device and what the agent can do.
     Hello(AgentHello),
     /// A job was accepted, or its place in the queue changed.
-    Queued {
-        /// The job.
-        job: JobId,
-        /// Jobs ahead of it (0: it runs next).
-        position: usize,
-    },
+    Queued(Queued),
     /// A job started measuring.
-    Started {
-        /// The job.
-        job: JobId,
-        /// Points it will measure.
-        total: usize,
-    },
+    Started(Started),
     /// A job's progress, sent before each point.
-    Progress {
-        /// The job.
-        job: JobId,
-        /// Points measured.
-        done: usize,
-        /// Points in the job.
-        total: usize,
-        /// What is being measured now.
-        current: String,
-        /// Estimated seconds left, from the points measured so far.
-        eta_s: Option<f64>,
-    },
+    Progress(Progress),
     /// One measured point.
-    Result {
-        /// The job.
-        job: JobId,
-        /// The point's index in the job.
-        index: usize,
-        /// The measurement.
-        measurement: Box<Measurement>,
-    },
+    Result(JobResult),
     /// A job ended.
-    Finished {
-        /// The job.
-        job: JobId,
-        /// Completed, cancelled or failed.
-        state: JobState,
-        /// Points measured.
-        results: usize,
-        /// Why it failed.
-        error: Option<String>,
-    },
-    /// A job's state and every result so far: the answer to
-    /// [`ClientMessage::Status`].
-    Status {
-        /// The job.
-        job: JobId,
-        /// Its state.
-        state: JobState,
-        /// Jobs ahead of it while queued.
-        position: Option<usize>,
-        /// Points in the job.
-        total: usize,
-        /// Every point measured so far.
-        results: Vec<Measurement>,
-        /// Why it failed.
-        error: Option<String>,
-    },
+    Finished(Finished),
+    /// A job's state and every result so far: the answer to [`ClientMessage::Status`].
+    Status(JobStatus),
     /// One telemetry sample.
     Telemetry(TelemetrySample),
     /// A request was refused.
-    Error {
-        /// The error class.
-        code: ErrorCode,
-        /// What went wrong and what to do.
-        message: String,
-    },
+    Error(Refusal),
+}
+
+/// [`ServerMessage::Queued`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Queued {
+    /// The job.
+    pub job: JobId,
+    /// Jobs ahead of it (0: it runs next).
+    pub position: usize,
+}
+
+/// [`ServerMessage::Started`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Started {
+    /// The job.
+    pub job: JobId,
+    /// Points it will measure.
+    pub total: usize,
+}
+
+/// [`ServerMessage::Progress`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Progress {
+    /// The job.
+    pub job: JobId,
+    /// Points measured.
+    pub done: usize,
+    /// Points in the job.
+    pub total: usize,
+    /// What is being measured now.
+    pub current: String,
+    /// Estimated seconds left, from the points measured so far.
+    pub eta_s: Option<f64>,
+}
+
+/// [`ServerMessage::Result`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobResult {
+    /// The job.
+    pub job: JobId,
+    /// The point's index in the job.
+    pub index: usize,
+    /// The measurement.
+    pub measurement: Box<Measurement>,
+}
+
+/// [`ServerMessage::Finished`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Finished {
+    /// The job.
+    pub job: JobId,
+    /// Completed, cancelled or failed.
+    pub state: JobState,
+    /// Points measured.
+    pub results: usize,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+/// [`ServerMessage::Status`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobStatus {
+    /// The job.
+    pub job: JobId,
+    /// Its state.
+    pub state: JobState,
+    /// Jobs ahead of it while queued.
+    pub position: Option<usize>,
+    /// Points in the job.
+    pub total: usize,
+    /// Every point measured so far.
+    pub results: Vec<Measurement>,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+/// [`ServerMessage::Error`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refusal {
+    /// The error class.
+    pub code: ErrorCode,
+    /// What went wrong and what to do.
+    pub message: String,
+}
+
+/// The `"type"` of a [`ServerMessage`].
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ServerTag {
+    Hello,
+    Queued,
+    Started,
+    Progress,
+    Result,
+    Finished,
+    Status,
+    Telemetry,
+    Error,
+}
+
+impl<'de> Deserialize<'de> for ServerMessage {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(TagFirst)
+    }
+}
+
+/// Reads a [`ServerMessage`]'s `"type"`, then its payload from the rest of the object.
+struct TagFirst;
+
+impl<'de> serde::de::Visitor<'de> for TagFirst {
+    type Value = ServerMessage;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an agent message: an object whose first key is \"type\"")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> Result<ServerMessage, A::Error> {
+        use serde::de::Error;
+        use serde::de::value::MapAccessDeserializer;
+        match map.next_key::<String>()? {
+            Some(key) if key == "type" => {}
+            Some(key) => {
+                return Err(A::Error::custom(format!(
+                    "the message's first key must be \"type\", not \"{key}\""
+                )));
+            }
+            None => return Err(A::Error::missing_field("type")),
+        }
+        let tag: ServerTag = map.next_value()?;
+        let rest = MapAccessDeserializer::new(map);
+        Ok(match tag {
+            ServerTag::Hello => ServerMessage::Hello(Deserialize::deserialize(rest)?),
+            ServerTag::Queued => ServerMessage::Queued(Deserialize::deserialize(rest)?),
+            ServerTag::Started => ServerMessage::Started(Deserialize::deserialize(rest)?),
+            ServerTag::Progress => ServerMessage::Progress(Deserialize::deserialize(rest)?),
+            ServerTag::Result => ServerMessage::Result(Deserialize::deserialize(rest)?),
+            ServerTag::Finished => ServerMessage::Finished(Deserialize::deserialize(rest)?),
+            ServerTag::Status => ServerMessage::Status(Deserialize::deserialize(rest)?),
+            ServerTag::Telemetry => ServerMessage::Telemetry(Deserialize::deserialize(rest)?),
+            ServerTag::Error => ServerMessage::Error(Deserialize::deserialize(rest)?),
+        })
+    }
 }

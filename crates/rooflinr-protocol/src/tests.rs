@@ -151,16 +151,16 @@ fn version_check_names_both_versions() {
 #[test]
 fn server_messages_round_trip() {
     let messages = vec![
-        ServerMessage::Queued {
+        ServerMessage::Queued(Queued {
             job: JobId("j".into()),
             position: 2,
-        },
-        ServerMessage::Finished {
+        }),
+        ServerMessage::Finished(Finished {
             job: JobId("j".into()),
             state: JobState::Cancelled,
             results: 3,
             error: None,
-        },
+        }),
         ServerMessage::Telemetry(TelemetrySample {
             seq: 7,
             unix_ms: 1,
@@ -176,15 +176,47 @@ fn server_messages_round_trip() {
                 ..GpuSample::default()
             }],
         }),
-        ServerMessage::Error {
+        ServerMessage::Error(Refusal {
             code: ErrorCode::Invalid,
             message: "no".into(),
-        },
+        }),
     ];
     for m in messages {
         let text = encode(&m);
         assert_eq!(decode::<ServerMessage>(text.as_bytes()), Ok(m), "{text}");
     }
+}
+
+/// An agent message is read tag first, straight from the text; what it refuses, it names.
+#[test]
+fn malformed_server_messages_are_refused_with_the_reason() {
+    let refused = |text: &str, fragment: &str| {
+        let err = decode::<ServerMessage>(text.as_bytes()).expect_err(text);
+        assert!(
+            err.to_string().contains(fragment),
+            "`{err}` should mention `{fragment}`"
+        );
+    };
+    refused(
+        r#"{"job":"j","position":0,"type":"queued"}"#,
+        r#"not "job""#,
+    );
+    refused(r#"{}"#, "missing field `type`");
+    refused(r#"{"type":"launch"}"#, "launch");
+    refused(r#"{"type":"queued","job":"j"}"#, "position");
+    refused(
+        r#"{"type":"queued","job":"j","position":0,"x":1}"#,
+        "unknown field",
+    );
+    refused(r#"{"type":"error","code":"oops","message":""}"#, "oops");
+    refused(r#"["queued"]"#, "invalid type");
+    assert_eq!(
+        decode::<ServerMessage>(br#"{"type":"started","job":"j","total":3}"#),
+        Ok(ServerMessage::Started(Started {
+            job: JobId("j".into()),
+            total: 3,
+        }))
+    );
 }
 
 #[test]
@@ -193,7 +225,9 @@ fn records_from_agents_before_the_gpu_fields_still_decode() {
     // `registry_key` and the theoretical bandwidth existed: the new fields are absent.
     let result = br#"{"type":"result","job":"j","index":0,"measurement":{"kind":"gemv","label":"gemv 1x8x8 fp32","backend":"cpu","device":"cpu","format":"fp32","activation_format":"fp32","shape":{"m":1,"n":8,"k":8},"flops":128.0,"bytes":300.0,"bytes_counted":"all","stats":{"samples":10,"median_s":1e-6,"min_s":1e-6,"mean_s":1e-6,"noise":0.0,"converged":true,"elapsed_s":0.1},"achieved_bytes_per_s":3e8,"achieved_flops_per_s":1.28e8,"ceiling_name":null,"fraction_of_ceiling":null,"check":null,"energy_j":null,"unix_s":0.0}}"#;
     match decode::<ServerMessage>(result) {
-        Ok(ServerMessage::Result { measurement, .. }) => assert_eq!(measurement.clocks, None),
+        Ok(ServerMessage::Result(JobResult { measurement, .. })) => {
+            assert_eq!(measurement.clocks, None)
+        }
         other => panic!("{other:?}"),
     }
     let backend: BackendInfo = decode(

@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 use rooflinr_protocol::{
-    AgentHello, Budget, ClientMessage, ErrorCode, JobId, JobKind, JobRequest, JobState,
-    PROTOCOL_VERSION, ServerMessage, TOKEN_SUBPROTOCOL_PREFIX, TelemetrySample, WS_SUBPROTOCOL,
-    decode, encode,
+    AgentHello, Budget, ClientMessage, ErrorCode, Finished, JobId, JobKind, JobRequest, JobResult,
+    JobState, JobStatus, PROTOCOL_VERSION, Progress, Queued, Refusal, ServerMessage, Started,
+    TOKEN_SUBPROTOCOL_PREFIX, TelemetrySample, WS_SUBPROTOCOL, decode, encode,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -313,7 +313,7 @@ impl Lab {
                     hello: Box::new(hello),
                 });
             }
-            ServerMessage::Queued { job, position } => self.job.update(|j| {
+            ServerMessage::Queued(Queued { job, position }) => self.job.update(|j| {
                 if let Some(j) = j
                     .as_mut()
                     .filter(|j| j.id.as_ref().is_none_or(|id| *id == job))
@@ -322,33 +322,33 @@ impl Lab {
                     j.position = position;
                 }
             }),
-            ServerMessage::Started { job, total } => self.job.update(|j| {
+            ServerMessage::Started(Started { job, total }) => self.job.update(|j| {
                 let j = j.get_or_insert_with(|| JobView::new("measurement"));
                 j.id = Some(job);
                 j.position = 0;
                 j.total = total;
             }),
-            ServerMessage::Progress {
+            ServerMessage::Progress(Progress {
                 job,
                 done,
                 total,
                 current,
                 eta_s,
-            } => self.job.update(|j| {
+            }) => self.job.update(|j| {
                 let j = j.get_or_insert_with(|| JobView::new("measurement"));
                 j.id = Some(job);
                 j.position = 0;
                 (j.done, j.total, j.current, j.eta_s) = (done, total, current, eta_s);
             }),
-            ServerMessage::Result { measurement, .. } => {
+            ServerMessage::Result(JobResult { measurement, .. }) => {
                 self.data.update(|d| d.measurements.push(*measurement));
             }
-            ServerMessage::Finished {
+            ServerMessage::Finished(Finished {
                 state,
                 results,
                 error,
                 ..
-            } => {
+            }) => {
                 let what = self.job.get_untracked().map_or("measurement", |j| j.what);
                 self.job.set(None);
                 self.notice.set(Some(match (state, error) {
@@ -363,7 +363,7 @@ impl Lab {
                 }));
             }
             ServerMessage::Telemetry(sample) => self.telemetry_sample(sample),
-            ServerMessage::Error { code, message } => {
+            ServerMessage::Error(Refusal { code, message }) => {
                 if code == ErrorCode::Version {
                     self.generation.update_value(|g| *g += 1);
                     self.link.set(LinkState::Refused {
@@ -375,7 +375,7 @@ impl Lab {
                 }
                 self.notice.set(Some(format!("The agent says: {message}")));
             }
-            ServerMessage::Status { .. } => {}
+            ServerMessage::Status(JobStatus { .. }) => {}
         }
     }
 

@@ -14,7 +14,7 @@ mod nsight;
 mod table;
 
 use rooflinr_model::format::Math;
-use rooflinr_protocol::{Measurement, ServerMessage};
+use rooflinr_protocol::{JobResult, Measurement, ServerMessage};
 use serde::{Deserialize, Serialize};
 
 use crate::kernel::KernelPoint;
@@ -296,7 +296,9 @@ fn agent_jsonl(text: &str) -> Result<Imported, ImportError> {
         }
         // The protocol's one decoder, with its size limit.
         match rooflinr_protocol::decode::<ServerMessage>(line.as_bytes()) {
-            Ok(ServerMessage::Result { measurement, .. }) => measurements.push(*measurement),
+            Ok(ServerMessage::Result(JobResult { measurement, .. })) => {
+                measurements.push(*measurement)
+            }
             Ok(_) => {}
             // A results file cut short by a crash ends in a partial line: say so, keep the rest.
             Err(e) if i + 1 == lines => notes.push(format!(

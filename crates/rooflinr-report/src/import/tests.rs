@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use rooflinr_model::format::{Format, Math};
-use rooflinr_protocol::{JobId, MeasurementKind, ServerMessage};
+use rooflinr_protocol::{JobId, JobResult, MeasurementKind, ServerMessage, Started};
 
 use super::*;
 use crate::kernel::tests::measurement;
@@ -220,7 +220,7 @@ fn the_lab_export_round_trips_and_foreign_json_is_refused() {
 fn agent_results_jsonl_keeps_what_a_crash_left() {
     let job = JobId("job-1".into());
     let line = |index| {
-        serde_json::to_string(&ServerMessage::Result {
+        serde_json::to_string(&ServerMessage::Result(JobResult {
             job: job.clone(),
             index,
             measurement: Box::new(measurement(
@@ -230,13 +230,13 @@ fn agent_results_jsonl_keeps_what_a_crash_left() {
                 1e6,
                 1e-3,
             )),
-        })
+        }))
         .unwrap()
     };
-    let started = serde_json::to_string(&ServerMessage::Started {
+    let started = serde_json::to_string(&ServerMessage::Started(Started {
         job: job.clone(),
         total: 3,
-    })
+    }))
     .unwrap();
     let full = line(1);
     let text = format!(
