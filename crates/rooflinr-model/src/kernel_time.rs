@@ -591,8 +591,9 @@ pub struct KernelTerms {
     /// term is not fitted: one tile at the whole bandwidth never binds). For decode
     /// attention, the rate one block streams its share at.
     pub tile_bandwidth: f64,
-    /// The rate the L2 serves a kernel's re-reads, or the operands a benchmark loop left
-    /// in it ([`KernelTimes::l2_s`]), at, as a multiple of the datasheet DRAM bandwidth: at
+    /// The rate the L2 serves a kernel's re-reads ([`KernelTimes::l2_s`]) or the operands a
+    /// benchmark loop left in it ([`KernelTimes::warm_l2`]) at, as a multiple of the
+    /// datasheet DRAM bandwidth: at
     /// least the bandwidth fraction, and above 1 where the L2 outruns the DRAM (fitted
     /// where samples read from the L2; infinite, no limit, where not: the plain roofline
     /// counts each byte once, from DRAM).
