@@ -180,11 +180,66 @@ fn server_messages_round_trip() {
             code: ErrorCode::Invalid,
             message: "no".into(),
         }),
+        ServerMessage::Hello(AgentHello {
+            protocol: PROTOCOL_VERSION,
+            agent_version: "0.1.0".into(),
+            host: "h".into(),
+            backends: Vec::new(),
+            nvml: NvmlStatus::default(),
+            telemetry_hz: 10.0,
+            max_message_bytes: MAX_MESSAGE_BYTES,
+        }),
+        ServerMessage::Started(Started {
+            job: JobId("j".into()),
+            total: 4,
+        }),
+        ServerMessage::Progress(Progress {
+            job: JobId("j".into()),
+            done: 1,
+            total: 4,
+            current: "gemv 1x8x8 fp32".into(),
+            eta_s: Some(0.5),
+        }),
+        ServerMessage::Result(JobResult {
+            job: JobId("j".into()),
+            index: 0,
+            measurement: Box::new(measurement()),
+        }),
+        ServerMessage::Status(JobStatus {
+            job: JobId("j".into()),
+            state: JobState::Running,
+            position: None,
+            total: 4,
+            results: vec![measurement()],
+            error: None,
+        }),
     ];
+    let mut seen = std::collections::BTreeSet::new();
     for m in messages {
+        // Every variant, so one added to `ServerMessage` but not to the decoder's list of
+        // tags fails here (this match has no catch-all).
+        seen.insert(match &m {
+            ServerMessage::Hello(_) => "hello",
+            ServerMessage::Queued(_) => "queued",
+            ServerMessage::Started(_) => "started",
+            ServerMessage::Progress(_) => "progress",
+            ServerMessage::Result(_) => "result",
+            ServerMessage::Finished(_) => "finished",
+            ServerMessage::Status(_) => "status",
+            ServerMessage::Telemetry(_) => "telemetry",
+            ServerMessage::Error(_) => "error",
+        });
         let text = encode(&m);
+        assert!(text.starts_with(r#"{"type":""#), "{text}");
         assert_eq!(decode::<ServerMessage>(text.as_bytes()), Ok(m), "{text}");
     }
+    assert_eq!(seen.len(), 9);
+}
+
+/// A measurement as an agent writes it.
+fn measurement() -> Measurement {
+    decode(br#"{"kind":"gemv","label":"gemv 1x8x8 fp32","backend":"cpu","device":"cpu","format":"fp32","activation_format":"fp32","shape":{"m":1,"n":8,"k":8},"flops":128.0,"bytes":300.0,"bytes_counted":"all","stats":{"samples":10,"median_s":1e-6,"min_s":1e-6,"mean_s":1e-6,"noise":0.0,"converged":true,"elapsed_s":0.1},"achieved_bytes_per_s":3e8,"achieved_flops_per_s":1.28e8,"ceiling_name":null,"fraction_of_ceiling":null,"check":null,"energy_j":null,"unix_s":0.0}"#)
+        .expect("a measurement")
 }
 
 /// An agent message is read tag first, straight from the text; what it refuses, it names.
