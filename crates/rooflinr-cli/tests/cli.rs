@@ -525,7 +525,10 @@ fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
     .unwrap()
     .terms;
     let expected = terms.fixed_s + d / terms.bandwidth;
-    assert!((t - expected).abs() < 1e-12, "{t} vs {expected}");
+    // The compute term (a few hundredths of the memory term at M = 1, padded fragments
+    // and all) adds under a millionth of the time through the terms' overlap exponent.
+    assert!(terms.overlap >= 1.0);
+    assert!((t / expected - 1.0).abs() < 1e-6, "{t} vs {expected}");
     assert!(
         calibrated["calibration"]
             .as_str()

@@ -963,6 +963,9 @@ struct Fitted {
     /// The rate the L2 serves re-reads at, GB/s, where fitted (TensorRT-LLM's masked
     /// multi-head attention).
     l2_gb_s: Option<f64>,
+    /// The exponent the memory and compute terms combine with
+    /// (`kernel_time::overlapped`), where finite (none: the roofline's max).
+    overlap: Option<f64>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
     #[serde(skip)]
@@ -984,6 +987,7 @@ impl Fitted {
                 .l2_bandwidth
                 .is_finite()
                 .then(|| terms.l2_bandwidth * hw.memory_bandwidth.value.get() / 1e9),
+            overlap: terms.overlap.is_finite().then_some(terms.overlap),
             shipped: shipped_status(shipped, &terms),
             terms,
         }
@@ -992,7 +996,7 @@ impl Fitted {
     /// The row of the "Fitted terms" table, `fitted_on` naming the framework and shapes.
     fn row(&self, g: &Group, fitted_on: &str) -> String {
         format!(
-            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {:.2} us | {} | {} | {} |",
+            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {:.2} us | {} | {} | {} | {} |",
             g.hardware,
             g.kernel.name(),
             g.dtype,
@@ -1004,6 +1008,8 @@ impl Fitted {
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             self.l2_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
+            self.overlap
+                .map_or_else(|| "max".to_string(), |p| format!("p = {p}")),
             self.shipped
         )
     }
@@ -1039,17 +1045,19 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
         && close(p.terms.per_wave_s, terms.per_wave_s)
         && close(p.terms.tile_bandwidth, terms.tile_bandwidth)
         && close(p.terms.l2_bandwidth, terms.l2_bandwidth)
+        && close(p.terms.overlap, terms.overlap)
     {
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
             p.terms.per_wave_s * 1e6,
             p.terms.tile_bandwidth * 100.0,
-            p.terms.l2_bandwidth
+            p.terms.l2_bandwidth,
+            p.terms.overlap
         )
     }
 }
@@ -1271,7 +1279,7 @@ fn profile_lines(v: &Validation) -> String {
             }
             let _ = writeln!(
                 out,
-                "    p(\"{}\", {framework:?}, {kernel}, [{}, {}, {}, {}, {}, {}], {:.3}, {:.3}),",
+                "    p(\"{}\", {framework:?}, {kernel}, [{}, {}, {}, {}, {}, {}, {}], {:.3}, {:.3}),",
                 g.hardware,
                 literal(t.fixed_s * 1e6),
                 literal(t.bandwidth),
@@ -1279,6 +1287,7 @@ fn profile_lines(v: &Validation) -> String {
                 literal(t.per_wave_s * 1e6),
                 literal(t.tile_bandwidth),
                 literal(t.l2_bandwidth),
+                literal(t.overlap),
                 held.median,
                 held.p90
             );
@@ -1333,7 +1342,7 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | latency per wave | one tile streams | L2 serves re-reads | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {
@@ -1529,6 +1538,7 @@ mod tests {
             per_wave_s: 0.0,
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
+            overlap: f64::INFINITY,
         };
         let mut rows = Vec::new();
         for m in [1u64, 8, 64, 512, 4096] {
@@ -1816,6 +1826,7 @@ mod tests {
             per_wave_s: 1.2e-6,
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
+            overlap: f64::INFINITY,
         };
         let mut rows = Vec::new();
         for batch in [1u64, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] {
