@@ -61,7 +61,7 @@ const MIN_SPLIT_K: u64 = 256;
 /// stream-K kernels do (Osama et al., "Stream-K: Work-centric Parallel Decomposition for
 /// Dense Matrix-Matrix Multiplication on the GPU", PPoPP 2023; CUTLASS's and cuBLAS's
 /// Hopper and Blackwell GEMMs): each 128 x 128 output tile's K loop in chunks of at least
-/// [`MIN_SPLIT_K`], spread evenly over the SMs, so only the last round of chunks leaves
+/// `MIN_SPLIT_K` (256), spread evenly over the SMs, so only the last round of chunks leaves
 /// SMs idle, and a GEMM with fewer chunks than SMs leaves the rest idle. A GEMM with a
 /// few more tiles than SMs no longer pays a second, nearly empty wave of whole tiles:
 /// NVIDIA's BF16 tables show it does not (H100 BF16 held-out p90 30 -> 26 %).
@@ -112,9 +112,10 @@ const QUERY_TILE: f64 = 64.0;
 /// Key columns per tile of a prefill kernel ([`QUERY_TILE`]).
 const KEY_TILE: f64 = 128.0;
 
-/// Query-key pairs a prefill attention kernel computes: whole 64 x 128 tiles
-/// ([`QUERY_TILE`] x [`KEY_TILE`]), skipping only tiles the causal mask hides entirely. Decode (one query) computes each visible
-/// pair once: its kernels hold a sequence's few query heads in one block.
+/// Query-key pairs a prefill attention kernel computes: whole 64 x 128 tiles (`QUERY_TILE`
+/// x `KEY_TILE`), skipping only tiles the causal mask hides entirely. Decode (one query)
+/// computes each visible pair once: its kernels hold a sequence's few query heads in one
+/// block.
 pub fn attention_tile_pairs(shape: &AttentionShape) -> f64 {
     let (t, s) = (shape.q_len, shape.kv_len);
     if t <= 1.0 {
@@ -860,7 +861,7 @@ impl KernelTerms {
     /// bandwidth and peak can settle where they started: a compute limit reached at a small
     /// fraction of the peak never reads as binding, and kernels whose work grows with their
     /// waves read their throughput's shortfall as a latency per wave. So the rounds run
-    /// from several starts (compute from the full peak and from [`LOW_COMPUTE_START`] of
+    /// from several starts (compute from the full peak and from `LOW_COMPUTE_START` (10 %) of
     /// it; with and without the latency per wave; with and without the tile term where
     /// the samples have one) and the fit with the smallest mean |log error| over the
     /// samples is kept.

@@ -6,7 +6,7 @@
 //! GPU- or browser-specific, so it builds for `wasm32-unknown-unknown` unchanged.
 //!
 //! - [`units`]: quantities as newtypes with SI display.
-//! - [`format`]: the format catalogue with exact storage bits.
+//! - [`format`](mod@format): the format catalogue with exact storage bits.
 //! - [`hardware`]: the device registry and custom devices.
 //! - [`roofline`]: the roofline core.
 //! - [`ops`]: per-operator FLOP and byte counts.

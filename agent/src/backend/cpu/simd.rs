@@ -109,7 +109,7 @@ fn quantize_block(x: &[f32], codes: &mut [i8]) -> f32 {
     scale
 }
 
-/// `sum(a)` with [`LANES`] / 2 FP64 accumulators: the read bandwidth kernel.
+/// `sum(a)` with `LANES` / 2 FP64 accumulators: the read bandwidth kernel.
 #[multiversion(targets(
     "x86_64+avx512f+avx512bw+avx512vl+avx2+fma+f16c",
     "x86_64+avx2+fma+f16c",
@@ -128,7 +128,7 @@ pub fn sum_f64(a: &[f64]) -> f64 {
     acc.iter().sum::<f64>() + tail
 }
 
-/// `sum(convert(w[r][i]) * x[i])` for each of `R` rows over [`LANES`] accumulators a row,
+/// `sum(convert(w[r][i]) * x[i])` for each of `R` rows over `LANES` accumulators a row,
 /// so the loop vectorises with whatever the calling function was compiled for (it is
 /// always inlined into one). Each chunk of `x` is loaded once for all `R` rows: for the
 /// 16- and 8-bit formats the activations are otherwise more bytes through the core than

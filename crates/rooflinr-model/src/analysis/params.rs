@@ -239,7 +239,7 @@ impl WeightShard {
 }
 
 /// The weight bytes one GPU holds under `shard` (the heaviest stage's GPU). Under
-/// [`WeightShard::WHOLE`] this is [`storage`]'s total exactly.
+/// [`WeightShard::WHOLE`] this is `storage`'s total exactly.
 pub fn weights_per_gpu(c: &ModelConfig, s: &Scenario, shard: &WeightShard) -> Bytes {
     let kv_split = shard.tensor.min(c.kv_heads as f64).max(1.0);
     let mut total = Bytes::ZERO;

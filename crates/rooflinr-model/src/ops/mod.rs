@@ -112,7 +112,7 @@ impl AttentionShape {
 /// One operator instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
-    /// C[m,n] = A[m,k] x W[k,n] (+ bias[n]). GEMV is m = 1 (decode); the LM head is a GEMM.
+    /// `C[m,n] = A[m,k] x W[k,n] (+ bias[n])`. GEMV is m = 1 (decode); the LM head is a GEMM.
     Gemm {
         /// Rows of A (tokens).
         m: f64,
