@@ -102,7 +102,7 @@ pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, sms: u3
 /// Query rows per tile of a prefill (FlashAttention-style) kernel. TensorRT-LLM's context
 /// attention kernels name their tile: `fmha_v2_flash_attention_bf16_64_128_S_qkv_128_
 /// causal_tma_ws_sm90_kernel` computes 64 query rows against 128 keys at a time for head
-/// size 128 (Hopper; the sm_89 and sm_120 builds of that head size are also 64 x 128). A
+/// size 128 (Hopper; sm_89's tiled kernel for that head size is 64 x 128 too). A
 /// tile is computed whole even where the causal mask or the sequence's end leaves part of
 /// it empty. On NVIDIA's tables 64 x 128 against the 128 x 128 of FlashAttention-3 (Shah et
 /// al., 2024, section 4) brought prefill attention's held-out p90 from 34-56 % to 21-32 % on
