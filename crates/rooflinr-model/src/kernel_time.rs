@@ -28,8 +28,9 @@
 //!   work. The roofline's max is p = infinity (perfect overlap); p = 1 is their sum (none).
 //!   Near the ridge point a real kernel is slower than either term alone: NVIDIA's A100
 //!   BF16 tables at M = 160 (160 FLOPs a byte, the A100's ridge is 153) take 24 us beyond
-//!   the fixed time at N = 2,048, K = 4,096, where the memory term is 13 us and the compute
-//!   term 11 us. Fitted p is 1.5-4 for most GEMMs (see `PROFILES`).
+//!   the fixed time at N = 2,048, K = 4,096, where the memory and compute terms are 12 and
+//!   11 us at the fitted fractions: nearer their sum than their max. Fitted p is 1-4 (see
+//!   `PROFILES`).
 //! - `per_wave_s`: the latency one wave of attention blocks pays that no throughput hides
 //!   (a block's dependent chain: load its queries, walk the KV pages, reduce the softmax
 //!   across warps, write). GEMM tiles hide theirs behind their pipeline, except a GEMM
