@@ -15,7 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rooflinr_model::format::{Format, GroupedInt, ScaleType, ZeroPoint};
 use rooflinr_model::quant::{Codec, Quantized};
-use rooflinr_protocol::{BackendInfo, BackendKind, Measurement, OperatorShape};
+use rooflinr_protocol::{BackendInfo, BackendKind, Measurement, MeasurementKind, OperatorShape};
 
 use crate::stats::StopRule;
 
@@ -27,6 +27,20 @@ pub const INT4_G128: GroupedInt = GroupedInt {
     scale: ScaleType::Fp16,
     zero: ZeroPoint::None,
 };
+
+/// The most activation rows (the batch) the backends' GEMV kernels take: each weight is
+/// read once and multiplied by every vector. Larger batches run as GEMMs.
+pub const GEMV_MAX_BATCH: u64 = 8;
+
+/// What an operator of `shape` is measured as: a GEMV up to [`GEMV_MAX_BATCH`] rows (it
+/// only reads its weights, so the read bandwidth is its yardstick), else a GEMM.
+pub fn operator_kind(shape: OperatorShape) -> MeasurementKind {
+    if shape.m <= GEMV_MAX_BATCH {
+        MeasurementKind::Gemv
+    } else {
+        MeasurementKind::Gemm
+    }
+}
 
 /// One thing to measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,7 +60,7 @@ pub enum Work {
         /// The shape.
         shape: OperatorShape,
     },
-    /// A GEMV (`shape.m == 1`) or GEMM with weights in `format`.
+    /// A GEMV (`shape.m` up to [`GEMV_MAX_BATCH`]) or GEMM with weights in `format`.
     Operator {
         /// The shape.
         shape: OperatorShape,
@@ -69,7 +83,10 @@ impl Work {
                 format!("peak gemm {}x{}x{} {format}", shape.m, shape.n, shape.k)
             }
             Work::Operator { shape, format } => {
-                let op = if shape.m == 1 { "gemv" } else { "gemm" };
+                let op = match operator_kind(*shape) {
+                    MeasurementKind::Gemv => "gemv",
+                    _ => "gemm",
+                };
                 format!("{op} {}x{}x{} {format}", shape.m, shape.n, shape.k)
             }
         }

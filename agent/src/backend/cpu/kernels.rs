@@ -21,6 +21,10 @@ const ROWS: usize = 4;
 /// Vectors of a batch the GEMV multiplies together: [`ROWS`] x `VECTORS` accumulators and
 /// the [`ROWS`] converted weight chunks fit AVX2's sixteen registers.
 const VECTORS: usize = 2;
+/// Vectors the float kernels multiply together where they run with AVX-512
+/// ([`simd::wide_float_kernels`]): [`ROWS`] x `WIDE_VECTORS` accumulators fit its
+/// thirty-two registers.
+const WIDE_VECTORS: usize = 4;
 /// Weight rows (output columns) per GEMM panel.
 const GEMM_PANEL: usize = 64;
 
@@ -51,7 +55,7 @@ pub fn triad(a: &mut [f64], b: &[f64], c: &[f64], scalar: f64) {
 }
 
 /// The largest batch the GEMV kernel takes; larger ones are GEMMs.
-pub const GEMV_MAX_BATCH: usize = 8;
+pub const GEMV_MAX_BATCH: usize = crate::backend::GEMV_MAX_BATCH as usize;
 
 /// The activations a GEMV's weights meet: FP32, or int8 per block for integer weights
 /// (see [`simd`]).
@@ -86,8 +90,9 @@ impl<'a> Activations<'a> {
     }
 
     /// Every vector times weight rows `rows`, each result given to `out` with its row and
-    /// vector: [`VECTORS`] vectors at a time (the float kernels convert each weight once
-    /// for them), the last one alone.
+    /// vector: [`WIDE_VECTORS`] float vectors at a time where the wide kernels run, then
+    /// [`VECTORS`] at a time (the float kernels convert each weight once for them), the
+    /// last one alone.
     fn dot_every_vector<const R: usize>(
         &self,
         w: &Weights,
@@ -103,6 +108,12 @@ impl<'a> Activations<'a> {
         };
         let n = self.len();
         let mut i = 0;
+        if matches!(self, Activations::Float(_)) && simd::wide_float_kernels() {
+            while i + WIDE_VECTORS <= n {
+                give(i, &self.dot::<R, WIDE_VECTORS>(w, rows, i));
+                i += WIDE_VECTORS;
+            }
+        }
         while i + VECTORS <= n {
             give(i, &self.dot::<R, VECTORS>(w, rows, i));
             i += VECTORS;

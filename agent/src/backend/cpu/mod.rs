@@ -21,7 +21,7 @@ use rooflinr_protocol::{
 use sysinfo::{CpuRefreshKind, MemoryRefreshKind, RefreshKind, System};
 
 use self::weights::{Weights, cpu_formats};
-use super::{Backend, MeasureError, Work};
+use super::{Backend, MeasureError, Work, operator_kind};
 use crate::backend::check::{Compared, reference_dot, verdict};
 use crate::stats::{self, Cancelled, StopRule};
 
@@ -110,14 +110,7 @@ impl CpuBackend {
     fn operator_parts(work: &Work) -> Option<(OperatorShape, Format, MeasurementKind)> {
         match *work {
             Work::PeakGemm { format, shape } => Some((shape, format, MeasurementKind::PeakGemm)),
-            Work::Operator { shape, format } => {
-                let kind = if shape.m == 1 {
-                    MeasurementKind::Gemv
-                } else {
-                    MeasurementKind::Gemm
-                };
-                Some((shape, format, kind))
-            }
+            Work::Operator { shape, format } => Some((shape, format, operator_kind(shape))),
             Work::Read | Work::Copy | Work::Triad => None,
         }
     }

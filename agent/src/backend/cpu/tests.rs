@@ -345,20 +345,32 @@ fn activations_quantise_per_block_and_integer_dots_are_exact_per_block() {
 
 #[test]
 fn a_batched_gemv_equals_one_vector_at_a_time() {
+    // Integer weights: bit for bit (exact integer sums per block, the same scales). Float
+    // weights: within FP32 rounding of the FP64 reference's bound, since a batch of four
+    // runs the wide kernels where the CPU has AVX-512 (sixteen lanes a sum, not eight).
     for format in cpu_formats() {
         let (n, k, m) = (37, 256, 5);
-        let (w, _) = sample_weights(format, n, k);
+        let (w, dequantized) = sample_weights(format, n, k);
         let x: Vec<f32> = (0..m * k).map(|i| (i as f32 * 0.11).sin()).collect();
         let mut batched = vec![0.0f32; m * n];
         kernels::gemv(&w, &x, &mut batched);
         for i in 0..m {
+            let xi = &x[i * k..(i + 1) * k];
             let mut one = vec![0.0f32; n];
-            kernels::gemv(&w, &x[i * k..(i + 1) * k], &mut one);
-            assert_eq!(
-                &batched[i * n..(i + 1) * n],
-                &one[..],
-                "{format} vector {i}"
-            );
+            kernels::gemv(&w, xi, &mut one);
+            let batch_row = &batched[i * n..(i + 1) * n];
+            if w.integer_path() {
+                assert_eq!(batch_row, &one[..], "{format} vector {i}");
+                continue;
+            }
+            for (r, (b, o)) in batch_row.iter().zip(&one).enumerate() {
+                let (_, bound) = reference_dot(&dequantized[r * k..(r + 1) * k], xi);
+                let diff = f64::from((b - o).abs());
+                assert!(
+                    diff <= bound,
+                    "{format} vector {i} row {r}: {b} vs {o}, bound {bound}"
+                );
+            }
         }
     }
 }
@@ -486,4 +498,40 @@ fn integer_kernels_equal_their_portable_loops_at_the_extremes() {
         .map(|((sum, s), ws)| (-8 * sum) as f32 * (half::f16::from_bits(*ws).to_f32() * s))
         .sum();
     assert_eq!(fast[0], expected);
+}
+
+#[test]
+fn a_batch_of_up_to_eight_vectors_is_a_gemv_judged_by_the_read_bandwidth() {
+    let cpu = backend();
+    let measure = |work: Work| {
+        cpu.measure(&work, &quick(), &AtomicBool::new(false))
+            .unwrap_or_else(|e| panic!("{}: {e}", work.label()))
+    };
+    let operator = |m: u64| Work::Operator {
+        shape: OperatorShape { m, n: 16, k: 128 },
+        format: Format::Bf16,
+    };
+    let batch = crate::backend::GEMV_MAX_BATCH;
+    let (gemv, gemm) = (measure(operator(batch)), measure(operator(batch + 1)));
+    assert_eq!(
+        (gemv.label.as_str(), gemv.kind),
+        ("gemv 8x16x128 bf16", MeasurementKind::Gemv)
+    );
+    assert_eq!(
+        (gemm.label.as_str(), gemm.kind),
+        ("gemm 9x16x128 bf16", MeasurementKind::Gemm)
+    );
+    // A GEMV's roof is the read bandwidth, a GEMM's the best of the three.
+    let read = measure(Work::Read);
+    let ceiling = |kind: MeasurementKind, rate: f64| Measurement {
+        kind,
+        achieved_bytes_per_s: rate,
+        ..read.clone()
+    };
+    let ceilings = rooflinr_report::MeasuredCeilings::from_measurements(&[
+        ceiling(MeasurementKind::Read, 10e9),
+        ceiling(MeasurementKind::Triad, 20e9),
+    ]);
+    let roof = |m: &Measurement| ceilings.predict(m).expect("predicts").bandwidth;
+    assert_eq!((roof(&gemv), roof(&gemm)), (10e9, 20e9));
 }

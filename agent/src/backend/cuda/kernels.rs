@@ -69,7 +69,7 @@ impl Module {
 pub const CHECKED_ARCHITECTURES: [&str; 3] = ["sm_90a", "sm_100a", "sm_121a"];
 
 /// The most activation rows a GEMV kernel takes; larger batches are GEMMs.
-pub const MAX_GEMV_M: u32 = 8;
+pub const MAX_GEMV_M: u32 = crate::backend::GEMV_MAX_BATCH as u32;
 /// Threads per block of the GEMV kernels: four warps, one output row each.
 pub const GEMV_BLOCK_THREADS: u32 = 128;
 /// Threads per block of the bandwidth kernels.

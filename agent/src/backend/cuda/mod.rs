@@ -36,7 +36,7 @@ use self::kernels::{
 };
 use self::probe::{CudaVersion, Found, messages};
 use super::check::{Compared, reference_dot, verdict};
-use super::{Backend, MeasureError, Work};
+use super::{Backend, MeasureError, Work, operator_kind};
 use crate::stats::StopRule;
 
 /// Sizes the CUDA backend works with.
@@ -481,14 +481,9 @@ impl CudaBackend {
                 output: Format::Fp32,
             },
         );
-        let kind = if m == 1 {
-            MeasurementKind::Gemv
-        } else {
-            MeasurementKind::Gemm
-        };
         Ok(self.measurement(
             work,
-            kind,
+            operator_kind(shape),
             (
                 flops,
                 bytes,
