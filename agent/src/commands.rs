@@ -228,13 +228,14 @@ pub fn compare(
                 si(r, "B/s")
             ))
             .unwrap_or_default(),
-        slow_memory_note(&rows) + &beaten_roof_note(&rows),
+        slow_memory_note(&rows) + &slow_compute_note(&rows) + &beaten_roof_note(&rows),
     );
     Ok((rows, text))
 }
 
-/// A memory-bound point measured this much slower than its roofline is called out.
-const SLOW_MEMORY_ERROR: f64 = -0.2;
+/// A point measured this much slower than its roofline is called out (memory- or
+/// compute-bound).
+const SLOW_ERROR: f64 = -0.2;
 
 /// A point measured this much faster than its roofline is called out.
 const BEATEN_ROOF_ERROR: f64 = 0.1;
@@ -258,9 +259,20 @@ fn note(rows: &[Compared], pick: impl Fn(&Compared) -> bool, heading: &str, why:
 fn slow_memory_note(rows: &[Compared]) -> String {
     note(
         rows,
-        |r| r.bound == Bound::Memory && r.error < SLOW_MEMORY_ERROR,
+        |r| r.bound == Bound::Memory && r.error < SLOW_ERROR,
         "more than 20% short of the bandwidth roof",
         "These kernels do more work per byte than the read kernel the roof comes from (converting FP16 and BF16, unpacking INT4, integer multiply-adds), and on a few cores that work does not fully overlap the loads; the roofline is the bound, the measurement is what these kernels reach.",
+    )
+}
+
+/// Why compute-bound points fall short of the compute roof they are predicted from,
+/// naming those more than 20 % short; empty when none is.
+fn slow_compute_note(rows: &[Compared]) -> String {
+    note(
+        rows,
+        |r| r.bound == Bound::Compute && r.error < SLOW_ERROR,
+        "more than 20% short of the compute roof",
+        "A format's compute roof is the fastest this backend's kernels ran it with the data in cache (a large GEMM, or on the CPU a full GEMV batch); a point that also streams its weights from memory takes longer where the loads and the arithmetic do not fully overlap, as on a few CPU cores. The roofline is the bound; the measurement is what these kernels reach.",
     )
 }
 
@@ -338,6 +350,22 @@ mod tests {
         assert!(note.contains("gemv 1x4096x4096 int4-g128-fp16"), "{note}");
         assert!(!note.contains("fp32"), "{note}");
         assert_eq!(slow_memory_note(&rows[..1]), "");
+    }
+
+    #[test]
+    fn the_note_names_compute_bound_points_far_below_the_roof_and_only_those() {
+        let rows = [
+            row("gemv 4x4096x4096 int8", -0.27, Bound::Compute),
+            row("gemv 8x4096x4096 bf16", -0.08, Bound::Compute),
+            row("gemv 1x4096x4096 fp32", -0.4, Bound::Memory),
+        ];
+        let note = slow_compute_note(&rows);
+        assert!(
+            note.contains("more than 20% short of the compute roof: gemv 4x4096x4096 int8."),
+            "{note}"
+        );
+        assert!(!note.contains("bf16") && !note.contains("fp32"), "{note}");
+        assert_eq!(slow_compute_note(&rows[1..]), "");
     }
 
     #[test]
