@@ -311,6 +311,20 @@ pub fn dot_f16_portable<const R: usize, const M: usize>(
     x.map(|x| dot_with(w, x, f16_to_f32))
 }
 
+/// Like `dispatch!`, for the integer kernels: the VNNI one `$vnni` where the CPU has
+/// AVX-512 VNNI ([`x86_vnni_kernels`]).
+macro_rules! dispatch_integer {
+    ($vnni:ident, $fast:ident, $portable:ident, $($arg:expr),+) => {{
+        #[cfg(target_arch = "x86_64")]
+        if x86_vnni_kernels() {
+            // SAFETY: the features the VNNI kernels are compiled for (AVX-512F, BW and
+            // VNNI, AVX2, FMA, F16C) were detected just above.
+            #[allow(unsafe_code)]
+            return unsafe { x86::$vnni($($arg),+) };
+        }
+        dispatch!($fast, $portable, $($arg),+)
+    }};
+}
 /// `sum(w[r][i] * q[m][i] * scale(block of i))` for int8 weights and quantised
 /// activations, for each row and vector (`[m][r]`): an exact integer sum per block (|w q| <= 127 x 128, so 128 of them fit
 /// an i32), scaled once. With AVX2's byte multiply-add where the CPU has it, else
@@ -319,14 +333,7 @@ pub fn dot_i8<const R: usize, const M: usize>(
     w: [&[i8]; R],
     acts: [&QuantizedActs; M],
 ) -> [[f32; R]; M] {
-    #[cfg(target_arch = "x86_64")]
-    if x86_vnni_kernels() {
-        // SAFETY: the features the VNNI kernel is compiled for (AVX-512F, BW and VNNI,
-        // AVX2, FMA, F16C) were detected just above.
-        #[allow(unsafe_code)]
-        return unsafe { x86::dot_i8_vnni(w, acts) };
-    }
-    dispatch!(dot_i8, dot_i8_portable, w, acts)
+    dispatch_integer!(dot_i8_vnni, dot_i8, dot_i8_portable, w, acts)
 }
 
 /// Whether this CPU runs the VNNI integer kernel of [`x86`]: AVX-512 with its byte and word
@@ -388,7 +395,14 @@ pub fn dot_i4<const R: usize, const M: usize>(
     weight_scales: [&[u16]; R],
     acts: [&QuantizedActs; M],
 ) -> [[f32; R]; M] {
-    dispatch!(dot_i4, dot_i4_portable, bytes, weight_scales, acts)
+    dispatch_integer!(
+        dot_i4_vnni,
+        dot_i4,
+        dot_i4_portable,
+        bytes,
+        weight_scales,
+        acts
+    )
 }
 
 /// [`dot_i4`] in plain integer loops the compiler vectorises; the activation block is
@@ -460,9 +474,12 @@ mod x86 {
         _mm256_extracti128_si256, _mm256_fmadd_ps, _mm256_hadd_epi32, _mm256_madd_epi16,
         _mm256_maddubs_epi16, _mm256_set1_epi8, _mm256_set1_epi16, _mm256_setzero_ps,
         _mm256_setzero_si256, _mm256_sign_epi8, _mm256_slli_epi32, _mm256_srli_epi16,
-        _mm256_xor_si256, _mm512_castsi512_ps, _mm512_cvtepu16_epi32, _mm512_cvtph_ps,
-        _mm512_dpbusd_epi32, _mm512_fmadd_ps, _mm512_reduce_add_epi32, _mm512_set1_epi8,
-        _mm512_setzero_ps, _mm512_setzero_si512, _mm512_slli_epi32, _mm512_xor_si512,
+        _mm256_xor_si256, _mm512_add_epi32, _mm512_and_si512, _mm512_castsi512_ps,
+        _mm512_castsi512_si256, _mm512_cvtepu16_epi32, _mm512_cvtph_ps, _mm512_dpbusd_epi32,
+        _mm512_extracti64x4_epi64, _mm512_fmadd_ps, _mm512_reduce_add_epi32, _mm512_set1_epi8,
+        _mm512_setzero_ps, _mm512_setzero_si512, _mm512_slli_epi32, _mm512_srli_epi16,
+        _mm512_unpackhi_epi32, _mm512_unpackhi_epi64, _mm512_unpacklo_epi32, _mm512_unpacklo_epi64,
+        _mm512_xor_si512,
     };
 
     /// Bytes per register.
@@ -711,6 +728,46 @@ mod x86 {
         total
     }
 
+    /// 64 bytes from the start of `b` as one AVX-512 register.
+    #[inline(always)]
+    fn load_wide<T: bytemuck::Pod>(b: &[T]) -> __m512i {
+        let bytes: &[u8] = bytemuck::cast_slice(b);
+        let chunk: [u8; 64] = bytes[..64].try_into().expect("64 bytes");
+        bytemuck::cast(chunk)
+    }
+
+    /// Each AVX-512 register's sixteen 32-bit lanes summed (exact: the kernels' sums fit an
+    /// i32): four registers at a time, their lanes interleaved and added so each 128-bit
+    /// quarter holds the four registers' partial sums, then the quarters added; the rest
+    /// one by one.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
+    fn lane_sums_wide<const R: usize>(v: [__m512i; R]) -> [i32; R] {
+        let mut sums = [0i32; R];
+        let mut r = 0;
+        while r + 4 <= R {
+            let pair =
+                |a, b| _mm512_add_epi32(_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+            let (ab, cd) = (pair(v[r], v[r + 1]), pair(v[r + 2], v[r + 3]));
+            let abcd =
+                _mm512_add_epi32(_mm512_unpacklo_epi64(ab, cd), _mm512_unpackhi_epi64(ab, cd));
+            let half = _mm256_add_epi32(
+                _mm512_castsi512_si256(abcd),
+                _mm512_extracti64x4_epi64::<1>(abcd),
+            );
+            let four = _mm_add_epi32(
+                _mm256_castsi256_si128(half),
+                _mm256_extracti128_si256::<1>(half),
+            );
+            sums[r..r + 4].copy_from_slice(&bytemuck::cast::<__m128i, [i32; 4]>(four));
+            r += 4;
+        }
+        for (s, v) in sums[r..].iter_mut().zip(&v[r..]) {
+            *s = _mm512_reduce_add_epi32(*v);
+        }
+        sums
+    }
+
     /// [`super::dot_i8`] with AVX-512 VNNI: each weight made unsigned by one XOR (w + 128,
     /// 0..=255, once for all the vectors), VPDPBUSD multiplies 64 unsigned weights by 64
     /// signed codes and adds each four products into a 32-bit lane, and 128 times the
@@ -722,10 +779,7 @@ mod x86 {
         acts: [&QuantizedActs; M],
     ) -> [[f32; R]; M] {
         const WIDE: usize = 64;
-        let load = |b: &[i8]| -> __m512i {
-            let chunk: [i8; WIDE] = b[..WIDE].try_into().expect("64 bytes");
-            bytemuck::cast(chunk)
-        };
+        let load = load_wide::<i8>;
         let offset = _mm512_set1_epi8(i8::MIN);
         let mut total = [[0.0f32; R]; M];
         let blocks = acts.first().map_or(0, |a| a.scales.len());
@@ -736,11 +790,54 @@ mod x86 {
             for (t, a) in total.iter_mut().zip(acts) {
                 let q = [at, at + WIDE].map(|i| load(&a.codes[i..]));
                 let correction = 128 * a.sums[b];
-                for (t, u) in t.iter_mut().zip(&unsigned) {
+                let sums = lane_sums_wide(unsigned.map(|u| {
                     let lanes = _mm512_dpbusd_epi32(_mm512_setzero_si512(), u[0], q[0]);
-                    let lanes = _mm512_dpbusd_epi32(lanes, u[1], q[1]);
-                    let sum = _mm512_reduce_add_epi32(lanes) - correction;
-                    *t += sum as f32 * a.scales[b];
+                    _mm512_dpbusd_epi32(lanes, u[1], q[1])
+                }));
+                for (t, sum) in t.iter_mut().zip(sums) {
+                    *t += (sum - correction) as f32 * a.scales[b];
+                }
+            }
+        }
+        total
+    }
+
+    /// [`super::dot_i4`] with AVX-512 VNNI: a group's 64 bytes XORed with 0x88 (both nibbles
+    /// unsigned, code + 8) and masked and shifted apart once for all `M` vectors; VPDPBUSD
+    /// multiplies the 64 low nibbles by the block's even codes and the 64 high ones by its
+    /// odd codes, four products to a 32-bit lane, and 8 times the block's code sum is taken
+    /// off: the exact integer sum, the same bits as the portable loops.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,avx2,fma,f16c")]
+    pub(super) fn dot_i4_vnni<const R: usize, const M: usize>(
+        bytes: [&[u8]; R],
+        weight_scales: [&[u16]; R],
+        acts: [&QuantizedActs; M],
+    ) -> [[f32; R]; M] {
+        const HALF: usize = ACT_BLOCK / 2;
+        let low_nibble = _mm512_set1_epi8(0x0f);
+        let offset = _mm512_set1_epi8(0x88u8 as i8);
+        let mut total = [[0.0f32; R]; M];
+        let groups = acts.first().map_or(0, |a| a.scales.len());
+        for g in 0..groups {
+            let nibbles: [[__m512i; 2]; R] = bytes.map(|row| {
+                let v = _mm512_xor_si512(load_wide(&row[g * HALF..]), offset);
+                [
+                    _mm512_and_si512(v, low_nibble),
+                    _mm512_and_si512(_mm512_srli_epi16::<4>(v), low_nibble),
+                ]
+            });
+            let row_scales = halves_to_f32(weight_scales.map(|ws| ws[g]));
+            for (t, a) in total.iter_mut().zip(acts) {
+                // The split order: the block's even codes, then its odd ones.
+                let qb = &a.split[g * ACT_BLOCK..];
+                let q = [load_wide(qb), load_wide(&qb[HALF..])];
+                let sums = lane_sums_wide(nibbles.map(|n| {
+                    let lanes = _mm512_dpbusd_epi32(_mm512_setzero_si512(), n[0], q[0]);
+                    _mm512_dpbusd_epi32(lanes, n[1], q[1])
+                }));
+                let (s, block_sum) = (a.scales[g], a.sums[g]);
+                for ((t, sum), ws) in t.iter_mut().zip(sums).zip(row_scales) {
+                    *t += (sum - 8 * block_sum) as f32 * (ws * s);
                 }
             }
         }
