@@ -539,7 +539,7 @@ mod x86 {
     /// loop updating them in place kept them in memory: 2.2x slower); R x M of them must
     /// fit the register file with the R converted weights: AVX2's sixteen registers take
     /// 4 x 2, AVX-512's thirty-two 4 x 4. `$prefetch`: how far ahead to prefetch each
-    /// row, if at all.
+    /// row, if at all (`None::<usize>`: not at all).
     macro_rules! dot_float {
         ($name:ident, $features:literal, $reg:ty, $lanes:literal, $zero:ident, $fmadd:ident, $prefetch:expr) => {
             #[inline]
@@ -614,12 +614,12 @@ mod x86 {
         Some(PREFETCH_AHEAD)
     );
 
-    /// Bytes ahead of each row's chunk the wide kernels ask the L2 for (PREFETCHT1). With four
-    /// vectors a chunk takes four times the FMAs, so fewer weight loads fit the core's
+    /// Bytes ahead of each row's chunk the wide kernels ask the L2 for (PREFETCHT1). With
+    /// four vectors a chunk takes four times the FMAs, so fewer weight loads fit the core's
     /// window and the hardware alone kept fewer lines in flight: on two Zen 4 cores,
     /// batches of 4 and 8 at 4096 x 4096 ran about 10-20 % faster with it in alternated
-    /// runs (4 KiB; 8 and 16 KiB, and the L1 hint, no better). The narrow kernels go without: prefetching slowed
-    /// single vectors (measured on a Xeon).
+    /// runs (4 KiB; 8 and 16 KiB, and the L1 hint, no better). The narrow kernels go
+    /// without: prefetching slowed single vectors (measured on a Xeon).
     const PREFETCH_AHEAD: usize = 4096;
 
     /// [`super::dot_f32`].
