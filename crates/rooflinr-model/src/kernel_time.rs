@@ -113,6 +113,14 @@ const QUERY_TILE: f64 = 64.0;
 /// Key columns per tile of a prefill kernel ([`QUERY_TILE`]).
 const KEY_TILE: f64 = 128.0;
 
+/// The head widths of the prefill attention kernels NVIDIA's tables measure (`head_dim` 64,
+/// 128, 192 and 256; 512 in BF16 on Blackwell), each a kernel of its own: TensorRT-LLM
+/// builds one context attention kernel per head size and architecture, its key tile chosen
+/// for the width (its `fmha_cubin.h` lists `fmha_v2_flash_attention_bf16_64_256_S_qkv_64_
+/// tma_ws_sm90`, `..._64_128_S_qkv_128_...` and `..._64_64_S_qkv_256_...`), so each width
+/// reaches its own share of the tensor-core peak ([`KernelTerms::head_compute`]).
+pub const PREFILL_HEAD_DIMS: [u32; 5] = [64, 128, 192, 256, 512];
+
 /// Query-key pairs a prefill attention kernel computes: whole 64 x 128 tiles (`QUERY_TILE`
 /// x `KEY_TILE`), skipping only tiles the causal mask hides entirely. Decode (one query)
 /// computes each visible pair once: its kernels hold a sequence's few query heads in one
@@ -141,6 +149,14 @@ pub fn attention_tile_pairs(shape: &AttentionShape) -> f64 {
         query_tiles * (s / KEY_TILE).ceil()
     };
     key_tiles * QUERY_TILE * KEY_TILE
+}
+
+/// The head width of `shape` when it is prefill attention with keys and values of one
+/// width ([`KernelTimes::head_dim`]); `None` for decode and for MLA's expanded prefill
+/// (keys wider than values: a kernel of its own, profiled apart).
+fn prefill_head_dim(shape: &AttentionShape) -> Option<u32> {
+    (shape.q_len > 1.0 && !shape.shared_kv && shape.qk_dim == shape.v_dim && shape.qk_dim >= 1.0)
+        .then_some(shape.qk_dim as u32)
 }
 
 /// How a decode attention kernel spreads its work over thread blocks, which sets its waves
@@ -325,6 +341,9 @@ pub struct KernelTimes {
     /// ([`KernelTimes::warm`]): the L2 then serves `memory_s`'s bytes too, and the DRAM
     /// none. `memory_s` stays their datasheet (DRAM) time, the roofline bound.
     pub warm_l2: bool,
+    /// The head width of a prefill attention kernel (keys and values equally wide), which
+    /// picks the kernel that runs ([`PREFILL_HEAD_DIMS`]); `None` for every other kernel.
+    pub head_dim: Option<u32>,
 }
 
 /// The share of a GEMM's bytes one SM streams in series when each 128 x 128 output tile
@@ -364,6 +383,7 @@ impl KernelTimes {
             tile_stream_s: 0.0,
             l2_s: 0.0,
             warm_l2: false,
+            head_dim: None,
         }
     }
 
@@ -390,6 +410,7 @@ impl KernelTimes {
             tile_stream_s: prediction.memory_time.get() * serial_tile_share(m, n, sms),
             l2_s: 0.0,
             warm_l2: false,
+            head_dim: None,
         }
     }
 
@@ -472,6 +493,7 @@ impl KernelTimes {
             },
             l2_s: 0.0,
             warm_l2: false,
+            head_dim: prefill_head_dim(shape),
         }
     }
 
@@ -555,6 +577,7 @@ impl KernelTimes {
             tile_stream_s: 0.0,
             l2_s: 0.0,
             warm_l2: false,
+            head_dim: None,
         };
         // The tile term is left out for MoE: tried (each expert's tiles on their own), it
         // moved the held-out medians by -1 to +3 points and fitted unphysical rates on
@@ -619,6 +642,11 @@ pub struct KernelTerms {
     /// ridge point, where both terms are about equal, a kernel with a finite p takes up to
     /// 2^(1/p) times the larger.
     pub overlap: f64,
+    /// The compute time of the prefill attention kernel for each head width of
+    /// [`PREFILL_HEAD_DIMS`] relative to the compute fraction's: the kernel built for that
+    /// width reaches `compute / head_compute[i]` of the peak (1 for every width where not
+    /// fitted, and for every other kernel).
+    pub head_compute: [f64; PREFILL_HEAD_DIMS.len()],
 }
 
 /// `memory` and `compute` seconds combined with the overlap exponent `p`
@@ -779,6 +807,7 @@ impl KernelTerms {
         tile_bandwidth: 1.0,
         l2_bandwidth: f64::INFINITY,
         overlap: f64::INFINITY,
+        head_compute: [1.0; PREFILL_HEAD_DIMS.len()],
     };
 
     /// The fitted throughput terms, seconds: memory (the whole chip's bandwidth, one SM
@@ -787,8 +816,19 @@ impl KernelTerms {
     fn terms(&self, t: KernelTimes) -> (f64, f64) {
         (
             self.memory_limits(t).into_iter().fold(0.0, f64::max),
-            t.compute_s / self.compute,
+            t.compute_s * self.head_scale(t) / self.compute,
         )
+    }
+
+    /// The index in [`PREFILL_HEAD_DIMS`] of `t`'s head width, where it has one listed.
+    fn head_index(t: KernelTimes) -> Option<usize> {
+        let d = t.head_dim?;
+        PREFILL_HEAD_DIMS.iter().position(|&h| h == d)
+    }
+
+    /// `t`'s compute time relative to the compute fraction's ([`KernelTerms::head_compute`]).
+    fn head_scale(&self, t: KernelTimes) -> f64 {
+        Self::head_index(t).map_or(1.0, |i| self.head_compute[i])
     }
 
     /// The memory term's three limits, seconds: the chip's bandwidth, one SM streaming its
@@ -858,7 +898,10 @@ impl KernelTerms {
     /// against the same fit without it (kernels that split K over idle SMs show no such
     /// limit). The L2's rate, where the samples re-read ([`KernelTimes::l2_s`]), starts at
     /// the DRAM's and is read off the kernels it binds the same way, never below the
-    /// bandwidth fraction. Twenty rounds settle each fit. Rounds that start from the full
+    /// bandwidth fraction. Where the samples are prefill attention of two or more head
+    /// widths, each width's compute time relative to the fraction's is read the same way off
+    /// that width's compute-bound kernels ([`KernelTerms::head_compute`]). Twenty rounds
+    /// settle each fit. Rounds that start from the full
     /// bandwidth and peak can settle where they started: a compute limit reached at a small
     /// fraction of the peak never reads as binding, and kernels whose work grows with their
     /// waves read their throughput's shortfall as a latency per wave. So the rounds run
@@ -972,6 +1015,15 @@ impl KernelTerms {
         if rereads {
             terms.l2_bandwidth = 1.0;
         }
+        // Prefill head widths are read apart where the samples have two or more; with one,
+        // the compute fraction is that width's.
+        let mut widths: Vec<usize> = usable
+            .iter()
+            .filter_map(|(t, _)| Self::head_index(*t))
+            .collect();
+        widths.sort_unstable();
+        widths.dedup();
+        let by_head_width = widths.len() >= 2;
         for _ in 0..20 {
             let fixed = if overheads {
                 median(
@@ -1085,6 +1137,28 @@ impl KernelTerms {
             )
             .unwrap_or(terms.compute)
             .clamp(FRACTION.0, FRACTION.1);
+            // Each prefill head width's compute time relative to the fraction's: the same
+            // share of the measured time over the compute term at the group's fraction,
+            // among that width's kernels; never faster than the peak.
+            let mut head_compute = terms.head_compute;
+            if by_head_width {
+                for (i, scale) in head_compute.iter_mut().enumerate() {
+                    let read = median(
+                        usable
+                            .iter()
+                            .filter(|(t, _)| {
+                                Self::head_index(*t) == Some(i) && binds(t, Regime::Compute)
+                            })
+                            .map(|(t, s)| {
+                                share(t, *s, bandwidth, memory_term(t)) / (t.compute_s / compute)
+                            })
+                            .collect(),
+                    );
+                    if let Some(read) = read {
+                        *scale = read.clamp(compute, compute / FRACTION.0);
+                    }
+                }
+            }
             let next = KernelTerms {
                 fixed_s: fixed,
                 bandwidth,
@@ -1093,6 +1167,7 @@ impl KernelTerms {
                 tile_bandwidth,
                 l2_bandwidth,
                 overlap,
+                head_compute,
             };
             if next == terms {
                 break;
@@ -1297,8 +1372,8 @@ pub struct Profile {
 pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of one framework's GEMM and attention shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
 
 /// Profiles are shipped where their held-out median error is at most this: a fit that
-/// misses by more (L40S prefill attention, 42-63 %; RTX PRO 6000 FP8 prefill attention,
-/// 43 %) would mislead more than the bound.
+/// misses by more (vLLM's block-scaled FP8 GEMMs on Hopper, 91-96 %; SGLang's prefill
+/// attention on RTX PRO 6000, 26-31 %) would mislead more than the bound.
 pub const SHIPPED_MEDIAN_ERROR: f64 = 0.25;
 
 mod profiles;
@@ -1436,6 +1511,7 @@ mod tests {
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         assert!((terms.predict(t) - 13e-6).abs() < 1e-18);
         assert_eq!(terms.regime(t), Regime::Compute);
@@ -1482,6 +1558,7 @@ mod tests {
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         let t = KernelTimes {
             memory_s: 4e-6,
@@ -1491,6 +1568,7 @@ mod tests {
             tile_stream_s: 0.0,
             l2_s: 0.0,
             warm_l2: false,
+            head_dim: None,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -1557,6 +1635,7 @@ mod tests {
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         // Sizes over five decades, both regimes, with +-3 % noise from a fixed pattern.
         let samples: Vec<(KernelTimes, f64)> = (0..400)
@@ -1639,6 +1718,7 @@ mod tests {
             tile_bandwidth: 0.005,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         let gemm = |n: u64, k: u64| {
             // 1 byte per weight over 8 TB/s: the datasheet memory time.
@@ -1651,6 +1731,7 @@ mod tests {
                 tile_stream_s: memory_s * serial_tile_share(8, n, 148),
                 l2_s: 0.0,
                 warm_l2: false,
+                head_dim: None,
             }
         };
         let one_tile = terms.predict(gemm(128, 65536));
@@ -1677,6 +1758,7 @@ mod tests {
             tile_bandwidth: 0.005,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         // Decode-like GEMMs over 148 SMs: 1 to 600 tiles, K from 512 to 64k, with +-2 %
         // noise from a fixed pattern; a quarter compute-bound.
@@ -1697,6 +1779,7 @@ mod tests {
                     tile_stream_s: memory_s * serial_tile_share(8, n, 148),
                     l2_s: 0.0,
                     warm_l2: false,
+                    head_dim: None,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -1740,6 +1823,7 @@ mod tests {
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         // Attention-like kernels: one to 300 waves of blocks, throughput from tiny to large.
         let samples: Vec<(KernelTimes, f64)> = (0..600)
@@ -1753,6 +1837,7 @@ mod tests {
                     tile_stream_s: 0.0,
                     l2_s: 0.0,
                     warm_l2: false,
+                    head_dim: None,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -1766,6 +1851,91 @@ mod tests {
         ] {
             assert!((got / want - 1.0).abs() < 0.1, "{fitted:?}");
         }
+    }
+
+    /// Prefill kernels of two head widths, the second reaching 40 % of the first's share
+    /// of the peak: the fit reads each width's compute time apart and predicts both within
+    /// the samples' noise, where one fraction for both misses each by a wide margin.
+    #[test]
+    fn fitting_reads_each_prefill_head_width_apart() {
+        let mut truth = KernelTerms {
+            fixed_s: 8e-6,
+            bandwidth: 0.7,
+            compute: 0.6,
+            ..KernelTerms::ROOFLINE
+        };
+        let narrow = PREFILL_HEAD_DIMS.iter().position(|&d| d == 128).unwrap();
+        let wide = PREFILL_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
+        truth.head_compute[wide] = 2.5;
+        let samples: Vec<(KernelTimes, f64)> = (0..800)
+            .map(|i| {
+                let scale = 10f64.powf(-6.0 + 4.0 * ((i * 37) % 800) as f64 / 800.0);
+                let t = KernelTimes {
+                    head_dim: Some(if i % 2 == 0 { 128 } else { 256 }),
+                    ..KernelTimes::throughput(scale / 20.0, scale)
+                };
+                (t, measured(&truth, t, i))
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        let ratio = fitted.head_compute[wide] / fitted.head_compute[narrow];
+        assert!((ratio / 2.5 - 1.0).abs() < 0.05, "{fitted:?}");
+        let worst = |terms: &KernelTerms| {
+            samples
+                .iter()
+                .map(|(t, s)| (terms.predict(*t) / s - 1.0).abs())
+                .fold(0.0, f64::max)
+        };
+        assert!(worst(&fitted) < 0.05, "{fitted:?}");
+        // One fraction for both widths: the large kernels of one width or the other miss.
+        let one = KernelTerms {
+            head_compute: KernelTerms::ROOFLINE.head_compute,
+            ..fitted
+        };
+        assert!(worst(&one) > 0.5, "{one:?}");
+        // Kernels with no listed width keep the group's fraction.
+        let other = KernelTimes::throughput(1e-6, 1e-3);
+        assert_eq!(fitted.predict(other), one.predict(other));
+    }
+
+    #[test]
+    fn only_prefill_attention_of_equal_widths_has_a_head_width() {
+        let shape = AttentionShape {
+            batch: 2.0,
+            q_len: 512.0,
+            kv_len: 512.0,
+            heads: 8.0,
+            kv_heads: 8.0,
+            qk_dim: 64.0,
+            v_dim: 64.0,
+            causal: true,
+            shared_kv: false,
+            window: None,
+        };
+        let p = crate::roofline::Roof {
+            bandwidth: crate::units::BytesPerSecond::gb_s(1000.0),
+            peak: crate::units::FlopsPerSecond::tflops(200.0),
+        }
+        .predict(crate::roofline::Work {
+            flops: crate::units::Flops(1e9),
+            bytes: crate::units::Bytes(1e6),
+        });
+        let width = |s: &AttentionShape| {
+            KernelTimes::attention(s, &p, 132, DecodeLayout::PerKvHead).head_dim
+        };
+        assert_eq!(width(&shape), Some(64));
+        let decode = AttentionShape {
+            q_len: 1.0,
+            ..shape
+        };
+        assert_eq!(width(&decode), None);
+        // MLA's expanded prefill: keys wider than values, a kernel profiled apart.
+        let mla = AttentionShape {
+            qk_dim: 192.0,
+            v_dim: 128.0,
+            ..shape
+        };
+        assert_eq!(width(&mla), None);
     }
 
     #[test]
@@ -1957,6 +2127,7 @@ mod tests {
             tile_bandwidth: 1.0,
             l2_bandwidth: 2.5,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         // Half the kernels read their bytes once; the other half read them again 32 to 127
         // times (a block per query head), with +-2 % noise from a fixed pattern.

@@ -966,6 +966,9 @@ struct Fitted {
     /// The exponent the memory and compute terms combine with
     /// (`kernel_time::overlapped`), where finite (none: the roofline's max).
     overlap: Option<f64>,
+    /// The share of the peak the prefill attention kernel of each head width reaches, where
+    /// fitted apart (`KernelTerms::head_compute`): head width and fraction.
+    compute_by_head_width: Vec<(u32, f64)>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
     #[serde(skip)]
@@ -988,6 +991,12 @@ impl Fitted {
                 .is_finite()
                 .then(|| terms.l2_bandwidth * hw.memory_bandwidth.value.get() / 1e9),
             overlap: terms.overlap.is_finite().then_some(terms.overlap),
+            compute_by_head_width: kernel_time::PREFILL_HEAD_DIMS
+                .into_iter()
+                .zip(terms.head_compute)
+                .filter(|&(_, scale)| scale != 1.0)
+                .map(|(width, scale)| (width, terms.compute / scale))
+                .collect(),
             shipped: shipped_status(shipped, &terms),
             terms,
         }
@@ -996,13 +1005,22 @@ impl Fitted {
     /// The row of the "Fitted terms" table, `fitted_on` naming the framework and shapes.
     fn row(&self, g: &Group, fitted_on: &str) -> String {
         format!(
-            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {:.2} us | {} | {} | {} | {} |",
+            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {} | {:.2} us | {} | {} | {} | {} |",
             g.hardware,
             g.kernel.name(),
             g.dtype,
             self.fixed_us,
             pct(self.bandwidth_fraction),
             pct(self.compute_fraction),
+            if self.compute_by_head_width.is_empty() {
+                "-".to_string()
+            } else {
+                self.compute_by_head_width
+                    .iter()
+                    .map(|(width, fraction)| format!("{width}: {}", pct(*fraction)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
             self.per_wave_us,
             self.tile_stream_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
@@ -1046,18 +1064,24 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
         && close(p.terms.tile_bandwidth, terms.tile_bandwidth)
         && close(p.terms.l2_bandwidth, terms.l2_bandwidth)
         && close(p.terms.overlap, terms.overlap)
+        && p.terms
+            .head_compute
+            .iter()
+            .zip(terms.head_compute)
+            .all(|(&a, b)| close(a, b))
     {
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
             p.terms.per_wave_s * 1e6,
             p.terms.tile_bandwidth * 100.0,
             p.terms.l2_bandwidth,
-            p.terms.overlap
+            p.terms.overlap,
+            p.terms.head_compute
         )
     }
 }
@@ -1277,19 +1301,27 @@ fn profile_lines(v: &Validation) -> String {
             if held.rows == 0 || held.median > kernel_time::SHIPPED_MEDIAN_ERROR {
                 continue;
             }
+            let terms = [
+                t.fixed_s * 1e6,
+                t.bandwidth,
+                t.compute,
+                t.per_wave_s * 1e6,
+                t.tile_bandwidth,
+                t.l2_bandwidth,
+                t.overlap,
+            ]
+            .map(literal)
+            .join(", ");
+            let (function, heads) = if t.head_compute == KernelTerms::ROOFLINE.head_compute {
+                ("p", String::new())
+            } else {
+                let widths = t.head_compute.map(literal).join(", ");
+                ("ph", format!(" [{widths}],"))
+            };
             let _ = writeln!(
                 out,
-                "    p(\"{}\", {framework:?}, {kernel}, [{}, {}, {}, {}, {}, {}, {}], {:.3}, {:.3}),",
-                g.hardware,
-                literal(t.fixed_s * 1e6),
-                literal(t.bandwidth),
-                literal(t.compute),
-                literal(t.per_wave_s * 1e6),
-                literal(t.tile_bandwidth),
-                literal(t.l2_bandwidth),
-                literal(t.overlap),
-                held.median,
-                held.p90
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}),",
+                g.hardware, held.median, held.p90
             );
         }
     }
@@ -1302,7 +1334,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole 64 x 128 tiles). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole 64 x 128 tiles). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -1342,7 +1374,7 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {
@@ -1539,6 +1571,7 @@ mod tests {
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         let mut rows = Vec::new();
         for m in [1u64, 8, 64, 512, 4096] {
@@ -1827,6 +1860,7 @@ mod tests {
             tile_bandwidth: 1.0,
             l2_bandwidth: f64::INFINITY,
             overlap: f64::INFINITY,
+            ..KernelTerms::ROOFLINE
         };
         let mut rows = Vec::new();
         for batch in [1u64, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024] {

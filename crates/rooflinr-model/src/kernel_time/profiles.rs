@@ -2,7 +2,7 @@
 //! prints these lines from its fits; `cargo xtask validate` refits them and says whether
 //! each still matches.
 
-use super::{Framework, KernelTerms, Profile, Profiled};
+use super::{Framework, KernelTerms, PREFILL_HEAD_DIMS, Profile, Profiled};
 use crate::analysis::Phase::{self, Decode, Prefill};
 use crate::format::Format::{self, Bf16, Fp8E4m3, NvFp4};
 use Framework::{Sglang, TensorRtLlm, Vllm};
@@ -31,10 +31,35 @@ const fn p(
             tile_bandwidth: terms[4],
             l2_bandwidth: terms[5],
             overlap: terms[6],
+            head_compute: [1.0; PREFILL_HEAD_DIMS.len()],
         },
         held_out_median,
         held_out_p90,
     }
+}
+
+/// One prefill attention profile whose kernels reach their own share of the peak at each
+/// head width: `p`'s terms and `head_compute`, the compute time of each width of
+/// [`PREFILL_HEAD_DIMS`] relative to the compute fraction's ([`KernelTerms::head_compute`]).
+const fn ph(
+    hardware: &'static str,
+    framework: Framework,
+    kernel: Profiled,
+    terms: [f64; 7],
+    head_compute: [f64; PREFILL_HEAD_DIMS.len()],
+    held_out_median: f64,
+    held_out_p90: f64,
+) -> Profile {
+    let mut profile = p(
+        hardware,
+        framework,
+        kernel,
+        terms,
+        held_out_median,
+        held_out_p90,
+    );
+    profile.terms.head_compute = head_compute;
+    profile
 }
 
 const fn gemm(format: Format) -> Profiled {
@@ -91,8 +116,16 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
 ///   cores run at peak. Prefill's bandwidth fraction (23-100 % in TensorRT-LLM's tables) is
 ///   read off short prompts, whose bytes hardly matter. Prefill fits no overlap (p = 1, the
 ///   sum) for 14 of TensorRT-LLM's 23 devices and dtypes: FlashAttention's softmax sits
-///   between its two matrix products, our reading, not verified. The latency per wave
-///   (about 1-6 us) is one block's chain of dependent steps; 29 prefill profiles
+///   between its two matrix products, our reading, not verified. Prefill's compute
+///   fraction is read off each head width apart where a group has two or more (`ph`:
+///   [`super::KernelTerms::head_compute`]), one kernel per head size as TensorRT-LLM builds
+///   them: on L40S and RTX PRO 6000 FP8 reaches 36 / 45 % of its peak at width 128 and
+///   10 / 11 % at 256 (that width's kernel is slower than BF16's there; not verified
+///   why), BF16 at width 192 about 60 % of the other widths' share; on Blackwell width 64
+///   two thirds to three quarters of width 128's (Hopper: 75-90 %). With an FP8 cache,
+///   BF16 prefill reads 83-100 % of the BF16 peak on Hopper and B300 at widths 128 and
+///   256: those kernels likely multiply in FP8 (our reading, not verified). The latency
+///   per wave (about 1-6 us) is one block's chain of dependent steps; 29 prefill profiles
 ///   (TensorRT-LLM's on L40S, RTX PRO 6000 and A100, and most of vLLM's and SGLang's) fit
 ///   better with none, their work growing with their waves. Decode's tile rate is one
 ///   block's: 21-36 GB/s for TensorRT-LLM's XQA
@@ -139,12 +172,14 @@ pub const PROFILES: &[Profile] = &[
     p("b200", TensorRtLlm, gemm(NvFp4), [6.03398, 0.601087, 0.465908, 0.0, 0.00509853, f64::INFINITY, 1.5], 0.059, 0.220),
     p("b200", Sglang, gemm(NvFp4), [4.16996, 0.592769, 0.520235, 0.0, 0.0133626, f64::INFINITY, 1.5], 0.095, 0.273),
     p("b200", Vllm, gemm(NvFp4), [6.73053, 0.799905, 0.629811, 0.0, 0.016097, f64::INFINITY, 1.0], 0.064, 0.203),
-    p("b200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.4316, 0.422889, 0.579622, 2.7319, 1.0, f64::INFINITY, 1.0], 0.072, 0.276),
-    p("b200", Sglang, attention(Prefill, Bf16, Bf16), [6.99585, 1.0, 0.623475, 3.43201, 1.0, f64::INFINITY, f64::INFINITY], 0.176, 0.764),
-    p("b200", Vllm, attention(Prefill, Bf16, Bf16), [5.72738, 0.466935, 0.504899, 2.43011, 1.0, f64::INFINITY, f64::INFINITY], 0.221, 0.575),
-    p("b200", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.4423, 0.344298, 0.60989, 2.60024, 1.0, f64::INFINITY, 1.5], 0.075, 0.255),
-    p("b200", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.4572, 0.229497, 0.329859, 2.61694, 1.0, f64::INFINITY, 1.5], 0.071, 0.267),
-    p("b200", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [11.9956, 0.388482, 0.358148, 4.60793, 1.0, f64::INFINITY, 4.0], 0.167, 0.684),
+    ph("b200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.4747, 0.304908, 0.474352, 2.68714, 1.0, f64::INFINITY, 2.0], [1.29844, 0.911335, 1.0, 0.933123, 1.3156], 0.069, 0.238),
+    ph("b200", Sglang, attention(Prefill, Bf16, Bf16), [7.23827, 1.0, 0.585208, 3.1896, 1.0, f64::INFINITY, f64::INFINITY], [1.40539, 0.926488, 10.2466, 0.918691, 1.63473], 0.149, 0.743),
+    ph("b200", Vllm, attention(Prefill, Bf16, Bf16), [5.77307, 0.515342, 0.502283, 2.38443, 1.0, f64::INFINITY, f64::INFINITY], [1.32245, 0.859956, 1.0, 0.872782, 1.65325], 0.197, 0.531),
+    ph("b200", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.628, 0.321022, 0.586421, 2.41391, 1.0, f64::INFINITY, 1.5], [1.38277, 0.911538, 1.0, 0.854503, 1.01133], 0.064, 0.209),
+    ph("b200", Sglang, attention(Prefill, Bf16, Fp8E4m3), [16.7496, 0.218162, 0.0833286, 0.0, 1.0, f64::INFINITY, 1.0], [1.0, 0.152966, 1.19822, 1.06551, 1.0], 0.198, 0.698),
+    ph("b200", Vllm, attention(Prefill, Bf16, Fp8E4m3), [6.17121, 1.0, 0.463596, 2.8664, 1.0, f64::INFINITY, 4.0], [1.09699, 0.609713, 13.9299, 0.937293, 1.54219], 0.232, 0.592),
+    ph("b200", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.6551, 0.212046, 0.31895, 2.41967, 1.0, f64::INFINITY, 1.5], [1.49043, 0.931185, 1.0, 0.887937, 1.0], 0.061, 0.211),
+    ph("b200", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.8476, 0.302195, 0.329676, 3.75386, 1.0, f64::INFINITY, 1.5], [1.39475, 0.860895, 7.48593, 0.894273, 1.40338], 0.139, 0.654),
     p("b200", TensorRtLlm, attention(Decode, Bf16, Bf16), [9.31941, 0.956018, 0.245464, 1.64541, 0.32522, f64::INFINITY, 1.5], 0.059, 0.280),
     p("b200", Sglang, attention(Decode, Bf16, Bf16), [7.02904, 0.959132, 1.0, 1.93129, 0.213529, f64::INFINITY, 1.0], 0.139, 0.501),
     p("b200", Vllm, attention(Decode, Bf16, Bf16), [7.35982, 0.969377, 1.0, 1.33696, 0.351246, f64::INFINITY, 1.0], 0.131, 0.420),
@@ -168,13 +203,14 @@ pub const PROFILES: &[Profile] = &[
     p("b300", TensorRtLlm, gemm(NvFp4), [6.74657, 0.401291, 0.639011, 0.0, 0.00690541, f64::INFINITY, 1.0], 0.090, 0.306),
     p("b300", Sglang, gemm(NvFp4), [3.68878, 0.585872, 0.360357, 0.0, 0.0137375, f64::INFINITY, 1.5], 0.094, 0.256),
     p("b300", Vllm, gemm(NvFp4), [6.62508, 0.705214, 0.386312, 0.0, 0.0174673, f64::INFINITY, 1.5], 0.064, 0.218),
-    p("b300", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.3701, 0.331274, 0.569347, 2.45792, 1.0, f64::INFINITY, 1.5], 0.070, 0.225),
-    p("b300", Sglang, attention(Prefill, Bf16, Bf16), [8.4911, 0.311757, 0.632162, 0.0, 1.0, f64::INFINITY, 1.5], 0.189, 0.722),
-    p("b300", Vllm, attention(Prefill, Bf16, Bf16), [6.29174, 0.387652, 0.634828, 2.55228, 1.0, f64::INFINITY, 4.0], 0.165, 0.549),
-    p("b300", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.357, 0.385775, 0.942626, 2.24405, 1.0, f64::INFINITY, 1.0], 0.066, 0.210),
-    p("b300", Vllm, attention(Prefill, Bf16, Fp8E4m3), [8.98547, 0.139287, 0.631816, 0.0, 1.0, f64::INFINITY, 1.5], 0.225, 0.639),
-    p("b300", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.4906, 0.25898, 0.49571, 2.31533, 1.0, f64::INFINITY, 1.0], 0.063, 0.213),
-    p("b300", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [14.6018, 0.11725, 0.515583, 0.0, 1.0, f64::INFINITY, 1.0], 0.145, 0.645),
+    ph("b300", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.4151, 0.330788, 0.562957, 2.41553, 1.0, f64::INFINITY, 1.5], [1.128, 0.879693, 1.0, 0.991396, 1.45099], 0.058, 0.211),
+    ph("b300", Sglang, attention(Prefill, Bf16, Bf16), [5.29132, 1.0, 0.672328, 3.20659, 1.0, f64::INFINITY, f64::INFINITY], [1.12677, 0.855132, 12.5184, 0.982312, 1.72891], 0.179, 0.767),
+    ph("b300", Vllm, attention(Prefill, Bf16, Bf16), [6.2195, 0.60117, 0.637521, 2.62382, 1.0, f64::INFINITY, 2.0], [1.16856, 0.832534, 1.0, 1.0587, 1.95272], 0.162, 0.482),
+    ph("b300", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.511, 0.369647, 0.907051, 2.08997, 1.0, f64::INFINITY, 1.0], [1.36267, 0.910991, 1.0, 0.907051, 1.12417], 0.055, 0.173),
+    ph("b300", Sglang, attention(Prefill, Bf16, Fp8E4m3), [16.5749, 0.224554, 0.085386, 0.0, 1.0, f64::INFINITY, 1.0], [1.0, 0.124203, 1.21868, 1.04775, 1.0], 0.202, 0.716),
+    ph("b300", Vllm, attention(Prefill, Bf16, Fp8E4m3), [8.98621, 0.14556, 0.532698, 0.0, 1.0, f64::INFINITY, 1.5], [1.07777, 0.602794, 16.9969, 0.536371, 0.774678], 0.194, 0.526),
+    ph("b300", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.6493, 0.249771, 0.483938, 2.1606, 1.0, f64::INFINITY, 1.0], [1.43957, 0.955656, 1.0, 0.93105, 1.0], 0.056, 0.176),
+    ph("b300", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [11.1211, 0.309681, 0.545463, 3.48918, 1.0, f64::INFINITY, 1.0], [1.45956, 0.908594, 11.1899, 0.954666, 1.61613], 0.129, 0.641),
     p("b300", TensorRtLlm, attention(Decode, Bf16, Bf16), [9.31513, 0.938351, 0.242381, 1.54099, 0.348623, f64::INFINITY, 1.5], 0.051, 0.289),
     p("b300", Sglang, attention(Decode, Bf16, Bf16), [6.58713, 0.933238, 1.0, 1.88805, 0.212622, f64::INFINITY, 1.0], 0.156, 0.495),
     p("b300", Vllm, attention(Decode, Bf16, Bf16), [7.44025, 0.930494, 1.0, 1.43607, 0.217237, f64::INFINITY, 1.0], 0.042, 0.242),
@@ -198,13 +234,14 @@ pub const PROFILES: &[Profile] = &[
     p("gb200", TensorRtLlm, gemm(NvFp4), [5.87983, 0.593227, 0.450058, 0.0, 0.00524124, f64::INFINITY, 1.5], 0.061, 0.213),
     p("gb200", Sglang, gemm(NvFp4), [3.75494, 0.581443, 0.513801, 0.0, 0.0135221, f64::INFINITY, 1.5], 0.096, 0.277),
     p("gb200", Vllm, gemm(NvFp4), [7.12516, 0.699999, 0.526435, 0.0, 0.0161096, f64::INFINITY, 1.5], 0.070, 0.215),
-    p("gb200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.7236, 0.40462, 0.563328, 2.56982, 1.0, f64::INFINITY, 1.0], 0.078, 0.270),
-    p("gb200", Sglang, attention(Prefill, Bf16, Bf16), [7.09318, 1.0, 0.583942, 3.4042, 1.0, f64::INFINITY, f64::INFINITY], 0.203, 0.773),
-    p("gb200", Vllm, attention(Prefill, Bf16, Bf16), [6.99863, 0.434024, 0.442959, 2.61126, 1.0, f64::INFINITY, f64::INFINITY], 0.175, 0.503),
-    p("gb200", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.8086, 0.350911, 0.622903, 2.4904, 1.0, f64::INFINITY, 1.5], 0.080, 0.270),
-    p("gb200", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.9033, 0.130746, 0.418721, 0.0, 1.0, f64::INFINITY, 1.5], 0.211, 0.616),
-    p("gb200", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.7055, 0.238245, 0.343315, 2.55751, 1.0, f64::INFINITY, 1.5], 0.076, 0.281),
-    p("gb200", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.1528, 0.401627, 0.367032, 4.47148, 1.0, f64::INFINITY, 4.0], 0.161, 0.685),
+    ph("gb200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.7229, 0.30231, 0.458672, 2.56878, 1.0, f64::INFINITY, 2.0], [1.28208, 0.879356, 1.0, 0.940513, 1.28427], 0.071, 0.243),
+    ph("gb200", Sglang, attention(Prefill, Bf16, Bf16), [7.44245, 1.0, 0.550249, 3.05492, 1.0, f64::INFINITY, f64::INFINITY], [1.33594, 0.904134, 10.0238, 0.95305, 1.55624], 0.163, 0.741),
+    ph("gb200", Vllm, attention(Prefill, Bf16, Bf16), [6.96316, 0.478977, 0.446413, 2.66024, 1.0, f64::INFINITY, f64::INFINITY], [1.21064, 0.788108, 1.0, 0.930683, 1.71401], 0.161, 0.475),
+    ph("gb200", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [13.0149, 0.318964, 0.603653, 2.28337, 1.0, f64::INFINITY, 1.5], [1.45422, 0.923931, 1.0, 0.829753, 1.04494], 0.067, 0.214),
+    ph("gb200", Sglang, attention(Prefill, Bf16, Fp8E4m3), [18.6002, 0.219512, 0.0819282, 0.0, 1.0, f64::INFINITY, 1.0], [1.0, 0.17338, 1.24555, 1.0754, 1.0], 0.188, 0.721),
+    ph("gb200", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.9036, 0.134778, 0.370173, 0.0, 1.0, f64::INFINITY, 1.5], [1.10301, 0.613858, 12.6369, 0.532828, 0.746661], 0.179, 0.493),
+    ph("gb200", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.9701, 0.204689, 0.330986, 2.29238, 1.0, f64::INFINITY, 1.5], [1.57199, 0.941314, 1.0, 0.858969, 1.0], 0.063, 0.221),
+    ph("gb200", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [13.0532, 0.366735, 0.374269, 3.5719, 1.0, f64::INFINITY, 1.0], [1.56307, 0.901325, 8.31716, 0.860805, 1.52622], 0.129, 0.648),
     p("gb200", TensorRtLlm, attention(Decode, Bf16, Bf16), [9.78609, 0.943667, 0.137909, 1.545, 0.311969, f64::INFINITY, 2.0], 0.073, 0.277),
     p("gb200", Sglang, attention(Decode, Bf16, Bf16), [8.63313, 0.960384, 1.0, 1.76606, 0.214824, f64::INFINITY, 1.0], 0.167, 0.471),
     p("gb200", Vllm, attention(Decode, Bf16, Bf16), [7.91577, 0.932591, 1.0, 1.47611, 0.211768, f64::INFINITY, 1.0], 0.102, 0.241),
@@ -228,13 +265,14 @@ pub const PROFILES: &[Profile] = &[
     p("gb300", TensorRtLlm, gemm(NvFp4), [6.87324, 0.399158, 0.662692, 0.0, 0.00679732, f64::INFINITY, 1.0], 0.089, 0.299),
     p("gb300", Sglang, gemm(NvFp4), [3.72052, 0.597907, 0.371457, 0.0, 0.0140055, f64::INFINITY, 1.5], 0.088, 0.241),
     p("gb300", Vllm, gemm(NvFp4), [7.17296, 0.707526, 0.38896, 0.0, 0.0162448, f64::INFINITY, 1.5], 0.063, 0.196),
-    p("gb300", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.697, 0.383983, 0.703776, 2.39494, 1.0, f64::INFINITY, 1.0], 0.067, 0.233),
-    p("gb300", Sglang, attention(Prefill, Bf16, Bf16), [7.06414, 0.714446, 0.727319, 3.35497, 1.0, f64::INFINITY, f64::INFINITY], 0.200, 0.808),
-    p("gb300", Vllm, attention(Prefill, Bf16, Bf16), [6.57265, 0.524484, 0.625441, 2.63379, 1.0, f64::INFINITY, f64::INFINITY], 0.168, 0.508),
-    p("gb300", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.8116, 0.382533, 0.978608, 2.2271, 1.0, f64::INFINITY, 1.0], 0.068, 0.219),
-    p("gb300", Vllm, attention(Prefill, Bf16, Fp8E4m3), [9.77836, 0.141738, 0.608163, 0.0, 1.0, f64::INFINITY, 1.5], 0.220, 0.635),
-    p("gb300", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.7812, 0.249966, 0.531173, 2.30516, 1.0, f64::INFINITY, 1.0], 0.064, 0.232),
-    p("gb300", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [16.4858, 0.123148, 0.493473, 0.0, 1.0, f64::INFINITY, 1.0], 0.134, 0.650),
+    ph("gb300", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.7226, 0.315679, 0.598267, 2.36957, 1.0, f64::INFINITY, 1.5], [1.22469, 0.863723, 1.0, 0.967421, 1.42835], 0.057, 0.216),
+    ph("gb300", Sglang, attention(Prefill, Bf16, Bf16), [7.56113, 1.0, 0.676037, 2.8883, 1.0, f64::INFINITY, f64::INFINITY], [1.18137, 0.861257, 12.6054, 0.965772, 1.78771], 0.152, 0.740),
+    ph("gb300", Vllm, attention(Prefill, Bf16, Bf16), [6.61733, 0.455596, 0.61232, 2.57854, 1.0, f64::INFINITY, 4.0], [1.14056, 0.802145, 1.0, 1.0599, 1.93207], 0.157, 0.525),
+    ph("gb300", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.9755, 0.29962, 0.793448, 2.0632, 1.0, f64::INFINITY, 1.5], [1.39813, 0.901394, 1.0, 0.841915, 1.01538], 0.056, 0.180),
+    ph("gb300", Sglang, attention(Prefill, Bf16, Fp8E4m3), [16.7428, 0.236205, 0.0806739, 0.0, 1.0, f64::INFINITY, 1.0], [1.0, 0.136344, 1.27801, 1.04809, 1.0], 0.194, 0.738),
+    ph("gb300", Vllm, attention(Prefill, Bf16, Fp8E4m3), [9.77909, 0.14739, 0.509588, 0.0, 1.0, f64::INFINITY, 1.5], [1.07496, 0.586185, 17.1439, 0.517365, 0.684343], 0.189, 0.517),
+    ph("gb300", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.9734, 0.2386, 0.510842, 2.10821, 1.0, f64::INFINITY, 1.0], [1.59147, 0.960844, 1.0, 0.889442, 1.0], 0.053, 0.186),
+    ph("gb300", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [13.1543, 0.316351, 0.509732, 3.3431, 1.0, f64::INFINITY, 1.0], [1.49366, 0.865916, 11.1407, 0.895592, 1.53648], 0.123, 0.641),
     p("gb300", TensorRtLlm, attention(Decode, Bf16, Bf16), [9.61454, 0.925025, 1.0, 1.56036, 0.342361, f64::INFINITY, 1.0], 0.060, 0.276),
     p("gb300", Sglang, attention(Decode, Bf16, Bf16), [8.61837, 0.937102, 1.0, 1.76174, 0.219314, f64::INFINITY, 1.0], 0.180, 0.474),
     p("gb300", Vllm, attention(Decode, Bf16, Bf16), [7.67848, 0.914017, 1.0, 1.47548, 0.212066, f64::INFINITY, 1.0], 0.073, 0.239),
@@ -255,14 +293,14 @@ pub const PROFILES: &[Profile] = &[
     p("h100-sxm", TensorRtLlm, gemm(Fp8E4m3), [12.5185, 0.819057, 0.650344, 1.33218, 1.0, 0.892135, 2.0], 0.038, 0.149),
     p("h100-sxm", Sglang, gemm(Fp8E4m3), [5.41436, 0.757094, 0.59121, 0.0, 0.0508567, 0.757094, 2.0], 0.116, 0.317),
     p("h100-sxm", Vllm, gemm(Fp8E4m3), [5.11655, 0.852879, 0.553707, 0.0, 0.0390549, 0.852879, 1.0], 0.166, 0.507),
-    p("h100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [13.2515, 0.473809, 0.551441, 3.17978, 1.0, f64::INFINITY, 1.5], 0.064, 0.244),
-    p("h100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [10.1766, 0.483561, 0.610331, 0.0, 1.0, f64::INFINITY, 1.5], 0.115, 0.451),
-    p("h100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [11.3123, 0.338296, 0.553467, 0.0, 1.0, f64::INFINITY, 1.5], 0.138, 0.363),
-    p("h100-sxm", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.5564, 0.665567, 0.800561, 4.35788, 1.0, f64::INFINITY, 2.0], 0.103, 0.319),
-    p("h100-sxm", Sglang, attention(Prefill, Bf16, Fp8E4m3), [14.2424, 0.245671, 0.0618197, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.163, 0.661),
-    p("h100-sxm", Vllm, attention(Prefill, Bf16, Fp8E4m3), [12.6703, 0.296532, 0.595298, 0.0, 1.0, f64::INFINITY, 1.0], 0.149, 0.428),
-    p("h100-sxm", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.7912, 0.587954, 0.438752, 4.1376, 1.0, f64::INFINITY, 1.0], 0.107, 0.298),
-    p("h100-sxm", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [9.92763, 0.326028, 0.418378, 0.0, 1.0, f64::INFINITY, 1.0], 0.169, 0.461),
+    ph("h100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [13.3062, 0.471108, 0.549941, 3.12316, 1.0, f64::INFINITY, 1.5], [1.08949, 0.954541, 1.05521, 0.989826, 1.0], 0.057, 0.238),
+    ph("h100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [10.1767, 0.486066, 0.608596, 0.0, 1.0, f64::INFINITY, 1.5], [1.36087, 1.01788, 0.921769, 0.935392, 5.96601], 0.097, 0.433),
+    ph("h100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [11.3138, 0.420262, 0.628813, 0.0, 1.0, f64::INFINITY, 1.0], [1.19849, 0.888386, 0.774887, 0.777082, 1.6102], 0.110, 0.344),
+    ph("h100-sxm", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [12.7467, 0.652369, 0.826898, 4.13611, 1.0, f64::INFINITY, 1.5], [1.2485, 0.929577, 1.22865, 0.957194, 1.0], 0.081, 0.308),
+    ph("h100-sxm", Sglang, attention(Prefill, Bf16, Fp8E4m3), [14.2424, 0.245769, 0.0618197, 0.0, 1.0, f64::INFINITY, f64::INFINITY], [1.0, 1.0, 1.0, 0.876022, 1.03416], 0.116, 0.625),
+    ph("h100-sxm", Vllm, attention(Prefill, Bf16, Fp8E4m3), [12.6704, 0.29294, 0.597067, 0.0, 1.0, f64::INFINITY, 1.0], [1.02253, 0.906437, 0.954157, 1.30703, 1.0], 0.139, 0.420),
+    ph("h100-sxm", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.8379, 0.430291, 0.405924, 4.08468, 1.0, f64::INFINITY, 1.5], [1.27245, 0.97708, 1.18919, 0.914834, 1.0], 0.087, 0.292),
+    ph("h100-sxm", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [9.92779, 0.330031, 0.414218, 0.0, 1.0, f64::INFINITY, 1.0], [1.42393, 1.03798, 0.776827, 0.781331, 7.65239], 0.102, 0.428),
     p("h100-sxm", TensorRtLlm, attention(Decode, Bf16, Bf16), [3.6107, 0.990046, 0.0597347, 4.18988, 0.007673, f64::INFINITY, f64::INFINITY], 0.123, 0.319),
     p("h100-sxm", Sglang, attention(Decode, Bf16, Bf16), [6.17033, 0.885886, 0.173752, 3.33079, 0.374618, f64::INFINITY, f64::INFINITY], 0.106, 0.390),
     p("h100-sxm", Vllm, attention(Decode, Bf16, Bf16), [7.51535, 0.913641, 1.0, 3.6866, 0.370691, f64::INFINITY, 1.0], 0.097, 0.273),
@@ -283,14 +321,14 @@ pub const PROFILES: &[Profile] = &[
     p("h200", TensorRtLlm, gemm(Fp8E4m3), [12.286, 0.806084, 0.635851, 1.55812, 1.0, 0.810711, 2.0], 0.049, 0.187),
     p("h200", Sglang, gemm(Fp8E4m3), [4.93199, 0.756468, 0.684568, 0.0, 0.0337892, 0.756468, 1.0], 0.142, 0.378),
     p("h200", Vllm, gemm(Fp8E4m3), [5.11116, 0.777124, 0.545807, 0.0, 0.0269894, 0.777124, 1.0], 0.189, 0.579),
-    p("h200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.5738, 0.402524, 0.563841, 3.41768, 1.0, f64::INFINITY, 1.5], 0.064, 0.242),
-    p("h200", Sglang, attention(Prefill, Bf16, Bf16), [10.016, 0.375596, 0.592337, 0.0, 1.0, f64::INFINITY, 1.5], 0.118, 0.456),
-    p("h200", Vllm, attention(Prefill, Bf16, Bf16), [11.1515, 0.245834, 0.55795, 0.0, 1.0, f64::INFINITY, 1.5], 0.140, 0.364),
-    p("h200", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [11.8744, 0.633119, 0.859719, 4.59858, 1.0, f64::INFINITY, 1.5], 0.095, 0.325),
-    p("h200", Sglang, attention(Prefill, Bf16, Fp8E4m3), [14.0332, 0.187206, 0.0616037, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.166, 0.676),
-    p("h200", Vllm, attention(Prefill, Bf16, Fp8E4m3), [12.4446, 0.214372, 0.587589, 0.0, 1.0, f64::INFINITY, 1.0], 0.145, 0.418),
-    p("h200", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [11.9912, 0.692111, 0.433055, 4.56818, 1.0, f64::INFINITY, 1.0], 0.103, 0.309),
-    p("h200", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [9.77984, 0.238953, 0.413413, 0.0, 1.0, f64::INFINITY, 1.0], 0.177, 0.470),
+    ph("h200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.6199, 0.408504, 0.560905, 3.37212, 1.0, f64::INFINITY, 1.5], [1.09584, 0.962304, 1.05147, 0.996696, 1.0], 0.058, 0.235),
+    ph("h200", Sglang, attention(Prefill, Bf16, Bf16), [10.0111, 0.492621, 0.646025, 0.0, 1.0, f64::INFINITY, 1.0], [2.02611, 1.00329, 0.91214, 0.944756, 6.12171], 0.102, 0.442),
+    ph("h200", Vllm, attention(Prefill, Bf16, Bf16), [11.1529, 0.315202, 0.621384, 0.0, 1.0, f64::INFINITY, 1.0], [1.22329, 0.889272, 0.774887, 0.791316, 1.62986], 0.109, 0.346),
+    ph("h200", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [11.9928, 0.614984, 0.850333, 4.48677, 1.0, f64::INFINITY, 1.5], [1.26423, 0.941247, 1.24298, 0.977344, 1.0], 0.081, 0.315),
+    ph("h200", Sglang, attention(Prefill, Bf16, Fp8E4m3), [14.0333, 0.187373, 0.0616037, 0.0, 1.0, f64::INFINITY, f64::INFINITY], [1.0, 1.0, 1.0, 0.861768, 1.0237], 0.119, 0.644),
+    ph("h200", Vllm, attention(Prefill, Bf16, Fp8E4m3), [12.4449, 0.212226, 0.588252, 0.0, 1.0, f64::INFINITY, 1.0], [1.02758, 0.908973, 0.970844, 1.27597, 1.0], 0.134, 0.411),
+    ph("h200", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.0394, 0.692111, 0.430074, 4.51989, 1.0, f64::INFINITY, 1.0], [1.29156, 0.991213, 1.20725, 0.915415, 1.0], 0.090, 0.303),
+    ph("h200", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [9.78006, 0.244966, 0.4079, 0.0, 1.0, f64::INFINITY, 1.0], [1.43284, 1.0423, 0.795118, 0.789695, 7.63312], 0.115, 0.434),
     p("h200", TensorRtLlm, attention(Decode, Bf16, Bf16), [3.08056, 0.95994, 1.0, 4.62629, 0.00748373, f64::INFINITY, f64::INFINITY], 0.119, 0.331),
     p("h200", Sglang, attention(Decode, Bf16, Bf16), [5.81646, 0.853984, 1.0, 3.58706, 0.208331, f64::INFINITY, 1.0], 0.119, 0.407),
     p("h200", Vllm, attention(Decode, Bf16, Bf16), [7.18195, 0.863523, 1.0, 3.84718, 0.275204, f64::INFINITY, 1.0], 0.102, 0.284),
@@ -311,10 +349,13 @@ pub const PROFILES: &[Profile] = &[
     p("l40s", TensorRtLlm, gemm(Fp8E4m3), [12.0877, 0.826625, 0.573843, 0.781949, 1.0, 1.66584, 2.0], 0.090, 0.384),
     p("l40s", Sglang, gemm(Fp8E4m3), [3.80166, 0.729449, 0.467729, 0.0, 0.113571, 1.27738, 4.0], 0.127, 0.416),
     p("l40s", Vllm, gemm(Fp8E4m3), [5.27964, 0.748462, 0.756527, 0.0, 0.0808617, 0.845507, 1.0], 0.176, 0.553),
-    p("l40s", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.42543, 1.0, 0.405821, 0.0, 0.0381961, f64::INFINITY, 1.0], 0.166, 0.614),
-    p("l40s", Vllm, attention(Prefill, Bf16, Bf16), [3.85757, 1.0, 0.511303, 4.32664, 0.00996179, f64::INFINITY, f64::INFINITY], 0.136, 0.495),
-    p("l40s", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [9.5665, 1.0, 0.406367, 0.0, 1.0, f64::INFINITY, 1.0], 0.156, 0.616),
-    p("l40s", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.6401, 0.684618, 0.402471, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.203, 0.624),
+    ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.42543, 1.0, 0.405097, 0.0, 0.0381961, f64::INFINITY, 1.0], [0.983108, 1.01915, 1.63975, 0.938417, 1.0], 0.157, 0.617),
+    ph("l40s", Sglang, attention(Prefill, Bf16, Bf16), [6.80249, 1.0, 0.451671, 0.0, 1.0, f64::INFINITY, 1.5], [2.1752, 0.782052, 1.66094, 1.03155, 1.0], 0.220, 0.946),
+    ph("l40s", Vllm, attention(Prefill, Bf16, Bf16), [3.86491, 1.0, 0.510133, 4.31545, 0.00983702, f64::INFINITY, f64::INFINITY], [1.04178, 0.939715, 1.03624, 1.06618, 1.0], 0.134, 0.491),
+    ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [9.5665, 1.0, 0.406417, 0.0, 1.0, f64::INFINITY, 1.0], [0.984335, 1.02075, 1.62764, 0.939763, 1.0], 0.144, 0.617),
+    ph("l40s", Sglang, attention(Prefill, Bf16, Fp8E4m3), [9.1316, 1.0, 0.444145, 0.0, 1.0, f64::INFINITY, 1.5], [2.29979, 0.775965, 1.85622, 1.0323, 1.0], 0.213, 0.831),
+    ph("l40s", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.6406, 0.690024, 0.398657, 0.0, 1.0, f64::INFINITY, f64::INFINITY], [0.940404, 0.938375, 1.84101, 1.3592, 1.0], 0.163, 0.625),
+    ph("l40s", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [7.20242, 1.0, 0.159912, 5.75147, 1.0, f64::INFINITY, f64::INFINITY], [0.986594, 0.44016, 0.679209, 1.54077, 1.0], 0.129, 0.544),
     p("l40s", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.80564, 1.0, 1.0, 2.65708, 0.0331338, f64::INFINITY, f64::INFINITY], 0.180, 1.062),
     p("l40s", Sglang, attention(Decode, Bf16, Bf16), [5.60197, 0.943973, 1.0, 0.0, 0.943973, f64::INFINITY, 4.0], 0.206, 1.606),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Bf16), [6.84625, 0.914729, 1.0, 0.820973, 0.914729, 7.94993, 1.0], 0.123, 1.068),
@@ -336,10 +377,12 @@ pub const PROFILES: &[Profile] = &[
     p("rtx-pro-6000", TensorRtLlm, gemm(NvFp4), [3.44334, 0.816044, 0.795983, 0.0, 0.0107803, f64::INFINITY, 2.0], 0.090, 0.358),
     p("rtx-pro-6000", Sglang, gemm(NvFp4), [3.65842, 0.75981, 0.694068, 0.0, 0.0116485, f64::INFINITY, 4.0], 0.069, 0.252),
     p("rtx-pro-6000", Vllm, gemm(NvFp4), [6.35228, 0.823257, 0.721154, 0.0, 0.0120852, f64::INFINITY, 4.0], 0.094, 0.378),
-    p("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Bf16), [11.1592, 0.850343, 0.427882, 0.0, 1.0, f64::INFINITY, 1.0], 0.103, 0.352),
-    p("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Bf16), [4.42931, 0.737967, 0.633668, 4.16697, 0.00396369, f64::INFINITY, f64::INFINITY], 0.110, 0.404),
-    p("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [11.2007, 0.878416, 0.428338, 0.0, 1.0, f64::INFINITY, 1.0], 0.106, 0.365),
-    p("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.8522, 0.494852, 0.499921, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.195, 0.589),
+    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Bf16), [11.1586, 0.794662, 0.434143, 0.0, 1.0, f64::INFINITY, 1.0], [0.867126, 0.994906, 1.53525, 1.03876, 1.0], 0.082, 0.344),
+    ph("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Bf16), [4.81159, 0.837673, 0.62677, 3.82066, 0.00620642, f64::INFINITY, 4.0], [1.0387, 0.950953, 0.976349, 1.0978, 1.0], 0.108, 0.364),
+    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [11.2007, 0.878781, 0.427645, 0.0, 1.0, f64::INFINITY, 1.0], [0.879717, 1.0006, 1.55098, 1.03786, 1.0], 0.087, 0.355),
+    ph("rtx-pro-6000", Sglang, attention(Prefill, Bf16, Fp8E4m3), [10.3954, 1.0, 0.593248, 0.0, 1.0, f64::INFINITY, 1.5], [3.52609, 0.822235, 3.69042, 0.896772, 4.73161], 0.241, 0.898),
+    ph("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.8522, 0.541037, 0.46243, 0.0, 1.0, f64::INFINITY, f64::INFINITY], [0.906906, 0.889804, 2.04846, 1.13226, 1.0], 0.160, 0.569),
+    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.2746, 1.0, 0.192037, 4.84421, 1.0, f64::INFINITY, f64::INFINITY], [0.970738, 0.423299, 0.938449, 1.67295, 1.0], 0.109, 0.490),
     p("rtx-pro-6000", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.25391, 1.0, 1.0, 2.75085, 1.0, f64::INFINITY, f64::INFINITY], 0.173, 0.733),
     p("rtx-pro-6000", Sglang, attention(Decode, Bf16, Bf16), [4.62795, 1.0, 1.0, 1.6991, 0.726088, f64::INFINITY, 4.0], 0.220, 0.926),
     p("rtx-pro-6000", TensorRtLlm, per_query_head(Bf16, Bf16), [5.58062, 1.0, 1.0, 1.21918, 0.0246781, 5.04688, f64::INFINITY], 0.099, 0.312),
