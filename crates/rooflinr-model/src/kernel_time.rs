@@ -103,15 +103,35 @@ pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, sms: u3
 /// Query rows per tile of a prefill (FlashAttention-style) kernel. TensorRT-LLM's context
 /// attention kernels name their tile: `fmha_v2_flash_attention_bf16_64_128_S_qkv_128_
 /// causal_tma_ws_sm90_kernel` computes 64 query rows against 128 keys at a time for head
-/// size 128 (Hopper; sm_89's tiled kernel for that head size is 64 x 128 too). A
+/// size 128 (Hopper; sm_89's tiled kernel for that head size is 64 x 128 too; for the key
+/// tile of each architecture see [`prefill_key_tile`]). A
 /// tile is computed whole even where the causal mask or the sequence's end leaves part of
 /// it empty. On NVIDIA's tables 64 x 128 against the 128 x 128 of FlashAttention-3 (Shah et
 /// al., 2024, section 4) brought prefill attention's held-out p90 from 34-56 % to 21-32 % on
 /// A100, Hopper and Blackwell (64 x 64 and 32 x 32 tried: 64 x 64 fit about as well, a
 /// little better on L40S; 32 x 32 worse on Hopper and Blackwell).
 const QUERY_TILE: f64 = 64.0;
-/// Key columns per tile of a prefill kernel ([`QUERY_TILE`]).
+/// Key columns per tile of TensorRT-LLM's warp-specialised TMA prefill kernels (Hopper and
+/// the sm_100 family: `..._64_128_S_qkv_128_tma_ws_sm90`; [`QUERY_TILE`]).
 const KEY_TILE: f64 = 128.0;
+/// Key columns per tile of the prefill kernels TensorRT-LLM builds for sm_80 to sm_89
+/// (`fmha_v2_flash_attention_fp16_64_32_S_qkv_128_sm80`, `..._sm86`, `..._sm89` beside the
+/// tiled `..._64_128_...` ones) and runs on sm_120. On NVIDIA's tables, against 128: A100's
+/// held-out p90 22 -> 14 %, L40S BF16's median 16 -> 13 % and p90 62 -> 46 % (16- to
+/// 32-token prompts had run 1.2-1.6x faster than whole 128-key tiles predict), RTX PRO
+/// 6000's 1-2 points lower; Hopper and Blackwell moved by a point either way, so they keep
+/// the key tile their kernels are named by.
+const NARROW_KEY_TILE: f64 = 32.0;
+
+/// The key columns per tile of a prefill attention kernel on compute capability `sm`
+/// ([`KEY_TILE`], [`NARROW_KEY_TILE`]): 32 on sm_80 to sm_89 and sm_120 and later consumer
+/// parts, 128 on Hopper, the sm_100 family and where the architecture is not known.
+pub fn prefill_key_tile(sm: Option<u32>) -> f64 {
+    match sm {
+        Some(80..=89 | 120..=129) => NARROW_KEY_TILE,
+        _ => KEY_TILE,
+    }
+}
 
 /// The head widths of the prefill attention kernels NVIDIA's tables measure (`head_dim` 64,
 /// 128, 192 and 256; 512 in BF16 on Blackwell), each a kernel of its own: TensorRT-LLM
@@ -121,11 +141,12 @@ const KEY_TILE: f64 = 128.0;
 /// reaches its own share of the tensor-core peak ([`KernelTerms::head_compute`]).
 pub const PREFILL_HEAD_DIMS: [u32; 5] = [64, 128, 192, 256, 512];
 
-/// Query-key pairs a prefill attention kernel computes: whole 64 x 128 tiles (`QUERY_TILE`
-/// x `KEY_TILE`), skipping only tiles the causal mask hides entirely. Decode (one query)
+/// Query-key pairs a prefill attention kernel computes: whole tiles of 64 queries by
+/// `key_tile` keys ([`QUERY_TILE`], [`prefill_key_tile`]), skipping only tiles the causal
+/// mask hides entirely. Decode (one query)
 /// computes each visible pair once: its kernels hold a sequence's few query heads in one
 /// block.
-pub fn attention_tile_pairs(shape: &AttentionShape) -> f64 {
+pub fn attention_tile_pairs(shape: &AttentionShape, key_tile: f64) -> f64 {
     let (t, s) = (shape.q_len, shape.kv_len);
     if t <= 1.0 {
         return shape.visible_pairs();
@@ -138,17 +159,17 @@ pub fn attention_tile_pairs(shape: &AttentionShape) -> f64 {
         (0..query_tiles as u64)
             .map(|i| {
                 let last = ((i + 1) as f64 * QUERY_TILE).min(t);
-                let end = ((s - t + last).max(0.0) / KEY_TILE).ceil();
+                let end = ((s - t + last).max(0.0) / key_tile).ceil();
                 let start = shape.window.map_or(0.0, |w| {
-                    ((s - t + i as f64 * QUERY_TILE + 1.0 - w).max(0.0) / KEY_TILE).floor()
+                    ((s - t + i as f64 * QUERY_TILE + 1.0 - w).max(0.0) / key_tile).floor()
                 });
                 end - start
             })
             .sum::<f64>()
     } else {
-        query_tiles * (s / KEY_TILE).ceil()
+        query_tiles * (s / key_tile).ceil()
     };
-    key_tiles * QUERY_TILE * KEY_TILE
+    key_tiles * QUERY_TILE * key_tile
 }
 
 /// The head width of `shape` when it is prefill attention with keys and values of one
@@ -438,8 +459,8 @@ impl KernelTimes {
 
     /// The times of a fused attention kernel of `shape` (as the kernel runs it:
     /// [`DecodeLayout::run_shape`]) from its datasheet roofline `prediction` (that shape's
-    /// FLOPs and bytes) on `sms` multiprocessors: the compute term counts whole tiles
-    /// ([`attention_tile_pairs`]), and the blocks run in waves, one block per query tile
+    /// FLOPs and bytes) on `sms` multiprocessors: the compute term counts whole tiles of
+    /// `key_tile` keys ([`attention_tile_pairs`], [`prefill_key_tile`]), and the blocks run in waves, one block per query tile
     /// and head in prefill; in decode, one per sequence and KV head, times the sequence's
     /// parts under XQA, whose merge of the parts is one more dependent step (a wave's
     /// latency). A decode block streams its share of the bytes in series with the blocks
@@ -453,11 +474,12 @@ impl KernelTimes {
         shape: &AttentionShape,
         prediction: &Prediction,
         sms: u32,
+        key_tile: f64,
         layout: DecodeLayout,
     ) -> KernelTimes {
         let visible = shape.visible_pairs();
         let padding = if visible > 0.0 {
-            attention_tile_pairs(shape) / visible
+            attention_tile_pairs(shape, key_tile) / visible
         } else {
             1.0
         };
@@ -513,14 +535,15 @@ impl KernelTimes {
         layout: DecodeLayout,
     ) -> KernelTimes {
         let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+        let key_tile = prefill_key_tile(hw.sm_version());
         let run = layout.run_shape(shape);
         if run == *shape {
-            return KernelTimes::attention(shape, prediction, sms, layout);
+            return KernelTimes::attention(shape, prediction, sms, key_tile, layout);
         }
         let every_read = Op::FusedAttention(run)
             .predict(precision, hw, &Efficiency::IDEAL)
             .prediction;
-        let mut times = KernelTimes::attention(&run, &every_read, sms, layout);
+        let mut times = KernelTimes::attention(&run, &every_read, sms, key_tile, layout);
         let once = prediction.memory_time.get();
         times.l2_s = (times.memory_s - once).max(0.0);
         times.memory_s = once;
@@ -1469,6 +1492,18 @@ mod tests {
 
     /// Sample `i`'s measured time: `truth`'s prediction with +-2 % noise from a fixed
     /// pattern.
+    /// The roofline prediction of 1 GFLOP over 1 MB on a roof of 1,000 GB/s and 200 TFLOPS.
+    fn one_gflop_on_a_small_roof() -> Prediction {
+        crate::roofline::Roof {
+            bandwidth: crate::units::BytesPerSecond::gb_s(1000.0),
+            peak: crate::units::FlopsPerSecond::tflops(200.0),
+        }
+        .predict(crate::roofline::Work {
+            flops: crate::units::Flops(1e9),
+            bytes: crate::units::Bytes(1e6),
+        })
+    }
+
     fn measured(truth: &KernelTerms, t: KernelTimes, i: usize) -> f64 {
         truth.predict(t) * (1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0))
     }
@@ -1490,13 +1525,13 @@ mod tests {
             shared_kv: false,
             window: Some(256.0),
         };
-        assert_eq!(attention_tile_pairs(&shape), 42.0 * 64.0 * 128.0);
-        assert!(attention_tile_pairs(&shape) >= shape.visible_pairs());
+        assert_eq!(attention_tile_pairs(&shape, KEY_TILE), 42.0 * 64.0 * 128.0);
+        assert!(attention_tile_pairs(&shape, KEY_TILE) >= shape.visible_pairs());
         let full = AttentionShape {
             window: None,
             ..shape
         };
-        assert_eq!(attention_tile_pairs(&full), 72.0 * 64.0 * 128.0);
+        assert_eq!(attention_tile_pairs(&full, KEY_TILE), 72.0 * 64.0 * 128.0);
     }
 
     #[test]
@@ -1912,16 +1947,9 @@ mod tests {
             shared_kv: false,
             window: None,
         };
-        let p = crate::roofline::Roof {
-            bandwidth: crate::units::BytesPerSecond::gb_s(1000.0),
-            peak: crate::units::FlopsPerSecond::tflops(200.0),
-        }
-        .predict(crate::roofline::Work {
-            flops: crate::units::Flops(1e9),
-            bytes: crate::units::Bytes(1e6),
-        });
+        let p = one_gflop_on_a_small_roof();
         let width = |s: &AttentionShape| {
-            KernelTimes::attention(s, &p, 132, DecodeLayout::PerKvHead).head_dim
+            KernelTimes::attention(s, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).head_dim
         };
         assert_eq!(width(&shape), Some(64));
         let decode = AttentionShape {
@@ -1936,6 +1964,35 @@ mod tests {
             ..shape
         };
         assert_eq!(width(&mla), None);
+    }
+
+    /// A 16-token prompt fills one tile: 64 x 32 pairs on sm_80 to sm_89 and sm_120, 64 x
+    /// 128 on Hopper, the sm_100 family and an unknown architecture.
+    #[test]
+    fn the_key_tile_is_the_architectures_kernels() {
+        let prompt = AttentionShape {
+            batch: 1.0,
+            q_len: 16.0,
+            kv_len: 16.0,
+            heads: 8.0,
+            kv_heads: 8.0,
+            qk_dim: 128.0,
+            v_dim: 128.0,
+            causal: true,
+            shared_kv: false,
+            window: None,
+        };
+        for (sm, keys) in [
+            (Some(80), 32.0),
+            (Some(89), 32.0),
+            (Some(120), 32.0),
+            (Some(90), 128.0),
+            (Some(100), 128.0),
+            (None, 128.0),
+        ] {
+            let pairs = attention_tile_pairs(&prompt, prefill_key_tile(sm));
+            assert_eq!(pairs, 64.0 * keys, "{sm:?}");
+        }
     }
 
     #[test]
@@ -1955,31 +2012,31 @@ mod tests {
         // 1024 causal: 16 query tiles of 64 rows see 1, 1, 2, 2, ..., 8, 8 = 72 key tiles of
         // 128.
         assert_eq!(
-            attention_tile_pairs(&shape(1024.0, 1024.0, true)),
+            attention_tile_pairs(&shape(1024.0, 1024.0, true), KEY_TILE),
             72.0 * 64.0 * 128.0
         );
         // 16 tokens still fill one whole tile; no mask: every tile of the 4 x 3 grid.
-        assert_eq!(attention_tile_pairs(&shape(16.0, 16.0, true)), 64.0 * 128.0);
         assert_eq!(
-            attention_tile_pairs(&shape(256.0, 300.0, false)),
+            attention_tile_pairs(&shape(16.0, 16.0, true), KEY_TILE),
+            64.0 * 128.0
+        );
+        assert_eq!(
+            attention_tile_pairs(&shape(256.0, 300.0, false), KEY_TILE),
             12.0 * 64.0 * 128.0
         );
         // Decode: each visible pair once.
         let decode = shape(1.0, 5000.0, true);
-        assert_eq!(attention_tile_pairs(&decode), decode.visible_pairs());
+        assert_eq!(
+            attention_tile_pairs(&decode, KEY_TILE),
+            decode.visible_pairs()
+        );
         // Waves: prefill blocks per query tile and head, decode per sequence and KV head.
-        let p = crate::roofline::Roof {
-            bandwidth: crate::units::BytesPerSecond::gb_s(1000.0),
-            peak: crate::units::FlopsPerSecond::tflops(200.0),
-        }
-        .predict(crate::roofline::Work {
-            flops: crate::units::Flops(1e9),
-            bytes: crate::units::Bytes(1e6),
-        });
+        let p = one_gflop_on_a_small_roof();
         let prefill = KernelTimes::attention(
             &shape(1024.0, 1024.0, true),
             &p,
             132,
+            KEY_TILE,
             DecodeLayout::PerKvHead,
         );
         assert_eq!(prefill.waves, 1.0);
@@ -1993,17 +2050,18 @@ mod tests {
             ..decode
         };
         assert_eq!(
-            KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).waves,
+            KernelTimes::attention(&many, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).waves,
             2.0
         );
         assert_eq!(
-            KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).memory_s,
+            KernelTimes::attention(&many, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).memory_s,
             p.memory_time.get()
         );
         // A decode block streams its share in series with the next block on its SM: 200
         // blocks on 132 SMs, two in a row on the fullest, 2 / 200 of the bytes. Prefill has
         // no such term (its blocks are compute-bound tiles).
-        let stream = KernelTimes::attention(&many, &p, 132, DecodeLayout::PerKvHead).tile_stream_s;
+        let stream =
+            KernelTimes::attention(&many, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).tile_stream_s;
         assert!((stream - p.memory_time.get() * 2.0 / 200.0).abs() < 1e-18);
         assert_eq!(prefill.tile_stream_s, 0.0);
     }

@@ -115,18 +115,20 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
 ///   point). Where it reads 100 % its compute term never binds, not because the tensor
 ///   cores run at peak. Prefill's bandwidth fraction (23-100 % in TensorRT-LLM's tables) is
 ///   read off short prompts, whose bytes hardly matter. Prefill fits no overlap (p = 1, the
-///   sum) for 14 of TensorRT-LLM's 23 devices and dtypes: FlashAttention's softmax sits
-///   between its two matrix products, our reading, not verified. Prefill's compute
+///   sum) for 9 of TensorRT-LLM's 25 devices and dtypes (14 of 23 before each head width
+///   had its own compute fraction: the sum had absorbed part of the widths' different
+///   rates): FlashAttention's softmax sits between its two matrix products, our reading,
+///   not verified. Prefill's compute
 ///   fraction is read off each head width apart where a group has two or more (`ph`:
 ///   [`super::KernelTerms::head_compute`]), one kernel per head size as TensorRT-LLM builds
-///   them: on L40S and RTX PRO 6000 FP8 reaches 36 / 45 % of its peak at width 128 and
+///   them: on L40S and RTX PRO 6000 FP8 reaches 37 / 46 % of its peak at width 128 and
 ///   10 / 11 % at 256 (that width's kernel is slower than BF16's there; not verified
-///   why), BF16 at width 192 about 60 % of the other widths' share; on Blackwell width 64
+///   why), BF16 at width 192 55-60 % of the other widths' share; on Blackwell width 64
 ///   two thirds to three quarters of width 128's (Hopper: 75-90 %). With an FP8 cache,
 ///   BF16 prefill reads 83-100 % of the BF16 peak on Hopper and B300 at widths 128 and
 ///   256: those kernels likely multiply in FP8 (our reading, not verified). The latency
-///   per wave (about 1-6 us) is one block's chain of dependent steps; 29 prefill profiles
-///   (TensorRT-LLM's on L40S, RTX PRO 6000 and A100, and most of vLLM's and SGLang's) fit
+///   per wave (about 1-6 us) is one block's chain of dependent steps; 27 prefill profiles
+///   (TensorRT-LLM's BF16 on L40S and RTX PRO 6000, and most of vLLM's and SGLang's) fit
 ///   better with none, their work growing with their waves. Decode's tile rate is one
 ///   block's: 21-36 GB/s for TensorRT-LLM's XQA
 ///   blocks on A100, Hopper and L40S (on H100 and H200, 26 and 36 GB/s: each one's
@@ -153,14 +155,14 @@ pub const PROFILES: &[Profile] = &[
     p("a100-sxm", TensorRtLlm, gemm(Bf16), [3.13459, 0.760894, 0.843503, 1.41013, 0.760894, 0.760894, 1.5], 0.088, 0.248),
     p("a100-sxm", Sglang, gemm(Bf16), [3.42961, 0.731146, 0.780898, 1.55588, 0.704592, 0.731146, 1.5], 0.078, 0.248),
     p("a100-sxm", Vllm, gemm(Bf16), [3.04231, 0.731769, 0.846206, 1.45107, 1.0, 0.731769, 1.5], 0.090, 0.247),
-    p("a100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [13.6517, 0.386306, 0.494206, 0.0, 1.0, f64::INFINITY, 1.0], 0.033, 0.224),
-    p("a100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [13.9977, 0.530066, 0.640479, 0.0, 1.0, f64::INFINITY, 2.0], 0.079, 0.433),
-    p("a100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [11.719, 0.295205, 0.505026, 0.0, 0.00327989, f64::INFINITY, 4.0], 0.118, 0.348),
+    p("a100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [11.7652, 0.488325, 0.49402, 1.97384, 1.0, f64::INFINITY, 1.0], 0.032, 0.137),
+    p("a100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [14.0014, 0.771413, 0.670343, 0.0, 1.0, f64::INFINITY, 1.0], 0.071, 0.341),
+    p("a100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [9.10698, 0.792323, 0.604962, 3.30307, 1.0, f64::INFINITY, 1.0], 0.100, 0.333),
     p("a100-sxm", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.62578, 1.0, 1.0, 5.96545, 0.0134472, f64::INFINITY, f64::INFINITY], 0.138, 0.489),
     p("a100-sxm", Sglang, attention(Decode, Bf16, Bf16), [10.6689, 0.516726, 0.157196, 3.35686, 0.191038, f64::INFINITY, f64::INFINITY], 0.116, 0.358),
     p("a100-sxm", Vllm, attention(Decode, Bf16, Bf16), [8.49752, 0.721765, 1.0, 3.98309, 0.128394, f64::INFINITY, 1.0], 0.167, 0.362),
     p("a100-sxm", TensorRtLlm, per_query_head(Bf16, Bf16), [9.23055, 0.905061, 1.0, 1.65482, 0.020216, 2.16033, 1.0], 0.100, 0.439),
-    p("a100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [15.3275, 0.689612, 0.470459, 0.0, 1.0, f64::INFINITY, 1.5], 0.068, 0.274),
+    p("a100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.6779, 1.0, 0.492539, 3.61596, 1.0, f64::INFINITY, 2.0], 0.062, 0.294),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Bf16), [1.92557, 0.385573, 0.284384, 10.9826, 0.00492411, f64::INFINITY, 4.0], 0.114, 0.506),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [0.565572, 0.209977, 0.310131, 10.8405, 0.00251813, f64::INFINITY, 2.0], 0.138, 0.923),
     p("b200", TensorRtLlm, gemm(Bf16), [2.10294, 0.742578, 0.697248, 1.2701, 0.33166, f64::INFINITY, 2.0], 0.069, 0.201),
@@ -349,13 +351,13 @@ pub const PROFILES: &[Profile] = &[
     p("l40s", TensorRtLlm, gemm(Fp8E4m3), [12.0877, 0.826625, 0.573843, 0.781949, 1.0, 1.66584, 2.0], 0.090, 0.384),
     p("l40s", Sglang, gemm(Fp8E4m3), [3.80166, 0.729449, 0.467729, 0.0, 0.113571, 1.27738, 4.0], 0.127, 0.416),
     p("l40s", Vllm, gemm(Fp8E4m3), [5.27964, 0.748462, 0.756527, 0.0, 0.0808617, 0.845507, 1.0], 0.176, 0.553),
-    ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.42543, 1.0, 0.405097, 0.0, 0.0381961, f64::INFINITY, 1.0], [0.983108, 1.01915, 1.63975, 0.938417, 1.0], 0.157, 0.617),
-    ph("l40s", Sglang, attention(Prefill, Bf16, Bf16), [6.80249, 1.0, 0.451671, 0.0, 1.0, f64::INFINITY, 1.5], [2.1752, 0.782052, 1.66094, 1.03155, 1.0], 0.220, 0.946),
-    ph("l40s", Vllm, attention(Prefill, Bf16, Bf16), [3.86491, 1.0, 0.510133, 4.31545, 0.00983702, f64::INFINITY, f64::INFINITY], [1.04178, 0.939715, 1.03624, 1.06618, 1.0], 0.134, 0.491),
-    ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [9.5665, 1.0, 0.406417, 0.0, 1.0, f64::INFINITY, 1.0], [0.984335, 1.02075, 1.62764, 0.939763, 1.0], 0.144, 0.617),
-    ph("l40s", Sglang, attention(Prefill, Bf16, Fp8E4m3), [9.1316, 1.0, 0.444145, 0.0, 1.0, f64::INFINITY, 1.5], [2.29979, 0.775965, 1.85622, 1.0323, 1.0], 0.213, 0.831),
-    ph("l40s", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.6406, 0.690024, 0.398657, 0.0, 1.0, f64::INFINITY, f64::INFINITY], [0.940404, 0.938375, 1.84101, 1.3592, 1.0], 0.163, 0.625),
-    ph("l40s", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [7.20242, 1.0, 0.159912, 5.75147, 1.0, f64::INFINITY, f64::INFINITY], [0.986594, 0.44016, 0.679209, 1.54077, 1.0], 0.129, 0.544),
+    ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.52397, 1.0, 0.380579, 0.0, 1.0, f64::INFINITY, 1.0], [1.02249, 0.988321, 1.76425, 0.917495, 1.0], 0.129, 0.464),
+    ph("l40s", Sglang, attention(Prefill, Bf16, Bf16), [6.80249, 1.0, 0.42721, 0.0, 1.0, f64::INFINITY, 1.5], [2.89563, 0.762272, 2.31775, 1.01592, 1.0], 0.224, 0.911),
+    ph("l40s", Vllm, attention(Prefill, Bf16, Bf16), [3.89093, 1.0, 0.49406, 4.23312, 0.00868616, f64::INFINITY, 4.0], [1.03378, 0.953216, 0.997594, 1.09666, 1.0], 0.124, 0.445),
+    ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [9.5665, 1.0, 0.379716, 0.0, 1.0, f64::INFINITY, 1.0], [1.02552, 0.987565, 1.73499, 0.911873, 1.0], 0.115, 0.449),
+    ph("l40s", Sglang, attention(Prefill, Bf16, Fp8E4m3), [9.13146, 1.0, 0.462468, 0.0, 1.0, f64::INFINITY, 1.0], [2.53504, 0.758314, 2.27445, 1.03855, 1.0], 0.218, 0.828),
+    ph("l40s", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.6427, 1.0, 0.404805, 0.0, 1.0, f64::INFINITY, 1.5], [0.931304, 0.938222, 1.90057, 1.39132, 1.0], 0.157, 0.546),
+    ph("l40s", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [7.14889, 0.446788, 0.161019, 5.77999, 1.0, f64::INFINITY, 2.0], [0.998221, 0.435081, 0.556398, 1.60704, 1.0], 0.125, 0.539),
     p("l40s", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.80564, 1.0, 1.0, 2.65708, 0.0331338, f64::INFINITY, f64::INFINITY], 0.180, 1.062),
     p("l40s", Sglang, attention(Decode, Bf16, Bf16), [5.60197, 0.943973, 1.0, 0.0, 0.943973, f64::INFINITY, 4.0], 0.206, 1.606),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Bf16), [6.84625, 0.914729, 1.0, 0.820973, 0.914729, 7.94993, 1.0], 0.123, 1.068),
@@ -363,8 +365,8 @@ pub const PROFILES: &[Profile] = &[
     p("l40s", Sglang, attention(Decode, Bf16, Fp8E4m3), [6.45445, 1.0, 0.127885, 2.44367, 1.0, f64::INFINITY, f64::INFINITY], 0.179, 0.815),
     p("l40s", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.527, 1.0, 0.314673, 2.03062, 1.0, f64::INFINITY, 4.0], 0.128, 0.711),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [10.0353, 0.77495, 1.0, 2.92765, 0.651383, 1.04854, 1.5], 0.147, 0.390),
-    p("l40s", TensorRtLlm, mla(Prefill, Bf16, Bf16), [10.6278, 1.0, 0.422231, 0.0, 1.0, f64::INFINITY, 2.0], 0.183, 0.567),
-    p("l40s", Sglang, mla(Prefill, Bf16, Bf16), [5.05399, 0.502517, 0.0631546, 4.40622, 1.0, f64::INFINITY, f64::INFINITY], 0.095, 1.257),
+    p("l40s", TensorRtLlm, mla(Prefill, Bf16, Bf16), [10.7021, 1.0, 0.424437, 0.0, 1.0, f64::INFINITY, 1.5], 0.153, 0.540),
+    p("l40s", Sglang, mla(Prefill, Bf16, Bf16), [4.56373, 0.441821, 0.0612083, 4.47787, 0.00312813, f64::INFINITY, f64::INFINITY], 0.065, 0.592),
     p("l40s", TensorRtLlm, mla(Decode, Bf16, Bf16), [0.0, 0.80366, 0.32299, 8.47196, 0.0178845, f64::INFINITY, 4.0], 0.083, 0.710),
     p("l40s", Sglang, mla(Decode, Bf16, Bf16), [14.3146, 0.73313, 0.116754, 0.0, 0.582508, f64::INFINITY, f64::INFINITY], 0.216, 0.767),
     p("l40s", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [7.34857, 0.399639, 0.299347, 0.0, 0.00908184, f64::INFINITY, f64::INFINITY], 0.107, 1.189),
@@ -377,12 +379,12 @@ pub const PROFILES: &[Profile] = &[
     p("rtx-pro-6000", TensorRtLlm, gemm(NvFp4), [3.44334, 0.816044, 0.795983, 0.0, 0.0107803, f64::INFINITY, 2.0], 0.090, 0.358),
     p("rtx-pro-6000", Sglang, gemm(NvFp4), [3.65842, 0.75981, 0.694068, 0.0, 0.0116485, f64::INFINITY, 4.0], 0.069, 0.252),
     p("rtx-pro-6000", Vllm, gemm(NvFp4), [6.35228, 0.823257, 0.721154, 0.0, 0.0120852, f64::INFINITY, 4.0], 0.094, 0.378),
-    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Bf16), [11.1586, 0.794662, 0.434143, 0.0, 1.0, f64::INFINITY, 1.0], [0.867126, 0.994906, 1.53525, 1.03876, 1.0], 0.082, 0.344),
-    ph("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Bf16), [4.81159, 0.837673, 0.62677, 3.82066, 0.00620642, f64::INFINITY, 4.0], [1.0387, 0.950953, 0.976349, 1.0978, 1.0], 0.108, 0.364),
-    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [11.2007, 0.878781, 0.427645, 0.0, 1.0, f64::INFINITY, 1.0], [0.879717, 1.0006, 1.55098, 1.03786, 1.0], 0.087, 0.355),
-    ph("rtx-pro-6000", Sglang, attention(Prefill, Bf16, Fp8E4m3), [10.3954, 1.0, 0.593248, 0.0, 1.0, f64::INFINITY, 1.5], [3.52609, 0.822235, 3.69042, 0.896772, 4.73161], 0.241, 0.898),
-    ph("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.8522, 0.541037, 0.46243, 0.0, 1.0, f64::INFINITY, f64::INFINITY], [0.906906, 0.889804, 2.04846, 1.13226, 1.0], 0.160, 0.569),
-    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.2746, 1.0, 0.192037, 4.84421, 1.0, f64::INFINITY, f64::INFINITY], [0.970738, 0.423299, 0.938449, 1.67295, 1.0], 0.109, 0.490),
+    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Bf16), [11.1534, 0.511751, 0.456029, 0.0, 1.0, f64::INFINITY, 1.0], [0.831331, 0.977381, 1.62393, 1.03727, 1.0], 0.074, 0.330),
+    ph("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Bf16), [5.04922, 1.0, 0.629255, 3.66437, 0.0070446, f64::INFINITY, 1.5], [1.03851, 0.951139, 0.988486, 1.1023, 1.0], 0.094, 0.311),
+    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Fp8E4m3), [11.1977, 0.526549, 0.451196, 0.0, 1.0, f64::INFINITY, 1.0], [0.827186, 0.975002, 1.66501, 1.03543, 1.0], 0.075, 0.336),
+    ph("rtx-pro-6000", Sglang, attention(Prefill, Bf16, Fp8E4m3), [10.4043, 1.0, 0.593146, 0.0, 1.0, f64::INFINITY, 1.0], [4.02529, 0.78445, 4.81478, 0.872742, 4.73748], 0.242, 0.853),
+    ph("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Fp8E4m3), [10.849, 0.812047, 0.471116, 0.0, 1.0, f64::INFINITY, 1.5], [0.874693, 0.880899, 2.31187, 1.18048, 1.0], 0.154, 0.481),
+    ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Fp8E4m3, Fp8E4m3), [12.0688, 1.0, 0.176986, 5.05001, 1.0, f64::INFINITY, 1.5], [0.902044, 0.388793, 0.963519, 1.65285, 1.0], 0.108, 0.449),
     p("rtx-pro-6000", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.25391, 1.0, 1.0, 2.75085, 1.0, f64::INFINITY, f64::INFINITY], 0.173, 0.733),
     p("rtx-pro-6000", Sglang, attention(Decode, Bf16, Bf16), [4.62795, 1.0, 1.0, 1.6991, 0.726088, f64::INFINITY, 4.0], 0.220, 0.926),
     p("rtx-pro-6000", TensorRtLlm, per_query_head(Bf16, Bf16), [5.58062, 1.0, 1.0, 1.21918, 0.0246781, 5.04688, f64::INFINITY], 0.099, 0.312),
@@ -390,8 +392,8 @@ pub const PROFILES: &[Profile] = &[
     p("rtx-pro-6000", Sglang, attention(Decode, Bf16, Fp8E4m3), [5.78875, 1.0, 1.0, 2.61918, 0.402676, f64::INFINITY, 1.0], 0.184, 0.525),
     p("rtx-pro-6000", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.52736, 1.0, 0.201977, 2.32387, 1.0, f64::INFINITY, f64::INFINITY], 0.135, 0.449),
     p("rtx-pro-6000", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.73266, 1.0, 1.0, 0.979009, 0.0178167, 3.34474, f64::INFINITY], 0.102, 0.259),
-    p("rtx-pro-6000", TensorRtLlm, mla(Prefill, Bf16, Bf16), [9.33107, 1.0, 0.564398, 4.98737, 1.0, f64::INFINITY, 1.5], 0.099, 0.503),
-    p("rtx-pro-6000", Sglang, mla(Prefill, Bf16, Bf16), [5.96879, 0.357884, 0.0661773, 4.57446, 1.0, f64::INFINITY, f64::INFINITY], 0.105, 0.802),
+    p("rtx-pro-6000", TensorRtLlm, mla(Prefill, Bf16, Bf16), [9.65068, 1.0, 0.529668, 4.6678, 1.0, f64::INFINITY, 2.0], 0.070, 0.373),
+    p("rtx-pro-6000", Sglang, mla(Prefill, Bf16, Bf16), [5.73295, 1.0, 0.0632695, 4.82567, 1.0, f64::INFINITY, 2.0], 0.070, 0.438),
     p("rtx-pro-6000", TensorRtLlm, mla(Decode, Bf16, Bf16), [1.54738, 0.805109, 0.477969, 8.11979, 0.00764241, f64::INFINITY, 1.5], 0.122, 0.609),
     p("rtx-pro-6000", Sglang, mla(Decode, Bf16, Bf16), [16.5798, 0.655504, 0.140447, 0.0, 0.278853, f64::INFINITY, 1.5], 0.247, 0.660),
     p("rtx-pro-6000", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [0.0, 0.435658, 1.0, 8.54341, 0.0060356, f64::INFINITY, f64::INFINITY], 0.217, 0.932),
