@@ -111,16 +111,17 @@ pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, sms: u3
 /// A100, Hopper and Blackwell (64 x 64 and 32 x 32 tried: 64 x 64 fit about as well, a
 /// little better on L40S; 32 x 32 worse on Hopper and Blackwell).
 const QUERY_TILE: f64 = 64.0;
-/// Key columns per tile of TensorRT-LLM's warp-specialised TMA prefill kernels (Hopper and
-/// the sm_100 family: `..._64_128_S_qkv_128_tma_ws_sm90`; [`QUERY_TILE`]).
+/// Key columns per tile of TensorRT-LLM's warp-specialised TMA prefill kernels on Hopper
+/// (`..._64_128_S_qkv_128_tma_ws_sm90`; [`QUERY_TILE`]); kept for the sm_100 family, whose
+/// tables fit 32 no better.
 const KEY_TILE: f64 = 128.0;
 /// Key columns per tile of the prefill kernels TensorRT-LLM builds for sm_80 to sm_89
 /// (`fmha_v2_flash_attention_fp16_64_32_S_qkv_128_sm80`, `..._sm86`, `..._sm89` beside the
-/// tiled `..._64_128_...` ones) and runs on sm_120. On NVIDIA's tables, against 128: A100's
-/// held-out p90 22 -> 14 %, L40S BF16's median 16 -> 13 % and p90 62 -> 46 % (16- to
-/// 32-token prompts had run 1.2-1.6x faster than whole 128-key tiles predict), RTX PRO
-/// 6000's 1-2 points lower; Hopper and Blackwell moved by a point either way, so they keep
-/// the key tile their kernels are named by.
+/// tiled `..._64_128_...` ones); sm_120's tables (RTX PRO 6000) fit it too. On NVIDIA's
+/// tables, against 128: A100's held-out p90 22 -> 14 %, L40S BF16's median 16 -> 13 % and
+/// p90 62 -> 46 % (16- to 32-token prompts had run 1.2-1.6x faster than whole 128-key tiles
+/// predict), RTX PRO 6000's 1-2 points lower; Hopper and Blackwell moved by a point either
+/// way, so they keep 128.
 const NARROW_KEY_TILE: f64 = 32.0;
 
 /// The key columns per tile of a prefill attention kernel on compute capability `sm`
