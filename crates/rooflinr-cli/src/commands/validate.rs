@@ -969,6 +969,9 @@ struct Fitted {
     /// The share of the peak the prefill attention kernel of each head width reaches, where
     /// fitted apart (`KernelTerms::head_compute`): head width and fraction.
     compute_by_head_width: Vec<(u32, f64)>,
+    /// The rate a MoE layer's routing pass over every token's copies runs at, GB/s, where
+    /// fitted (`KernelTerms::route_rate`; none: not counted).
+    route_gb_s: Option<f64>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
     #[serde(skip)]
@@ -997,6 +1000,10 @@ impl Fitted {
                 .filter(|&(_, scale)| scale != 1.0)
                 .map(|(width, scale)| (width, terms.compute / scale))
                 .collect(),
+            route_gb_s: terms
+                .route_rate
+                .is_finite()
+                .then(|| terms.route_rate * hw.memory_bandwidth.value.get() / 1e9),
             shipped: shipped_status(shipped, &terms),
             terms,
         }
@@ -1005,7 +1012,7 @@ impl Fitted {
     /// The row of the "Fitted terms" table, `fitted_on` naming the framework and shapes.
     fn row(&self, g: &Group, fitted_on: &str) -> String {
         format!(
-            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {} | {:.2} us | {} | {} | {} | {} |",
+            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {} | {:.2} us | {} | {} | {} | {} | {} |",
             g.hardware,
             g.kernel.name(),
             g.dtype,
@@ -1028,6 +1035,8 @@ impl Fitted {
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             self.overlap
                 .map_or_else(|| "max".to_string(), |p| format!("p = {p}")),
+            self.route_gb_s
+                .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             self.shipped
         )
     }
@@ -1334,7 +1343,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries by 128 keys, 32 on sm_80 to sm_89 and sm_120). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries by 128 keys, 32 on sm_80 to sm_89 and sm_120). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -1374,7 +1383,7 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n";
+    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {

@@ -32,6 +32,7 @@ const fn p(
             l2_bandwidth: terms[5],
             overlap: terms[6],
             head_compute: [1.0; PREFILL_HEAD_DIMS.len()],
+            route_rate: f64::INFINITY,
         },
         held_out_median,
         held_out_p90,
