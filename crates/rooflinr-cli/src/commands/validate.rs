@@ -338,6 +338,11 @@ impl Row {
     }
 }
 
+/// `hw`'s L2, bytes (0 where the registry does not list it: nothing counts as warm).
+fn l2_bytes(hw: &Hardware) -> f64 {
+    hw.l2_cache.as_ref().map_or(0.0, |f| f.value.get())
+}
+
 /// The formats of a GEMM table dtype: (activations, weights). `fp8_block` is FP8 with a
 /// scale per 128 x 128 block (DeepSeek-V3's recipe), counted as FP8: its scales are
 /// 1/16384 of the weights. `int8_wo` is weight-only INT8 with 16-bit activations.
@@ -509,8 +514,10 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 // SM, with no split-K reduction (`kernel_time::reduces_partial_sums`).
                 times.waves = 0.0;
             }
-            let l2 = hw.l2_cache.as_ref().map_or(0.0, |f| f.value.get());
-            Ok(times.warm(p.prediction.work.bytes.get(), l2))
+            Ok(times.warm(
+                p.prediction.work.bytes.get(),
+                kernel_time::RESIDENT_L2_SHARE * l2_bytes(hw),
+            ))
         }
         Shape::Attention { .. } | Shape::Mla { .. } => {
             let (shape, precision) = if matches!(row.shape, Shape::Mla { .. }) {
@@ -520,13 +527,12 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             };
             let layout = decode_layout(row, &shape);
             let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
-            Ok(KernelTimes::attention_of(
-                &shape,
-                &p.prediction,
-                &precision,
-                hw,
-                layout,
-            ))
+            Ok(
+                KernelTimes::attention_of(&shape, &p.prediction, &precision, hw, layout).warm(
+                    p.prediction.work.bytes.get(),
+                    kernel_time::ATTENTION_RESIDENT_L2_SHARE * l2_bytes(hw),
+                ),
+            )
         }
         Shape::Moe {
             tokens,

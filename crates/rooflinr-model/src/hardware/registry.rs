@@ -1222,7 +1222,10 @@ fn entries() -> Vec<Entry> {
                 188.0,
                 "NVIDIA RTX PRO 6000 Blackwell datasheet: 24,064 CUDA cores / 128 per SM",
             )),
-            l2_mib: None,
+            l2_mib: Some(ds(
+                128.0,
+                "NVIDIA RTX Blackwell GPU architecture whitepaper: GB202's 128 MB L2, all of it enabled on the RTX PRO 6000 (its GTC 2025 launch coverage)",
+            )),
             boost_clock_mhz: Some(ds(
                 2430.0,
                 "the observed max SM clock recorded by NVIDIA (aiconfigurator-core 0.12.0)",
