@@ -800,7 +800,7 @@ impl FitStart {
 const OVERLAPS: [f64; 4] = [4.0, 2.0, 1.5, 1.0];
 
 /// The routing pass's rates a fit tries ([`KernelTerms::route_rate`]), as multiples of the
-/// datasheet bandwidth: from not counted (infinite) down to a 32nd of it, in halves.
+/// datasheet bandwidth: from not counted (infinite) down to a 64th of it, in halves.
 const ROUTE_RATES: [f64; 10] = [
     f64::INFINITY,
     4.0,
@@ -968,7 +968,10 @@ impl KernelTerms {
     /// from several starts (compute from the full peak and from `LOW_COMPUTE_START` (10 %) of
     /// it; with and without the latency per wave; with and without the tile term where
     /// the samples have one) and the fit with the smallest mean |log error| over the
-    /// samples is kept.
+    /// samples is kept. Where the samples are MoE layers with a routing pass
+    /// ([`KernelTimes::route_s`]), its rate is then picked from [`ROUTE_RATES`] as the one
+    /// with the smallest error with the other terms held, and the others refitted under it,
+    /// twice, each kept only where it lowers the error.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
         let usable = usable(samples);
@@ -1004,10 +1007,15 @@ impl KernelTerms {
                 }
             }
         }
-        let routed = usable.iter().any(|(t, _)| t.route_s > 0.0);
-        // Twice: the rate that fits best with the other terms held, then the others
-        // refitted under it (the first time, they were fitted with no routing pass).
-        for _ in 0..if routed { 2 } else { 0 } {
+        // Where the samples route: twice, the rate that fits best with the other terms
+        // held, then the others refitted under it (the first time, they were fitted with
+        // no routing pass).
+        let route_rounds = if usable.iter().any(|(t, _)| t.route_s > 0.0) {
+            2
+        } else {
+            0
+        };
+        for _ in 0..route_rounds {
             let route_rate = ROUTE_RATES
                 .into_iter()
                 .map(|route_rate| {
