@@ -243,8 +243,18 @@ impl DecodeLayout {
     /// their own). XQA's other refusals were tried and are not applied: its check for too
     /// few blocks (`mayHavePerfGain`) and for a sliding window the cache has outgrown
     /// (`supportConfigHMMA`) each raised the held-out medians of NVIDIA's Hopper, A100 and
-    /// L40S tables by 1-8 points, so those tables were not timed under them.
-    pub fn of(framework: Framework, shape: &AttentionShape, sm: Option<u32>) -> DecodeLayout {
+    /// L40S tables by 1-8 points, so those tables were not timed under them. With an 8-bit
+    /// cache (`kv`) on sm_89, NVIDIA's L40S tables show no split of the sequence: batch 1 at
+    /// 131,072 tokens takes 2.1 ms at head width 128 and 4.2 ms at 256 whatever the number
+    /// of heads (one block streaming each KV head's 33 MB at about 16 GB/s), ten times the
+    /// same shapes with a BF16 cache; read off the tables, not the kernels' source, so that
+    /// layout is a block per KV head.
+    pub fn of(
+        framework: Framework,
+        shape: &AttentionShape,
+        sm: Option<u32>,
+        kv: Format,
+    ) -> DecodeLayout {
         if framework != Framework::TensorRtLlm || shape.q_len > 1.0 || shape.shared_kv {
             return DecodeLayout::PerKvHead;
         }
@@ -253,6 +263,7 @@ impl DecodeLayout {
         }
         match sm {
             Some(80..=90) if shape.heads == shape.kv_heads => DecodeLayout::PerQueryHead,
+            Some(89) if kv.bits_per_element() <= 8.0 => DecodeLayout::PerKvHead,
             Some(80..=90) => DecodeLayout::Xqa,
             _ => DecodeLayout::PerKvHead,
         }
@@ -1499,7 +1510,7 @@ pub fn calibrated(
     let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     let layout = match op {
         Op::FusedAttention(shape) if shape.q_len <= 1.0 => {
-            DecodeLayout::of(framework, shape, hw.sm_version())
+            DecodeLayout::of(framework, shape, hw.sm_version(), precision.kv)
         }
         _ => DecodeLayout::PerKvHead,
     };
@@ -2548,31 +2559,31 @@ mod tests {
         };
         let trt = Framework::TensorRtLlm;
         assert_eq!(
-            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(90)),
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(90), Format::Bf16),
             DecodeLayout::Xqa
         );
         assert_eq!(
-            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(80)),
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(80), Format::Bf16),
             DecodeLayout::Xqa
         );
         // sm_100 runs trtllm-gen kernels, which hold the group in a block.
         assert_eq!(
-            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(100)),
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(100), Format::Bf16),
             DecodeLayout::PerKvHead
         );
         assert_eq!(
-            DecodeLayout::of(trt, &shape(32.0, 8.0), None),
+            DecodeLayout::of(trt, &shape(32.0, 8.0), None, Format::Bf16),
             DecodeLayout::PerKvHead
         );
         // 32 query heads per KV head is XQA's limit; 64 runs a block per query head,
         // on every device.
         assert_eq!(
-            DecodeLayout::of(trt, &shape(32.0, 1.0), Some(90)),
+            DecodeLayout::of(trt, &shape(32.0, 1.0), Some(90), Format::Bf16),
             DecodeLayout::Xqa
         );
         for sm in [Some(90), Some(100), None] {
             assert_eq!(
-                DecodeLayout::of(trt, &shape(64.0, 1.0), sm),
+                DecodeLayout::of(trt, &shape(64.0, 1.0), sm, Format::Bf16),
                 DecodeLayout::PerQueryHead
             );
         }
@@ -2582,15 +2593,33 @@ mod tests {
             (Some(80), DecodeLayout::PerQueryHead),
             (Some(100), DecodeLayout::PerKvHead),
         ] {
-            assert_eq!(DecodeLayout::of(trt, &shape(32.0, 32.0), sm), layout);
+            assert_eq!(
+                DecodeLayout::of(trt, &shape(32.0, 32.0), sm, Format::Bf16),
+                layout
+            );
         }
+        // An 8-bit cache on sm_89 (L40S): no XQA split, a block per KV head; on sm_90 and
+        // with a BF16 cache, XQA.
+        let fp8 = Format::Fp8E4m3;
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(89), fp8),
+            DecodeLayout::PerKvHead
+        );
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(89), Format::Bf16),
+            DecodeLayout::Xqa
+        );
+        assert_eq!(
+            DecodeLayout::of(trt, &shape(32.0, 8.0), Some(90), fp8),
+            DecodeLayout::Xqa
+        );
         // MLA's shared latent cache (128 query heads on one) and prefill are other kernels.
         let latent = AttentionShape {
             shared_kv: true,
             ..shape(128.0, 1.0)
         };
         assert_eq!(
-            DecodeLayout::of(trt, &latent, Some(90)),
+            DecodeLayout::of(trt, &latent, Some(90), Format::Bf16),
             DecodeLayout::PerKvHead
         );
         let prefill = AttentionShape {
@@ -2598,12 +2627,12 @@ mod tests {
             ..shape(64.0, 1.0)
         };
         assert_eq!(
-            DecodeLayout::of(trt, &prefill, Some(90)),
+            DecodeLayout::of(trt, &prefill, Some(90), Format::Bf16),
             DecodeLayout::PerKvHead
         );
         for other in [Framework::Vllm, Framework::Sglang] {
             assert_eq!(
-                DecodeLayout::of(other, &shape(64.0, 1.0), Some(90)),
+                DecodeLayout::of(other, &shape(64.0, 1.0), Some(90), Format::Bf16),
                 DecodeLayout::PerKvHead
             );
         }

@@ -313,8 +313,9 @@ impl Row {
     /// Whether the row's decode attention ran a block per query head (TensorRT-LLM's
     /// masked multi-head attention, a kernel of its own; [`DecodeLayout::PerQueryHead`]).
     fn per_query_head(&self) -> bool {
-        attention(self)
-            .is_ok_and(|(shape, _)| decode_layout(self, &shape) == DecodeLayout::PerQueryHead)
+        attention(self).is_ok_and(|(shape, precision)| {
+            decode_layout(self, &shape, precision.kv) == DecodeLayout::PerQueryHead
+        })
     }
 
     /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention (`, a block per
@@ -415,12 +416,12 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
 }
 
 /// How the row's decode attention kernel lays out its blocks (the model crate's
-/// [`DecodeLayout::of`] for the row's framework and device); every other kernel holds a
-/// KV head's group in a block.
-fn decode_layout(row: &Row, shape: &AttentionShape) -> DecodeLayout {
+/// [`DecodeLayout::of`] for the row's framework, device and `kv` cache format); every other
+/// kernel holds a KV head's group in a block.
+fn decode_layout(row: &Row, shape: &AttentionShape, kv: Format) -> DecodeLayout {
     match (row.kernel, Framework::parse(&row.framework)) {
         (Kernel::GenerationAttention, Some(framework)) => {
-            DecodeLayout::of(framework, shape, row.sm)
+            DecodeLayout::of(framework, shape, row.sm, kv)
         }
         _ => DecodeLayout::PerKvHead,
     }
@@ -525,7 +526,7 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             } else {
                 attention(row)?
             };
-            let layout = decode_layout(row, &shape);
+            let layout = decode_layout(row, &shape, precision.kv);
             let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
             Ok(
                 KernelTimes::attention_of(&shape, &p.prediction, &precision, hw, layout).warm(
@@ -705,7 +706,7 @@ fn profiled(row: &Row) -> Option<Profiled> {
         }
         Shape::Attention { .. } => {
             let (shape, precision) = attention(row).ok()?;
-            let layout = decode_layout(row, &shape);
+            let layout = decode_layout(row, &shape, precision.kv);
             Profiled::of(&Op::FusedAttention(shape), &precision).map(|k| k.laid_out(layout))
         }
         Shape::Mla { .. } => {

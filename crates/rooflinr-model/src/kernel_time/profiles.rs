@@ -363,7 +363,7 @@ pub const PROFILES: &[Profile] = &[
     p("l40s", Sglang, attention(Decode, Bf16, Bf16), [4.09893, 0.855629, 0.854437, 1.52322, 0.855629, 4.36295, 1.0], 0.129, 0.537),
     p("l40s", Vllm, attention(Decode, Bf16, Bf16), [0.0, 0.839752, 1.0, 8.85592, 0.406649, 2.38474, 1.0], 0.237, 0.853),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Bf16), [6.80336, 0.873067, 1.0, 0.87459, 0.873067, 7.36886, 1.0], 0.093, 0.337),
-    p("l40s", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [6.11381, 0.84421, 1.0, 3.69495, 1.0, 0.84421, f64::INFINITY], 0.192, 0.985),
+    p("l40s", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [5.56718, 0.827811, 0.333338, 3.77161, 0.0185724, 2.54975, f64::INFINITY], 0.061, 0.226),
     p("l40s", Sglang, attention(Decode, Bf16, Fp8E4m3), [6.25639, 0.836333, 0.15178, 2.6458, 0.836333, 2.54457, f64::INFINITY], 0.121, 0.398),
     p("l40s", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.32127, 0.826948, 0.166124, 2.24711, 1.0, 3.11453, f64::INFINITY], 0.106, 0.323),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [10.0063, 0.788048, 1.0, 2.95899, 1.0, 0.923138, f64::INFINITY], 0.152, 0.413),
