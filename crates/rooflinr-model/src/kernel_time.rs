@@ -188,7 +188,7 @@ fn prefill_head_dim(shape: &AttentionShape) -> Option<u32> {
 pub enum DecodeLayout {
     /// A block per sequence and KV head holding the KV head's whole group of query heads,
     /// reading the cache once (FlashInfer and FlashAttention's decode kernels, TensorRT-LLM's
-    /// trtllm-gen kernels on sm_100).
+    /// trtllm-gen kernels on sm_100, and its decode with an 8-bit cache on sm_89).
     PerKvHead,
     /// TensorRT-LLM's XQA kernels (sm_80 to sm_90): a block per KV head and part of each
     /// sequence ([`xqa_parts`]), the parts' partial softmaxes merged by the last block to
