@@ -122,7 +122,7 @@ impl SmResources {
             shared_memory: shared_kb * 1024,
             registers: 65536,
             threads,
-            l2: hw.l2_cache.as_ref().map_or(0.0, |f| f.value.get()),
+            l2: hw.l2_bytes(),
         })
     }
 }

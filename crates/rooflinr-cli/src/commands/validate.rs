@@ -339,11 +339,6 @@ impl Row {
     }
 }
 
-/// `hw`'s L2, bytes (0 where the registry does not list it: nothing counts as warm).
-fn l2_bytes(hw: &Hardware) -> f64 {
-    hw.l2_cache.as_ref().map_or(0.0, |f| f.value.get())
-}
-
 /// The formats of a GEMM table dtype: (activations, weights). `fp8_block` is FP8 with a
 /// scale per 128 x 128 block (DeepSeek-V3's recipe), counted as FP8: its scales are
 /// 1/16384 of the weights. `int8_wo` is weight-only INT8 with 16-bit activations.
@@ -517,7 +512,7 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             }
             Ok(times.warm(
                 p.prediction.work.bytes.get(),
-                kernel_time::RESIDENT_L2_SHARE * l2_bytes(hw),
+                kernel_time::RESIDENT_L2_SHARE * hw.l2_bytes(),
             ))
         }
         Shape::Attention { .. } | Shape::Mla { .. } => {
@@ -531,7 +526,7 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             Ok(
                 KernelTimes::attention_of(&shape, &p.prediction, &precision, hw, layout).warm(
                     p.prediction.work.bytes.get(),
-                    kernel_time::ATTENTION_RESIDENT_L2_SHARE * l2_bytes(hw),
+                    kernel_time::ATTENTION_RESIDENT_L2_SHARE * hw.l2_bytes(),
                 ),
             )
         }

@@ -384,6 +384,11 @@ impl Hardware {
         self.sm
     }
 
+    /// The L2 cache, bytes; 0 where the device does not state one.
+    pub fn l2_bytes(&self) -> f64 {
+        self.l2_cache.as_ref().map_or(0.0, |f| f.value.get())
+    }
+
     /// Ridge point for a computation type: peak / bandwidth.
     pub fn ridge(&self, math: Math, block_scaled: bool) -> crate::units::FlopsPerByte {
         self.ceiling(math, block_scaled).peak / self.memory_bandwidth.value
