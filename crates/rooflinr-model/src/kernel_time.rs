@@ -20,10 +20,9 @@
 //!   columns, K never split), each tile streaming about 40 GB/s on B200. Kernels that split
 //!   K over several SMs (cuBLAS's BF16) show it as a higher rate per tile.
 //! - `l2_bandwidth`: the rate the L2 serves the bytes a kernel reads again (attention's
-//!   re-reads of a KV head's cache) or finds there from its previous run (a benchmark
-//!   loop over operands that fit in [`RESIDENT_L2_SHARE`] of the L2, all of it for
-//!   attention ([`ATTENTION_RESIDENT_L2_SHARE`]): [`KernelTimes::warm`]; a model's forward
-//!   pass reads its weights and caches cold).
+//!   re-reads of a KV head's cache) or finds there from its previous runs in a benchmark
+//!   loop ([`KernelTimes::warm`], [`GemmLoop::l2_share`], [`attention_l2_share`]); a
+//!   model's forward pass reads its weights and caches cold.
 //! - `compute`: the fraction of the datasheet peak the tensor cores reach on full tiles.
 //! - `overlap` (p above): how far a kernel hides its memory traffic behind its tensor-core
 //!   work. The roofline's max is p = infinity (perfect overlap); p = 1 is their sum (none).
@@ -354,10 +353,11 @@ pub struct KernelTimes {
     /// attention reading its KV head's cache once more for each further query head
     /// ([`KernelTimes::attention_of`]), seconds; 0 for other kernels.
     pub l2_s: f64,
-    /// Whether the L2 holds all of the kernel's bytes, left there by its previous run
-    /// ([`KernelTimes::warm`]): the L2 then serves `memory_s`'s bytes too, and the DRAM
-    /// none. `memory_s` stays their datasheet (DRAM) time, the roofline bound.
-    pub warm_l2: bool,
+    /// The share of `memory_s`'s bytes the L2 holds, left there by the kernel's previous
+    /// runs in a benchmark loop ([`KernelTimes::warm`]): the L2 serves that share and the
+    /// DRAM the rest. `memory_s` stays the datasheet (DRAM) time of them all, the roofline
+    /// bound. 0 for a kernel run once, as in a model's forward pass.
+    pub l2_share: f64,
     /// The head width of a prefill attention kernel (keys and values equally wide), which
     /// picks the kernel that runs ([`PREFILL_HEAD_DIMS`]); `None` for every other kernel.
     pub head_dim: Option<u32>,
@@ -404,7 +404,7 @@ impl KernelTimes {
             waves: 0.0,
             tile_stream_s: 0.0,
             l2_s: 0.0,
-            warm_l2: false,
+            l2_share: 0.0,
             head_dim: None,
             route_s: 0.0,
         }
@@ -432,33 +432,44 @@ impl KernelTimes {
             },
             tile_stream_s: prediction.memory_time.get() * serial_tile_share(m, n, sms),
             l2_s: 0.0,
-            warm_l2: false,
+            l2_share: 0.0,
             head_dim: None,
             route_s: 0.0,
         }
     }
 
-    /// The times of a kernel run again and again on the same operands, as benchmarks and
-    /// NVIDIA's kernel tables time it: when its `bytes` fit in the `resident_bytes` of the L2
-    /// a loop keeps ([`RESIDENT_L2_SHARE`] of it for a GEMM, [`ATTENTION_RESIDENT_L2_SHARE`]
-    /// for attention), every run after the first finds them in the L2, so the memory time
-    /// is the L2's ([`KernelTimes::warm_l2`]) and no DRAM time is left. A model's forward pass
-    /// is not like that: each layer's weights are evicted by the rest of the model's before
-    /// they are read again, so the product's predictions use the times as they are.
-    pub fn warm(self, bytes: f64, resident_bytes: f64) -> KernelTimes {
+    /// The times of a kernel run again and again in a loop, as benchmarks and NVIDIA's
+    /// kernel tables time it, where its previous runs leave `l2_share` of its bytes in the
+    /// L2 (clamped to 0..1; [`GemmLoop::l2_share`] for a GEMM, [`attention_l2_share`] for
+    /// attention): the L2 serves that share of the memory time ([`KernelTimes::l2_share`]),
+    /// the DRAM the rest. A model's forward pass is not like that: each layer's weights are
+    /// evicted by the rest of the model's before they are read again, so the product's
+    /// predictions use the times as they are.
+    pub fn warm(self, l2_share: f64) -> KernelTimes {
         KernelTimes {
-            warm_l2: bytes > 0.0 && bytes <= resident_bytes,
+            l2_share: if l2_share.is_nan() {
+                0.0
+            } else {
+                l2_share.clamp(0.0, 1.0)
+            },
             ..self
         }
     }
 
-    /// The datasheet (DRAM) times of the bytes the DRAM and the L2 serve, seconds.
+    /// The datasheet (DRAM) times of the bytes the DRAM and the L2 serve, seconds: every
+    /// byte passes through the L2 (the first read of each with the re-reads), and the DRAM
+    /// serves the share the L2 does not hold.
     fn dram_and_l2_s(&self) -> (f64, f64) {
-        if self.warm_l2 {
-            (0.0, self.memory_s + self.l2_s)
-        } else {
-            (self.memory_s, self.l2_s)
-        }
+        (
+            self.memory_s * (1.0 - self.l2_share),
+            self.memory_s + self.l2_s,
+        )
+    }
+
+    /// Whether the L2 serves more than the bytes passing through on their way from the
+    /// DRAM: re-reads, or what a loop's previous runs left there.
+    fn reads_from_l2(&self) -> bool {
+        self.l2_s > 0.0 || self.l2_share > 0.0
     }
 
     /// The times of a fused attention kernel of `shape` (as the kernel runs it:
@@ -518,7 +529,7 @@ impl KernelTimes {
                 0.0
             },
             l2_s: 0.0,
-            warm_l2: false,
+            l2_share: 0.0,
             head_dim: prefill_head_dim(shape),
             route_s: 0.0,
         }
@@ -606,7 +617,7 @@ impl KernelTimes {
             waves: 0.0,
             tile_stream_s: 0.0,
             l2_s: 0.0,
-            warm_l2: false,
+            l2_share: 0.0,
             head_dim: None,
             route_s: precision
                 .activations
@@ -657,12 +668,12 @@ pub struct KernelTerms {
     /// term is not fitted: one tile at the whole bandwidth never binds). For decode
     /// attention, the rate one block streams its share at.
     pub tile_bandwidth: f64,
-    /// The rate the L2 serves a kernel's re-reads ([`KernelTimes::l2_s`]) or the operands a
-    /// benchmark loop left in it ([`KernelTimes::warm_l2`]) at, as a multiple of the
-    /// datasheet DRAM bandwidth: at
-    /// least the bandwidth fraction, and above 1 where the L2 outruns the DRAM (fitted
-    /// where samples read from the L2; infinite, no limit, where not: the plain roofline
-    /// counts each byte once, from DRAM).
+    /// The rate the L2 serves bytes at, as a multiple of the datasheet DRAM bandwidth: every
+    /// byte a kernel reads passes through it, with its re-reads ([`KernelTimes::l2_s`]) and
+    /// the operands a benchmark loop left in it ([`KernelTimes::l2_share`]). At least the
+    /// bandwidth fraction, and above 1 where the L2 outruns the DRAM (fitted where samples
+    /// read from the L2; infinite, no limit, where not: the plain roofline counts each byte
+    /// once, from DRAM).
     pub l2_bandwidth: f64,
     /// The exponent p the memory and compute terms combine with, (memory^p +
     /// compute^p)^(1/p) ([`overlapped`]): infinite for the roofline's max (the kernel hides
@@ -830,23 +841,96 @@ const ROUTE_RATES: [f64; 10] = [
 /// attention's tensor-core work on Hopper), since no kernel reads as compute-bound.
 const LOW_COMPUTE_START: f64 = 0.1;
 
-/// The share of the L2 a kernel's operands stay resident in between the runs of a
-/// benchmark loop ([`KernelTimes::warm`]). Read off NVIDIA's L40S GEMM tables (96 MB of
-/// L2, GDDR6 at 864 GB/s): memory-bound GEMMs of 2 to 22 MB ran up to 1.5x faster than
-/// the DRAM allows, the gain fading between 22 and 90 MB; a quarter and three eighths of
-/// the L2 fit about equally (held-out medians within a point; p90 44-49 % against
-/// 40-45 %), a half a little worse. The HBM devices' tables show no such step (their
-/// L2 is not much faster than their DRAM).
-pub const RESIDENT_L2_SHARE: f64 = 0.375;
+/// A GEMM's operands as a benchmark loop touches them: the loop runs the GEMM once on each
+/// of `copies` operand sets in turn, some operands rotating through the copies and the
+/// rest shared by every run. NVIDIA's tables are timed so (aiconfigurator's collectors,
+/// Apache-2.0: `collector/trtllm/collect_gemm.py` rotates max(1, min(5, ceil(L2 / weight
+/// bytes))) copies of the weights over one input; `collector/vllm/collect_gemm.py` six
+/// copies of the weights, one for block-scaled FP8 and NVFP4; `collector/sglang/
+/// collect_gemm.py` six copies of input, weights and output alike).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GemmLoop {
+    /// Bytes of the activations the GEMM reads, in its activation format.
+    pub activations: f64,
+    /// Bytes of the BF16 activations a quantisation pass reads before an FP8 or FP4 GEMM
+    /// ([`activation_quantisation_bytes`]); 0 for 16-bit activations.
+    pub staging: f64,
+    /// Bytes of the weights, scales included.
+    pub weights: f64,
+    /// Bytes of the output.
+    pub output: f64,
+    /// Operand sets the loop runs in turn (at least 1).
+    pub copies: f64,
+    /// Whether the activations and output rotate with the weights (each run its own), or
+    /// one set serves every run.
+    pub activations_rotate: bool,
+}
+
+impl GemmLoop {
+    /// The share of the GEMM's bytes (activations, weights and output) its previous runs
+    /// leave in an L2 of `l2_bytes`: an operand is found there when every byte the loop
+    /// touches between two reads of it fits in the L2: for an operand every run shares,
+    /// one run's bytes; for one that rotates, the whole loop's. Past the L2's size the
+    /// share found falls to none over [`L2_OVERFLOW`] of it. Read off NVIDIA's GEMM
+    /// tables: on the L40S (96 MB of L2, GDDR6 at 864 GB/s) BF16 GEMMs whose bytes are
+    /// mostly activations (N = 32 to 128, K = 8,192) read 38-83 MB at 1.8-2.2x the DRAM's
+    /// bandwidth, and those whose bytes are mostly weights fell to the DRAM's between 16
+    /// and 32 MB, where five copies pass the L2. 0 where the L2 is not known.
+    pub fn l2_share(&self, l2_bytes: f64) -> f64 {
+        let own = self.activations + self.weights + self.output;
+        if !(l2_bytes > 0.0 && own > 0.0) {
+            return 0.0;
+        }
+        let copies = self.copies.max(1.0);
+        let run = own + self.staging;
+        let per_copy = if self.activations_rotate {
+            run
+        } else {
+            self.weights
+        };
+        let whole_loop = run + (copies - 1.0) * per_copy;
+        let found = |between_reads: f64| {
+            ((1.0 + L2_OVERFLOW - between_reads / l2_bytes) / L2_OVERFLOW).clamp(0.0, 1.0)
+        };
+        let weights = self.weights * found(if copies > 1.0 { whole_loop } else { run });
+        let shared_reuse = if self.activations_rotate && copies > 1.0 {
+            whole_loop
+        } else {
+            run
+        };
+        let activations_and_output = (self.activations + self.output) * found(shared_reuse);
+        (weights + activations_and_output) / own
+    }
+}
+
+/// How far past the L2's size the bytes a loop touches between two reads of an operand
+/// may go before none of it is found there ([`GemmLoop::l2_share`]): the share found falls
+/// from all at the L2's size to none at 1/16 beyond it. A cache that replaced the least
+/// recently used line would keep none of a cyclic loop even a line larger than itself; the
+/// L2 does not: NVIDIA's L40S and RTX PRO 6000 BF16 tables (TensorRT-LLM, whose loop's
+/// weight copies fill the L2 to within a copy) run memory-bound GEMMs whose loops pass the
+/// L2 by under 2.5 % at 1.8-2.1x the time the DRAM alone allows, 2.5-7.5 % past it at
+/// 1.2-1.3x, and further past it at the DRAM's.
+pub const L2_OVERFLOW: f64 = 1.0 / 16.0;
+
+/// The share of an attention kernel's `bytes` (its queries and KV cache) a benchmark loop
+/// over the same operands leaves in an L2 of `l2_bytes`: all of them where they fit in
+/// [`ATTENTION_RESIDENT_L2_SHARE`] of it, else none.
+pub fn attention_l2_share(bytes: f64, l2_bytes: f64) -> f64 {
+    if bytes > 0.0 && bytes <= ATTENTION_RESIDENT_L2_SHARE * l2_bytes {
+        1.0
+    } else {
+        0.0
+    }
+}
 
 /// The share of the L2 an attention kernel's operands (its queries and KV cache) stay
 /// resident in between the runs of a benchmark loop: all of it. Read off NVIDIA's L40S and
 /// RTX PRO 6000 decode attention tables (96 and 128 MB of L2, GDDR6 and GDDR7): kernels
 /// reading 4 MB up to about the L2's size ran up to 2.4x faster than the DRAM allows, and
-/// slower than predicted only past it; counted warm up to three eighths of the L2, as
-/// GEMMs are, the held-out medians were 9 and 16 %; up to all of it, 8 and 14 %, their
-/// p90s 43 -> 29 % and 80 -> 64 %. Unlike a GEMM, an attention kernel writes little
-/// (one output row per query) to evict what it reads.
+/// slower than predicted only past it; counted warm up to three eighths of the L2, the
+/// held-out medians were 9 and 16 %; up to all of it, 8 and 14 %, their p90s 43 -> 29 %
+/// and 80 -> 64 %.
 pub const ATTENTION_RESIDENT_L2_SHARE: f64 = 1.0;
 
 /// The median of the finite values (the mean of the middle two for an even count).
@@ -1115,7 +1199,7 @@ impl KernelTerms {
         if let Some(share) = tiled {
             terms.tile_bandwidth = share;
         }
-        let rereads = usable.iter().any(|(t, _)| t.dram_and_l2_s().1 > 0.0);
+        let rereads = usable.iter().any(|(t, _)| t.reads_from_l2());
         if rereads {
             terms.l2_bandwidth = 1.0;
         }
@@ -1642,21 +1726,18 @@ mod tests {
         assert_eq!(terms.regime(gemm(1e-3, 1e-6)), Regime::Memory);
     }
 
-    /// A benchmark loop finds a GEMM's operands under three eighths of the L2 there: all of
-    /// their memory time moves to the L2's, served at the fitted L2 rate; larger ones stay
-    /// cold.
+    /// A benchmark loop's share of the bytes found in the L2 moves to the L2's time, served
+    /// at the fitted L2 rate; the rest stays the DRAM's.
     #[test]
-    fn a_benchmark_loop_reads_operands_that_fit_from_the_l2() {
-        let l2 = RESIDENT_L2_SHARE * 96e6;
+    fn a_benchmark_loop_reads_what_its_previous_runs_left_from_the_l2() {
         let cold = gemm(20e-6, 5e-6);
-        let warm = cold.warm(30e6, l2);
-        assert!(warm.warm_l2);
+        let warm = cold.warm(1.0);
+        assert_eq!(warm.l2_share, 1.0);
         // The datasheet bound is still the DRAM's.
         assert_eq!(warm.bound_s(), cold.bound_s());
-        // 36 MB is the edge (0.375 x 96 MB); past it, and with no L2 known, stay cold.
-        assert!(cold.warm(36e6, l2).warm_l2);
-        assert_eq!(cold.warm(37e6, l2), cold);
-        assert_eq!(cold.warm(30e6, 0.0), cold);
+        assert_eq!(cold.warm(0.0), cold);
+        assert_eq!(cold.warm(f64::NAN), cold);
+        assert_eq!(cold.warm(3.0).l2_share, 1.0);
         let terms = KernelTerms {
             bandwidth: 0.8,
             l2_bandwidth: 2.0,
@@ -1664,8 +1745,65 @@ mod tests {
         };
         assert!((terms.predict(cold) - 25e-6).abs() < 1e-15);
         assert!((terms.predict(warm) - 10e-6).abs() < 1e-15);
+        // Half from each: the DRAM's 10 us at 0.8 (12.5 us) outlast the L2's at 2 (5 us).
+        assert!((terms.predict(cold.warm(0.5)) - 12.5e-6).abs() < 1e-15);
         assert_eq!(terms.regime(warm), Regime::Memory);
         assert!(terms.l2_bound(warm) && !terms.l2_bound(cold));
+        // Attention's operands: all or nothing, up to the whole L2.
+        assert_eq!(attention_l2_share(96e6, 96e6), 1.0);
+        assert_eq!(attention_l2_share(97e6, 96e6), 0.0);
+        assert_eq!(attention_l2_share(1e6, 0.0), 0.0);
+    }
+
+    /// A loop over copies of a GEMM's weights with one shared input (TensorRT-LLM's
+    /// collector on an L40S, 96 MB of L2): the input stays in the L2 while one run's bytes
+    /// fit, the weights only while all their copies do.
+    #[test]
+    fn a_gemm_loop_keeps_what_fits_between_two_reads() {
+        let l2 = 96e6;
+        let looped = |activations: f64, weights: f64, copies: f64| GemmLoop {
+            activations,
+            staging: 0.0,
+            weights,
+            output: 1e6,
+            copies,
+            activations_rotate: false,
+        };
+        // 70 MB of input, 1 MB of weights in 5 copies: one run is 72 MB, the loop 76 MB.
+        assert_eq!(looped(70e6, 1e6, 5.0).l2_share(l2), 1.0);
+        // 1 MB of input, 33.6 MB of weights in 3 copies (past the L2 together): the input
+        // and output are found, the weights are not.
+        let share = looped(1e6, 33.6e6, 3.0).l2_share(l2);
+        assert!((share - 2e6 / 35.6e6).abs() < 1e-12);
+        // One run 1/32 past the L2 (97 MB of weights in one copy, 1 MB of input and 1 MB
+        // of output): half is found, halfway through the overflow's fade.
+        let past = looped(1e6, 97e6, 1.0).l2_share(l2);
+        assert!((past - 0.5).abs() < 1e-9, "{past}");
+        // 10 MB of weights: 5 copies and the rest fit.
+        assert_eq!(looped(1e6, 10e6, 5.0).l2_share(l2), 1.0);
+        // One copy of 90 MB of weights: one run (92 MB) fits.
+        assert_eq!(looped(1e6, 90e6, 1.0).l2_share(l2), 1.0);
+        // A staging input the quantisation reads counts towards what must fit: 30 MB more
+        // takes one run to 102 MB.
+        let staged = GemmLoop {
+            staging: 30e6,
+            ..looped(70e6, 1e6, 5.0)
+        };
+        assert_eq!(staged.l2_share(l2), 0.0);
+        // Every operand rotating through 6 copies (SGLang's collector): the whole loop of
+        // 6 x 12 MB must fit.
+        let rotating = GemmLoop {
+            activations_rotate: true,
+            copies: 6.0,
+            ..looped(10e6, 1e6, 6.0)
+        };
+        assert_eq!(rotating.l2_share(l2), 1.0);
+        let too_many = GemmLoop {
+            activations: 20e6,
+            ..rotating
+        };
+        assert_eq!(too_many.l2_share(l2), 0.0);
+        assert_eq!(looped(1e6, 1e6, 5.0).l2_share(0.0), 0.0);
     }
 
     #[test]
@@ -1691,7 +1829,7 @@ mod tests {
             waves: 0.0,
             tile_stream_s: 0.0,
             l2_s: 0.0,
-            warm_l2: false,
+            l2_share: 0.0,
             head_dim: None,
             route_s: 0.0,
         };
@@ -1855,7 +1993,7 @@ mod tests {
                 waves: 0.0,
                 tile_stream_s: memory_s * serial_tile_share(8, n, 148),
                 l2_s: 0.0,
-                warm_l2: false,
+                l2_share: 0.0,
                 head_dim: None,
                 route_s: 0.0,
             }
@@ -1904,7 +2042,7 @@ mod tests {
                     waves: 0.0,
                     tile_stream_s: memory_s * serial_tile_share(8, n, 148),
                     l2_s: 0.0,
-                    warm_l2: false,
+                    l2_share: 0.0,
                     head_dim: None,
                     route_s: 0.0,
                 };
@@ -1963,7 +2101,7 @@ mod tests {
                     waves: 1.0 + (i % 300) as f64,
                     tile_stream_s: 0.0,
                     l2_s: 0.0,
-                    warm_l2: false,
+                    l2_share: 0.0,
                     head_dim: None,
                     route_s: 0.0,
                 };
