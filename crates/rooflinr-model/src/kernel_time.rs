@@ -21,7 +21,7 @@
 //!   K over several SMs (cuBLAS's BF16) show it as a higher rate per tile.
 //! - `l2_bandwidth`: the rate the L2 serves the bytes a kernel reads again (attention's
 //!   re-reads of a KV head's cache) or finds there from its previous runs in a benchmark
-//!   loop ([`KernelTimes::warm`], [`GemmLoop::l2_share`], [`attention_l2_share`]); a
+//!   loop ([`KernelTimes::warm`], [`GemmLoop::l2_share`], [`found_in_l2`]); a
 //!   model's forward pass reads its weights and caches cold.
 //! - `compute`: the fraction of the datasheet peak the tensor cores reach on full tiles.
 //! - `overlap` (p above): how far a kernel hides its memory traffic behind its tensor-core
@@ -440,8 +440,8 @@ impl KernelTimes {
 
     /// The times of a kernel run again and again in a loop, as benchmarks and NVIDIA's
     /// kernel tables time it, where its previous runs leave `l2_share` of its bytes in the
-    /// L2 (clamped to 0..1; [`GemmLoop::l2_share`] for a GEMM, [`attention_l2_share`] for
-    /// attention): the L2 serves that share of the memory time ([`KernelTimes::l2_share`]),
+    /// L2 (clamped to 0..1; [`GemmLoop::l2_share`] for a GEMM, [`found_in_l2`] for a
+    /// kernel looped on one set of operands): the L2 serves that share of the memory time ([`KernelTimes::l2_share`]),
     /// the DRAM the rest. A model's forward pass is not like that: each layer's weights are
     /// evicted by the rest of the model's before they are read again, so the product's
     /// predictions use the times as they are.
@@ -889,9 +889,7 @@ impl GemmLoop {
             self.weights
         };
         let whole_loop = run + (copies - 1.0) * per_copy;
-        let found = |between_reads: f64| {
-            ((1.0 + L2_OVERFLOW - between_reads / l2_bytes) / L2_OVERFLOW).clamp(0.0, 1.0)
-        };
+        let found = |between_reads: f64| found_in_l2(between_reads, l2_bytes);
         let weights = self.weights * found(if copies > 1.0 { whole_loop } else { run });
         let shared_reuse = if self.activations_rotate && copies > 1.0 {
             whole_loop
@@ -913,25 +911,21 @@ impl GemmLoop {
 /// 1.2-1.3x, and further past it at the DRAM's.
 pub const L2_OVERFLOW: f64 = 1.0 / 16.0;
 
-/// The share of an attention kernel's `bytes` (its queries and KV cache) a benchmark loop
-/// over the same operands leaves in an L2 of `l2_bytes`: all of them where they fit in
-/// [`ATTENTION_RESIDENT_L2_SHARE`] of it, else none.
-pub fn attention_l2_share(bytes: f64, l2_bytes: f64) -> f64 {
-    if bytes > 0.0 && bytes <= ATTENTION_RESIDENT_L2_SHARE * l2_bytes {
-        1.0
-    } else {
-        0.0
+/// The share of an operand a benchmark loop finds in an L2 of `l2_bytes` when it touches
+/// `between_reads` bytes between two reads of it: all of it while they fit in the L2,
+/// falling to none over [`L2_OVERFLOW`] past its size; none where the L2 is not known. For a
+/// kernel looped on one set of operands (attention, a MoE layer) `between_reads` is the
+/// kernel's own bytes: NVIDIA's L40S and RTX PRO 6000 decode attention tables (96 and 128
+/// MB of L2, GDDR6 and GDDR7) run kernels reading 4 MB up to about the L2's size up to 2.4x
+/// faster than the DRAM allows, and slower than predicted only past it (counted up to
+/// three eighths of the L2 instead, their held-out medians were 9 and 16 %; up to all of
+/// it, 8 and 14 %, their p90s 43 -> 29 % and 80 -> 64 %).
+pub fn found_in_l2(between_reads: f64, l2_bytes: f64) -> f64 {
+    if !(l2_bytes > 0.0 && between_reads > 0.0) {
+        return 0.0;
     }
+    ((1.0 + L2_OVERFLOW - between_reads / l2_bytes) / L2_OVERFLOW).clamp(0.0, 1.0)
 }
-
-/// The share of the L2 an attention kernel's operands (its queries and KV cache) stay
-/// resident in between the runs of a benchmark loop: all of it. Read off NVIDIA's L40S and
-/// RTX PRO 6000 decode attention tables (96 and 128 MB of L2, GDDR6 and GDDR7): kernels
-/// reading 4 MB up to about the L2's size ran up to 2.4x faster than the DRAM allows, and
-/// slower than predicted only past it; counted warm up to three eighths of the L2, the
-/// held-out medians were 9 and 16 %; up to all of it, 8 and 14 %, their p90s 43 -> 29 %
-/// and 80 -> 64 %.
-pub const ATTENTION_RESIDENT_L2_SHARE: f64 = 1.0;
 
 /// The median of the finite values (the mean of the middle two for an even count).
 pub fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -1749,10 +1743,12 @@ mod tests {
         assert!((terms.predict(cold.warm(0.5)) - 12.5e-6).abs() < 1e-15);
         assert_eq!(terms.regime(warm), Regime::Memory);
         assert!(terms.l2_bound(warm) && !terms.l2_bound(cold));
-        // Attention's operands: all or nothing, up to the whole L2.
-        assert_eq!(attention_l2_share(96e6, 96e6), 1.0);
-        assert_eq!(attention_l2_share(97e6, 96e6), 0.0);
-        assert_eq!(attention_l2_share(1e6, 0.0), 0.0);
+        // One set of operands: found up to the whole L2, none 1/16 past it.
+        assert_eq!(found_in_l2(96e6, 96e6), 1.0);
+        assert!((found_in_l2(99e6, 96e6) - 0.5).abs() < 1e-12);
+        assert_eq!(found_in_l2(102e6, 96e6), 0.0);
+        assert_eq!(found_in_l2(1e6, 0.0), 0.0);
+        assert_eq!(found_in_l2(0.0, 96e6), 0.0);
     }
 
     /// A loop over copies of a GEMM's weights with one shared input (TensorRT-LLM's

@@ -568,7 +568,7 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
             Ok(
                 KernelTimes::attention_of(&shape, &p.prediction, &precision, hw, layout).warm(
-                    kernel_time::attention_l2_share(p.prediction.work.bytes.get(), hw.l2_bytes()),
+                    kernel_time::found_in_l2(p.prediction.work.bytes.get(), hw.l2_bytes()),
                 ),
             )
         }
@@ -609,7 +609,10 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 Router::TopK
             };
             let load = loads.get(tokens, experts, top_k, ep, router);
-            Ok(KernelTimes::moe(&shape, &load, &precision, hw))
+            // The collector loops the layer on one set of weights and tokens.
+            let times = KernelTimes::moe(&shape, &load, &precision, hw);
+            let bytes = times.memory_s * hw.memory_bandwidth.value.get();
+            Ok(times.warm(kernel_time::found_in_l2(bytes, hw.l2_bytes())))
         }
     }
 }
@@ -1780,6 +1783,12 @@ mod tests {
         );
         assert_eq!(t, model);
         assert!(t.quantise_s > 0.0, "FP8 activations are quantised first");
+        // The collector loops the layer on one set of weights and tokens: 32 experts' 403 MB
+        // pass H100's L2, one token's few experts (at most 8 x 12.6 MB) fit in the RTX PRO
+        // 6000's 128 MiB.
+        assert_eq!(t.l2_share, 0.0);
+        let rtx = registry::get("rtx-pro-6000").unwrap();
+        assert_eq!(times(&moe(1, true), &rtx).unwrap().l2_share, 1.0);
         assert!(times(&moe(64, false), &hw).is_err());
         assert_eq!(
             moe(64, true).shape.to_string(),
