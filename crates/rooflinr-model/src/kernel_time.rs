@@ -903,9 +903,9 @@ impl GemmLoop {
 
 /// How far past the L2's size the bytes a loop touches between two reads of an operand
 /// may go before none of it is found there ([`GemmLoop::l2_share`]): the share found falls
-/// from all at the L2's size to none at 1/16 beyond it. A cache that replaced the least
-/// recently used line would keep none of a cyclic loop even a line larger than itself; the
-/// L2 does not: NVIDIA's L40S and RTX PRO 6000 BF16 tables (TensorRT-LLM, whose loop's
+/// from all at the L2's size to none at 1/16 beyond it. A cache that always replaced its
+/// least recently used line would keep nothing of a loop over even one line more than it
+/// holds; the L2 keeps most of it: NVIDIA's L40S and RTX PRO 6000 BF16 tables (TensorRT-LLM, whose loop's
 /// weight copies fill the L2 to within a copy) run memory-bound GEMMs whose loops pass the
 /// L2 by under 2.5 % at 1.8-2.1x the time the DRAM alone allows, 2.5-7.5 % past it at
 /// 1.2-1.3x, and further past it at the DRAM's.
