@@ -143,8 +143,8 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
 /// - TensorRT-LLM's masked multi-head attention (`per_query_head`: above 32 query heads per
 ///   KV head, and plain multi-head attention on sm_80 to sm_90) reads its KV head's cache
 ///   once from the DRAM and once more from the L2 for each further query head: the L2 fits
-///   at 4.4 TB/s on A100, 6.8-9 TB/s on Hopper, Blackwell, L40S and RTX PRO 6000 with a
-///   BF16 cache (0.9-6 TB/s for FP8 caches, which are converted as they are read). On
+///   at 4.6 TB/s on A100, 6.1-9.2 TB/s on Hopper, Blackwell, L40S and RTX PRO 6000 with a
+///   BF16 cache (0.8-8 TB/s for FP8 caches, which are converted as they are read). On
 ///   A100, Blackwell and RTX PRO 6000 each block streams at 41-55 GB/s in BF16, 28-32 in
 ///   FP8; on Hopper and L40S, whose group also holds plain multi-head attention (which
 ///   this kernel splits over blocks when sequences are long), no such per-block limit
