@@ -843,11 +843,9 @@ const LOW_COMPUTE_START: f64 = 0.1;
 
 /// A GEMM's operands as a benchmark loop touches them: the loop runs the GEMM once on each
 /// of `copies` operand sets in turn, some operands rotating through the copies and the
-/// rest shared by every run. NVIDIA's tables are timed so (aiconfigurator's collectors,
-/// Apache-2.0: `collector/trtllm/collect_gemm.py` rotates max(1, min(5, ceil(L2 / weight
-/// bytes))) copies of the weights over one input; `collector/vllm/collect_gemm.py` six
-/// copies of the weights, one for block-scaled FP8 and NVFP4; `collector/sglang/
-/// collect_gemm.py` six copies of input, weights and output alike).
+/// rest shared by every run. NVIDIA's tables are timed so, each framework's collector
+/// looping its own way (aiconfigurator, Apache-2.0, `collector/<framework>/collect_gemm.py`;
+/// `rooflinr validate` builds each row's loop from them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GemmLoop {
     /// Bytes of the activations the GEMM reads, in its activation format.
