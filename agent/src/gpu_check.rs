@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::registry;
+use rooflinr_model::kernel_time;
+use rooflinr_model::ops::{Op, Precision};
+use rooflinr_model::roofline::Efficiency;
 use rooflinr_model::units::si;
 use rooflinr_protocol::{
     JobId, JobResult, Measurement, MeasurementKind, OperatorShape, ServerMessage,
@@ -48,6 +51,22 @@ pub const GEMV_SHAPES: [(u64, u64, u64); 3] = [(1, 4096, 4096), (1, 8192, 8192),
 /// Batches timed at 8192 x 8192.
 pub const BATCHES: [u64; 3] = [2, 4, 8];
 
+/// cuBLASLt GEMMs held against the shipped calibration: shapes on the grid of NVIDIA's
+/// measured GEMM tables (aiconfigurator's `collector/cases/base_ops/gemm.yaml`: token
+/// counts and feature sizes), from decode-sized to square, in the formats those tables
+/// have profiles for on every GPU with FP8 (BF16 and per-tensor FP8).
+pub const GEMM_SHAPES: [(u64, u64, u64); 8] = [
+    (16, 4096, 4096),
+    (128, 4096, 4096),
+    (512, 8192, 8192),
+    (2048, 4096, 4096),
+    (4096, 8192, 8192),
+    (8192, 8192, 8192),
+    (1024, 16384, 4096),
+    (64, 28672, 8192),
+];
+const GEMM_FORMATS: [Format; 2] = [Format::Bf16, Format::Fp8E4m3];
+
 /// Targets the summary checks (issue targets for a GPU run).
 const READ_FRACTION_TARGET: f64 = 0.85;
 const SPEEDUP_TARGETS: [(&str, f64); 3] =
@@ -57,8 +76,9 @@ fn shape((m, n, k): (u64, u64, u64)) -> OperatorShape {
     OperatorShape { m, n, k }
 }
 
-/// Runs the check into `out`.
-pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64) -> Result<()> {
+/// Runs the check into `out`, timing each point by `rule` (the correctness runs are
+/// timed briefly whatever it says).
+pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRule) -> Result<()> {
     let began = Instant::now();
     let store = Store::open(out)?;
     let job = JobId("gpu-check".into());
@@ -152,8 +172,7 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64) -> Result<()>
         }
     }
 
-    // 2. Ceilings, then the GEMV sizes and batches.
-    let rule = StopRule::DEFAULT;
+    // 2. Ceilings, then the GEMV sizes and batches, then cuBLASLt GEMMs.
     let mut ceilings = MeasuredCeilings::default();
     let mut failed: Vec<(String, MeasureError)> = Vec::new();
     let mut items = ceiling_items(cuda, cuda.peak_gemm_size());
@@ -166,9 +185,19 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64) -> Result<()>
             format,
         }));
     }
+    let gemm_formats: Vec<Format> = GEMM_FORMATS
+        .into_iter()
+        .filter(|f| cuda.peak_formats().contains(f))
+        .collect();
+    for s in GEMM_SHAPES {
+        items.extend(gemm_formats.iter().map(|&format| Work::Operator {
+            shape: shape(s),
+            format,
+        }));
+    }
     for (i, work) in items.iter().enumerate() {
         eprintln!("[{}/{}] measuring {}", i + 1, items.len(), work.label());
-        match cuda.measure(work, &rule, &cancel) {
+        match cuda.measure(work, rule, &cancel) {
             Ok(mut m) => {
                 ceilings.record(&m);
                 compare_with_ceilings(&ceilings, &mut m);
@@ -185,6 +214,7 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64) -> Result<()>
     summary += &gemv_section(&results);
     summary += &torch_section(&results);
     summary += &calibration_section(&results, &ceilings, device.registry_key.as_deref());
+    summary += &shipped_profiles_section(&results, device.registry_key.as_deref());
     if !failed.is_empty() {
         summary += "\n## Not measured\n\n";
         for (what, why) in &failed {
@@ -447,6 +477,79 @@ fn calibration_section(
     s
 }
 
+/// The cuBLASLt GEMMs against the calibrated times the model crate ships (fitted on
+/// NVIDIA's TensorRT-LLM tables): the first check of those profiles on a GPU of our own.
+fn shipped_profiles_section(results: &[Measurement], registry_key: Option<&str>) -> String {
+    let mut s = String::from(
+        "\n## cuBLASLt GEMMs against the shipped calibration\n\nPredicted: the datasheet roofline, and `rooflinr predict gemm --calibrated` (kernel terms fitted on NVIDIA's measured TensorRT-LLM GEMM tables for this device; BF16 output). The tables time TensorRT-LLM's linear layer, which for FP8 includes quantising the BF16 activations; this run times cuBLASLt alone on FP8 operands, rotating copies so that no operand is in the L2.\n\n",
+    );
+    let Some(hw) = registry_key.and_then(|k| registry::get(k).ok()) else {
+        s += "The device has no registry entry, so there is no profile to compare with.\n";
+        return s;
+    };
+    s += "| point | measured | datasheet | error | calibrated (TensorRT-LLM profile) | error |\n| --- | --- | --- | --- | --- | --- |\n";
+    let mut errors = Vec::new();
+    for m in results.iter().filter(|m| m.kind == MeasurementKind::Gemm) {
+        let (Some(shape), Some(format)) = (m.shape, m.format) else {
+            continue;
+        };
+        let op = Op::Gemm {
+            m: shape.m as f64,
+            n: shape.n as f64,
+            k: shape.k as f64,
+            bias: false,
+        };
+        let precision = Precision {
+            output: Format::Bf16,
+            ..Precision::uniform(format)
+        };
+        let predicted = op.predict(&precision, &hw, &Efficiency::IDEAL);
+        let datasheet = predicted.prediction.time.get();
+        let measured = m.stats.median_s;
+        let error = |t: f64| format!("{:+.1}%", (t - measured) / measured * 100.0);
+        let calibrated = kernel_time::calibrated(
+            &op,
+            &precision,
+            &hw,
+            kernel_time::Framework::TensorRtLlm,
+            &predicted.prediction,
+        );
+        let (calibrated_s, calibrated_error) = match calibrated {
+            Some((t, _)) => {
+                errors.push(((t - measured) / measured, format));
+                (si(t, "s"), error(t))
+            }
+            None => ("no profile".to_string(), String::new()),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {calibrated_s} | {calibrated_error} |",
+            m.label,
+            si(measured, "s"),
+            si(datasheet, "s"),
+            error(datasheet),
+        );
+    }
+    for format in GEMM_FORMATS {
+        let mut abs: Vec<f64> = errors
+            .iter()
+            .filter(|(_, f)| *f == format)
+            .map(|(e, _)| e.abs())
+            .collect();
+        abs.sort_by(f64::total_cmp);
+        if let (Some(median), Some(worst)) = (abs.get(abs.len() / 2), abs.last()) {
+            let _ = writeln!(
+                s,
+                "\n{format}: median |calibrated error| {:.1}%, worst {:.1}%, over {} GEMMs.",
+                median * 100.0,
+                worst * 100.0,
+                abs.len()
+            );
+        }
+    }
+    s
+}
+
 fn telemetry(out: &Path, seconds: f64) -> Result<String> {
     let (gpus, status) = Gpus::open();
     let Some(gpus) = gpus else {
@@ -477,4 +580,74 @@ fn telemetry(out: &Path, seconds: f64) -> Result<String> {
     Ok(format!(
         "\n## Telemetry\n\n{samples} samples over {seconds:.0} s at 10 Hz in telemetry.jsonl (idle mean power {mean}).\n"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rooflinr_protocol::{BackendKind, Stats};
+
+    fn gemm(format: Format, (m, n, k): (u64, u64, u64), median_s: f64) -> Measurement {
+        let flops = 2.0 * (m * n * k) as f64;
+        Measurement {
+            kind: MeasurementKind::Gemm,
+            label: format!("gemm {m}x{n}x{k} {format}"),
+            backend: BackendKind::Cuda,
+            device: "NVIDIA H200".into(),
+            format: Some(format),
+            activation_format: Some(format),
+            shape: Some(OperatorShape { m, n, k }),
+            flops,
+            bytes: 1.0,
+            bytes_counted: String::new(),
+            stats: Stats {
+                samples: 10,
+                median_s,
+                min_s: median_s,
+                mean_s: median_s,
+                noise: 0.001,
+                converged: true,
+                elapsed_s: 1.0,
+            },
+            achieved_bytes_per_s: 1.0 / median_s,
+            achieved_flops_per_s: flops / median_s,
+            ceiling_name: None,
+            fraction_of_ceiling: None,
+            check: None,
+            energy_j: None,
+            clocks: None,
+            unix_s: 0.0,
+        }
+    }
+
+    #[test]
+    fn cublaslt_gemms_are_held_against_the_shipped_profiles() {
+        // The first H200 run's BF16 8192^3 (1.38 ms) and an INT8 GEMM, which no
+        // TensorRT-LLM table profiles.
+        let results = [
+            gemm(Format::Bf16, (8192, 8192, 8192), 1.38e-3),
+            gemm(Format::Int8, (8192, 8192, 8192), 0.75e-3),
+        ];
+        let text = shipped_profiles_section(&results, Some("h200"));
+        let row = |label: &str| {
+            text.lines()
+                .find(|l| l.starts_with(&format!("| {label} ")))
+                .unwrap_or_else(|| panic!("no row for {label} in\n{text}"))
+                .to_string()
+        };
+        let bf16: Vec<String> = row("gemm 8192x8192x8192 bf16")
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect();
+        // The datasheet bound is faster than any kernel: its error is negative.
+        assert!(bf16[4].starts_with('-'), "{bf16:?}");
+        // A calibrated time, with an error a fit of real kernels keeps within 25 %.
+        let error: f64 = bf16[6].trim_end_matches('%').parse().expect("an error");
+        assert!(error.abs() < 25.0, "{bf16:?}");
+        assert!(row("gemm 8192x8192x8192 int8").contains("no profile"));
+        assert!(text.contains("bf16: median |calibrated error|"), "{text}");
+        assert!(!text.contains("int8: median"), "{text}");
+        let unknown = shipped_profiles_section(&results, None);
+        assert!(unknown.contains("no registry entry"), "{unknown}");
+    }
 }

@@ -251,7 +251,12 @@ fn main() -> Result<()> {
         Some(Command::GpuCheck {
             out,
             telemetry_seconds,
-        }) => gpu_check::run(&cli.measure.cuda(), out, *telemetry_seconds),
+        }) => gpu_check::run(
+            &cli.measure.cuda(),
+            out,
+            *telemetry_seconds,
+            &cli.measure.rule(),
+        ),
         Some(Command::Compare { shape, formats: f }) => {
             let backend = cli.measure.backend()?;
             let cpu = backend.as_ref();

@@ -166,7 +166,7 @@ pub fn check(bless: bool) -> Result<()> {
 
 /// The command that runs the device check on a GPU machine from `carry/`: it puts the
 /// machine's NVRTC and cuBLASLt (the CUDA toolkit's or PyTorch's wheels) on the loader path.
-pub const DEVICE_COMMAND: &str = "LIBS=$(find /usr /opt /root /home -name 'libnvrtc.so.1[23]' -o -name 'libcublasLt.so.1[23]' 2>/dev/null | xargs -r -n1 dirname | sort -u | tr '\\n' ':'); LD_LIBRARY_PATH=$LIBS$LD_LIBRARY_PATH carry/rooflinr-agent gpu-check --out ${OUT:-.}/gpu-check";
+pub const DEVICE_COMMAND: &str = "LIBS=$(find /usr /opt /root /home -name 'libnvrtc.so.1[23]' -o -name 'libcublasLt.so.1[23]' 2>/dev/null | xargs -r -n1 dirname | sort -u | tr '\\n' ':'); LD_LIBRARY_PATH=$LIBS$LD_LIBRARY_PATH carry/rooflinr-agent gpu-check --max-seconds 0.5 --out ${OUT:-.}/gpu-check";
 
 /// Builds the release agent into `carry/` (ignored by git, carried to the device machine)
 /// and prints the device command.

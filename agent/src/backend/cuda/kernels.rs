@@ -70,8 +70,12 @@ pub const CHECKED_ARCHITECTURES: [&str; 3] = ["sm_90a", "sm_100a", "sm_121a"];
 
 /// The most activation rows a GEMV kernel takes; larger batches are GEMMs.
 pub const MAX_GEMV_M: u32 = crate::backend::GEMV_MAX_BATCH as u32;
-/// Threads per block of the GEMV kernels: four warps, one output row each.
+/// Threads per block of the GEMV kernels: four warps.
 pub const GEMV_BLOCK_THREADS: u32 = 128;
+/// Weight rows per warp of the 16-byte-load GEMV kernels (`RF_ROWS` in
+/// `kernels/gemv_lane.cuh`; a test holds the two equal): each lane's activations serve
+/// this many rows. The element-by-element kernels take one row per warp.
+pub const GEMV_ROWS_PER_WARP: u32 = 4;
 /// Threads per block of the bandwidth kernels.
 pub const STREAM_BLOCK_THREADS: u32 = 256;
 
@@ -218,9 +222,10 @@ pub fn gemv_launch(format: GpuFormat, m: u64, n: u64, k: u64) -> Result<GemvLaun
             return Err(LaunchError::TooLarge { what, value });
         }
     }
-    let rows_per_block = u64::from(GEMV_BLOCK_THREADS / 32);
-    let grid = n.div_ceil(rows_per_block) as u32;
     let vectorised = k.is_multiple_of(u64::from(format.codes_per_load()));
+    let rows_per_warp = if vectorised { GEMV_ROWS_PER_WARP } else { 1 };
+    let rows_per_block = u64::from(GEMV_BLOCK_THREADS / 32 * rows_per_warp);
+    let grid = n.div_ceil(rows_per_block) as u32;
     let kernel = if vectorised {
         format.vectorised_kernel(m as u32)
     } else {

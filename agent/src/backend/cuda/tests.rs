@@ -42,6 +42,7 @@ unsafe extern "C" {
     fn rf_host_e8m0(code: u32) -> f32;
     fn rf_host_f16(code: u16) -> f32;
     fn rf_host_bf16(code: u16) -> f32;
+    fn rf_host_rows_per_warp() -> i32;
 }
 
 /// Values spread over several binades, zeros and both signs, in `rows x cols`.
@@ -166,8 +167,15 @@ fn check_kernel_lanes(format: GpuFormat, (m, n, k): (usize, usize, usize)) {
 fn every_gemv_kernel_lane_sums_to_the_reference_on_the_host() {
     for format in GpuFormat::ALL {
         // Vectorised: k a multiple of 32 codes (every format), chunks that do and do not
-        // fill the four-deep unroll, groups of 128 over 4160 (a short last group).
-        for shape in [(1, 37, 4096), (3, 19, 4160), (8, 5, 512), (2, 3, 96)] {
+        // fill the two-deep unroll, groups of 128 over 4160 (a short last group), n that
+        // leaves a warp's last rows empty (37, 19, 5, 3) and one that does not (8).
+        for shape in [
+            (1, 37, 4096),
+            (3, 19, 4160),
+            (8, 5, 512),
+            (2, 3, 96),
+            (4, 8, 1024),
+        ] {
             check_kernel_lanes(format, shape);
         }
         // Element by element: rows starting mid-byte, tails of every block size.
@@ -279,6 +287,13 @@ fn every_kernel_the_launcher_names_is_defined_in_the_source() {
     }
 }
 
+#[test]
+fn the_launch_and_the_kernels_agree_on_rows_per_warp() {
+    // SAFETY: a constant from the host build of the kernels' header.
+    let rows = unsafe { rf_host_rows_per_warp() };
+    assert_eq!(rows, super::kernels::GEMV_ROWS_PER_WARP as i32);
+}
+
 #[track_caller]
 fn check_launch(format: GpuFormat, (m, n, k): (u64, u64, u64), kernel: &str, grid: u32) {
     let launch = gemv_launch(format, m, n, k).expect("launchable");
@@ -290,13 +305,14 @@ fn check_launch(format: GpuFormat, (m, n, k): (u64, u64, u64), kernel: &str, gri
 
 #[test]
 fn launches_take_the_vector_kernel_only_when_rows_start_on_16_bytes() {
-    // One warp per row, four rows per block.
-    check_launch(GpuFormat::Fp16, (1, 4096, 4096), "rf_gemv_fp16_m1", 1024);
-    check_launch(GpuFormat::Fp16, (8, 4097, 4096), "rf_gemv_fp16_m8", 1025);
+    // Four warps per block; the vector kernels give a warp four rows (16 a block), the
+    // element kernels one (4 a block).
+    check_launch(GpuFormat::Fp16, (1, 4096, 4096), "rf_gemv_fp16_m1", 256);
+    check_launch(GpuFormat::Fp16, (8, 4097, 4096), "rf_gemv_fp16_m8", 257);
     // FP16 rows need k % 8 == 0; FP8 16; FP4 and INT4 32.
-    check_launch(GpuFormat::Fp16, (1, 8, 4104), "rf_gemv_fp16_m1", 2);
+    check_launch(GpuFormat::Fp16, (1, 8, 4104), "rf_gemv_fp16_m1", 1);
     check_launch(GpuFormat::Fp8E4m3, (1, 8, 4104), "rf_gemv_fp8_e4m3_any", 2);
-    check_launch(GpuFormat::NvFp4, (2, 8, 4128), "rf_gemv_nvfp4_m2", 2);
+    check_launch(GpuFormat::NvFp4, (2, 8, 4128), "rf_gemv_nvfp4_m2", 1);
     check_launch(GpuFormat::NvFp4, (2, 8, 4112), "rf_gemv_nvfp4_any", 2);
     // K not a multiple of the group: still the element kernel's job only when rows are
     // misaligned; a short last group is read through the scale index.
@@ -307,7 +323,7 @@ fn launches_take_the_vector_kernel_only_when_rows_start_on_16_bytes() {
         1025,
     );
     check_launch(GpuFormat::Int4G128, (1, 1, 4160), "rf_gemv_int4_g128_m1", 1);
-    check_launch(GpuFormat::MxFp4, (1, 28672, 8192), "rf_gemv_mxfp4_m1", 7168);
+    check_launch(GpuFormat::MxFp4, (1, 28672, 8192), "rf_gemv_mxfp4_m1", 1792);
 }
 
 #[test]

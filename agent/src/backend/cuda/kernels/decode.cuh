@@ -152,7 +152,7 @@ RF_HD rf_u32 rf_code_at(const rf_u8* elements, unsigned long long i, int bits) {
 #define RF_MXFP4 6
 
 // Bits per element code of each format.
-RF_HD int rf_element_bits(int format) {
+RF_HD constexpr int rf_element_bits(int format) {
     switch (format) {
     case RF_FP16:
     case RF_BF16:

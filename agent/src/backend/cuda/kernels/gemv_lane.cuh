@@ -3,13 +3,24 @@
 // of every row and check the sums against the model crate's dequantised weights. The
 // kernels in gemv.cu add only the warp reduction and the launch.
 //
-// y[i][row] = sum_k x[i][k] w[row][k] for activation rows i < M. One warp per weight row;
-// lane L takes the 16-byte chunks L, L + 32, L + 64... (vectorised) or the elements
-// L, L + 32... (any shape), and returns its partial sums; the warp adds them up.
+// y[i][row] = sum_k x[i][k] w[row][k] for activation rows i < M. The vectorised kernels
+// give a warp RF_ROWS weight rows: lane L takes the 16-byte chunks L, L + 32, L + 64... of
+// each, loads the activations those columns meet once with 16-byte loads, and uses them
+// for every row. The any-shape kernels give a warp one row, lane L the elements L, L +
+// 32... Each lane returns its partial sums; the warp adds them up.
 #pragma once
 
 #define RF_MAX_M 8
-#define RF_UNROLL 4
+// Weight rows per warp in the vectorised kernels: each lane's activations, loaded once,
+// serve this many rows (the agent's `GEMV_ROWS_PER_WARP`).
+#define RF_ROWS 4
+// 16-byte chunks of each row a lane has in flight: two, or one for 4-bit codes at more
+// than four activation rows, whose arithmetic per chunk would otherwise spill registers
+// (ptxas on sm_90a).
+template <int FORMAT, int M>
+struct rf_unroll {
+    static const int value = (rf_element_bits(FORMAT) == 4 && M > 4) ? 1 : 2;
+};
 
 // Sixteen bytes of packed codes as four little-endian words.
 struct rf_u32x4 {
@@ -40,85 +51,124 @@ RF_HD float rf_x(const rf_u16* __restrict__ x, unsigned long long i) {
 #endif
 }
 
-// The dot products of one 16-byte chunk of weight codes with M activation rows, added
-// into acc. `col` is the chunk's first column; `block_index` its first block's index in
-// the scale array (row-major).
+// Eight FP16 activations x[first .. first + 8] as FP32, from one 16-byte load (`first` a
+// multiple of 8, so the load is aligned).
+RF_HD void rf_x8(const rf_u16* __restrict__ x, unsigned long long first, float (&v)[8]) {
+    rf_u32x4 q = rf_load16(reinterpret_cast<const rf_u8*>(x + first));
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        v[j] = rf_f16_to_f32((rf_u16)(q.w[j / 2] >> (16 * (j % 2))));
+    }
+}
+
+// The dot products of one 16-byte chunk of weight codes from each of RF_ROWS rows with M
+// activation rows, added into acc[r][i]. `col` is the chunk's first column; `blocks[r]`
+// row r's first block index in the scale array (row-major). The chunk is taken eight
+// codes at a time: the eight activations of each row i are loaded once (one 16-byte load)
+// and used for every weight row, and a block factor is folded into the eight weights it
+// covers (blocks hold 16, 32 or 128 codes, so eight codes never straddle two).
 template <int FORMAT, int M>
-RF_HD void rf_chunk(rf_u32x4 packed, const rf_u8* __restrict__ scales,
+RF_HD void rf_chunk(const rf_u32x4 (&packed)[RF_ROWS], const rf_u8* __restrict__ scales,
                     const float* __restrict__ tensor, const rf_u16* __restrict__ x,
-                    unsigned int k, unsigned int col, unsigned long long block_index,
-                    float (&acc)[M]) {
+                    unsigned int k, unsigned int col, const unsigned long long (&blocks)[RF_ROWS],
+                    float (&acc)[RF_ROWS][M]) {
     const int bits = rf_element_bits(FORMAT);
     const int codes_per_word = 32 / bits;
     const int per_chunk = 4 * codes_per_word;
     const int block = rf_block(FORMAT);
-    // Codes that share one factor inside this chunk (a whole chunk when the block is at
-    // least a chunk, or there is no block).
-    const int run = (block == 0 || block >= per_chunk) ? per_chunk : block;
 #pragma unroll
-    for (int r = 0; r < per_chunk / run; ++r) {
-        float partial[M];
+    for (int piece = 0; piece < per_chunk / 8; ++piece) {
+        float w[RF_ROWS][8];
 #pragma unroll
-        for (int i = 0; i < M; ++i) {
-            partial[i] = 0.0f;
-        }
+        for (int r = 0; r < RF_ROWS; ++r) {
+            float factor = 1.0f;
+            if (block != 0) {
+                factor = rf_block_scale(FORMAT, scales, blocks[r] + (piece * 8) / block, tensor);
+            }
 #pragma unroll
-        for (int j = r * run; j < (r + 1) * run; ++j) {
-            float w = rf_element(FORMAT, rf_code_in_word(packed.w[j / codes_per_word],
-                                                          j % codes_per_word, bits));
-#pragma unroll
-            for (int i = 0; i < M; ++i) {
-                partial[i] = fmaf(w, rf_x(x, (unsigned long long)i * k + col + j), partial[i]);
+            for (int j = 0; j < 8; ++j) {
+                const int code = piece * 8 + j;
+                w[r][j] = rf_element(FORMAT, rf_code_in_word(packed[r].w[code / codes_per_word],
+                                                             code % codes_per_word, bits));
+                if (block != 0) {
+                    w[r][j] *= factor;
+                }
             }
         }
-        float factor = 1.0f;
-        if (block != 0) {
-            factor = rf_block_scale(FORMAT, scales, block_index + (block >= per_chunk ? 0 : r),
-                                    tensor);
-        }
 #pragma unroll
         for (int i = 0; i < M; ++i) {
-            acc[i] = fmaf(partial[i], factor, acc[i]);
+            float xs[8];
+            rf_x8(x, (unsigned long long)i * k + col + piece * 8, xs);
+#pragma unroll
+            for (int r = 0; r < RF_ROWS; ++r) {
+#pragma unroll
+                for (int j = 0; j < 8; ++j) {
+                    acc[r][i] = fmaf(w[r][j], xs[j], acc[r][i]);
+                }
+            }
         }
     }
 }
 
-// Lane `lane`'s partial sums of weight row `row` (k a multiple of the codes per 16 bytes,
-// so every row starts on a 16-byte boundary). The tensor factor is applied after the
+// Lane `lane`'s partial sums of the RF_ROWS weight rows from `first_row` (rows past n
+// read row n - 1 again and are not written), with k a multiple of the codes per 16 bytes
+// so every row starts on a 16-byte boundary. The tensor factor is applied after the
 // warp's sum.
 template <int FORMAT, int M>
 RF_HD void rf_gemv_vec_lane(const rf_u8* __restrict__ elements, const rf_u8* __restrict__ scales,
                             const float* __restrict__ tensor, const rf_u16* __restrict__ x,
-                            unsigned int row, unsigned int lane, unsigned int k,
-                            float (&acc)[M]) {
+                            unsigned int first_row, unsigned int n, unsigned int lane,
+                            unsigned int k, float (&acc)[RF_ROWS][M]) {
     const int per_chunk = 128 / rf_element_bits(FORMAT);
     const int block = rf_block(FORMAT);
     const unsigned int chunks = k / per_chunk;
-    const rf_u8* w = elements + 16ull * ((unsigned long long)row * chunks);
     const unsigned long long blocks_per_row = block ? (k + block - 1) / block : 0;
+    const rf_u8* w[RF_ROWS];
+    unsigned long long row_block[RF_ROWS];
 #pragma unroll
-    for (int i = 0; i < M; ++i) {
-        acc[i] = 0.0f;
+    for (int r = 0; r < RF_ROWS; ++r) {
+        const unsigned int row = first_row + r < n ? first_row + r : n - 1;
+        w[r] = elements + 16ull * ((unsigned long long)row * chunks);
+        row_block[r] = (unsigned long long)row * blocks_per_row;
+#pragma unroll
+        for (int i = 0; i < M; ++i) {
+            acc[r][i] = 0.0f;
+        }
     }
+    // `unroll` chunks of every row in flight per lane, then their arithmetic.
+    const int unroll = rf_unroll<FORMAT, M>::value;
     unsigned int c = lane;
-    // RF_UNROLL loads in flight per lane, then their arithmetic.
-    for (; c + 32 * (RF_UNROLL - 1) < chunks; c += 32 * RF_UNROLL) {
-        rf_u32x4 packed[RF_UNROLL];
+    for (; c + 32 * (unroll - 1) < chunks; c += 32 * unroll) {
+        rf_u32x4 packed[unroll][RF_ROWS];
 #pragma unroll
-        for (int u = 0; u < RF_UNROLL; ++u) {
-            packed[u] = rf_load16(w + 16ull * (c + 32 * u));
+        for (int u = 0; u < unroll; ++u) {
+#pragma unroll
+            for (int r = 0; r < RF_ROWS; ++r) {
+                packed[u][r] = rf_load16(w[r] + 16ull * (c + 32 * u));
+            }
         }
 #pragma unroll
-        for (int u = 0; u < RF_UNROLL; ++u) {
-            unsigned long long first = (unsigned long long)(c + 32 * u) * per_chunk;
-            rf_chunk<FORMAT, M>(packed[u], scales, tensor, x, k, (unsigned int)first,
-                                block ? row * blocks_per_row + first / block : 0, acc);
+        for (int u = 0; u < unroll; ++u) {
+            const unsigned long long first = (unsigned long long)(c + 32 * u) * per_chunk;
+            unsigned long long blocks[RF_ROWS];
+#pragma unroll
+            for (int r = 0; r < RF_ROWS; ++r) {
+                blocks[r] = block ? row_block[r] + first / block : 0;
+            }
+            rf_chunk<FORMAT, M>(packed[u], scales, tensor, x, k, (unsigned int)first, blocks,
+                                acc);
         }
     }
     for (; c < chunks; c += 32) {
-        unsigned long long first = (unsigned long long)c * per_chunk;
-        rf_chunk<FORMAT, M>(rf_load16(w + 16ull * c), scales, tensor, x, k, (unsigned int)first,
-                            block ? row * blocks_per_row + first / block : 0, acc);
+        const unsigned long long first = (unsigned long long)c * per_chunk;
+        rf_u32x4 packed[RF_ROWS];
+        unsigned long long blocks[RF_ROWS];
+#pragma unroll
+        for (int r = 0; r < RF_ROWS; ++r) {
+            packed[r] = rf_load16(w[r] + 16ull * c);
+            blocks[r] = block ? row_block[r] + first / block : 0;
+        }
+        rf_chunk<FORMAT, M>(packed, scales, tensor, x, k, (unsigned int)first, blocks, acc);
     }
 }
 

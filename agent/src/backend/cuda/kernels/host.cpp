@@ -21,25 +21,31 @@ float rf_host_ue4m3(rf_u32 code) { return rf_ue4m3_to_f32(code); }
 float rf_host_e8m0(rf_u32 code) { return rf_e8m0_to_f32(code); }
 float rf_host_f16(rf_u16 code) { return rf_f16_to_f32(code); }
 float rf_host_bf16(rf_u16 code) { return rf_bf16_to_f32(code); }
+int rf_host_rows_per_warp(void) { return RF_ROWS; }
 
 }  // extern "C"
 
-// Every row of y = x W^T as the GPU computes it: each row's 32 lanes, then their sum
+// Every row of y = x W^T as the GPU computes it: each warp's rows, its 32 lanes, then their sum
 // (in lane order; the GPU's butterfly adds in another order, within the same bound).
 template <int FORMAT, int M>
 static void rows_vec(const rf_u8* elements, const rf_u8* scales, const float* tensor,
                      const rf_u16* x, float* y, unsigned int n, unsigned int k) {
-    for (unsigned int row = 0; row < n; ++row) {
-        float sum[M] = {};
+    for (unsigned int first_row = 0; first_row < n; first_row += RF_ROWS) {
+        float sum[RF_ROWS][M] = {};
         for (unsigned int lane = 0; lane < 32; ++lane) {
-            float acc[M];
-            rf_gemv_vec_lane<FORMAT, M>(elements, scales, tensor, x, row, lane, k, acc);
-            for (int i = 0; i < M; ++i) {
-                sum[i] += acc[i];
+            float acc[RF_ROWS][M];
+            rf_gemv_vec_lane<FORMAT, M>(elements, scales, tensor, x, first_row, n, lane, k, acc);
+            for (int r = 0; r < RF_ROWS; ++r) {
+                for (int i = 0; i < M; ++i) {
+                    sum[r][i] += acc[r][i];
+                }
             }
         }
-        for (int i = 0; i < M; ++i) {
-            y[(unsigned long long)i * n + row] = sum[i] * rf_tensor_scale(FORMAT, tensor);
+        for (int r = 0; r < RF_ROWS && first_row + r < n; ++r) {
+            for (int i = 0; i < M; ++i) {
+                y[(unsigned long long)i * n + first_row + r] =
+                    sum[r][i] * rf_tensor_scale(FORMAT, tensor);
+            }
         }
     }
 }
