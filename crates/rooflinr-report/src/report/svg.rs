@@ -175,22 +175,27 @@ pub fn chart(
         y1 - y0
     );
     let (ax0, ax1) = (axes.x_at(0.0), axes.x_at(1.0));
-    // Datasheet roofs (solid) and the measured one (dashed).
-    let roofline = |s: &mut String, bw: f64, peak: f64, colour: &str, dash: &str, label: &str| {
+    // Datasheet roofs (solid) and the measured one (dashed); each roof's label is placed
+    // after all of them, so that close roofs do not print over each other.
+    let mut roof_labels: Vec<(f64, &str, String)> = Vec::new();
+    let mut roofline = |s: &mut String,
+                        bw: f64,
+                        peak: f64,
+                        colour: &'static str,
+                        dash: &str,
+                        label: String| {
         let ridge = peak / bw;
         let _ = write!(
             s,
-            r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="{colour}" stroke-width="2" {dash}/><text x="{:.1}" y="{:.1}" font-size="12" text-anchor="end" fill="{colour}">{}</text>"##,
+            r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="{colour}" stroke-width="2" {dash}/>"##,
             axes.px(ax0),
             axes.py(ax0 * bw),
             axes.px(ridge),
             axes.py(peak),
             axes.px(ax1),
             axes.py(peak),
-            x1 - 6.0,
-            axes.py(peak) - 6.0,
-            esc(label)
         );
+        roof_labels.push((axes.py(peak) - 6.0, colour, label));
     };
     for (math, peak) in &roofs {
         roofline(
@@ -199,14 +204,14 @@ pub fn chart(
             *peak,
             "#111827",
             "",
-            &format!(
+            format!(
                 "{} {} (datasheet)",
                 math.name().to_ascii_uppercase(),
                 si(*peak, "FLOP/s")
             ),
         );
     }
-    if let Some((mbw, kernel)) = &ceilings.bandwidth {
+    if let Some((mbw, _)) = &ceilings.bandwidth {
         for (format, peak) in &ceilings.peaks {
             roofline(
                 &mut s,
@@ -214,9 +219,19 @@ pub fn chart(
                 *peak,
                 "#059669",
                 r#"stroke-dasharray="6 4""#,
-                &format!("{format} {} (measured)", si(*peak, "FLOP/s")),
+                format!("{format} {} (measured)", si(*peak, "FLOP/s")),
             );
         }
+    }
+    for (y, colour, label) in spread_labels(roof_labels, ROOF_LABEL_GAP) {
+        let _ = write!(
+            s,
+            r##"<text x="{:.1}" y="{y:.1}" font-size="12" text-anchor="end" fill="{colour}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            x1 - 6.0,
+            esc(&label)
+        );
+    }
+    if let Some((mbw, kernel)) = &ceilings.bandwidth {
         let lx = axes.x_at(0.06);
         let _ = write!(
             s,
@@ -280,4 +295,19 @@ pub fn chart(
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// Pixels between the baselines of two roof labels (12 px text and a little air).
+const ROOF_LABEL_GAP: f64 = 15.0;
+
+/// Labels at their wanted heights, moved down where needed so that no two baselines are
+/// closer than `gap` pixels; the order top to bottom is kept.
+fn spread_labels<T>(mut labels: Vec<(f64, T, String)>, gap: f64) -> Vec<(f64, T, String)> {
+    labels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut last = f64::NEG_INFINITY;
+    for label in &mut labels {
+        label.0 = label.0.max(last + gap);
+        last = label.0;
+    }
+    labels
 }

@@ -128,3 +128,44 @@ fn kernels_without_counted_work_are_listed_apart_and_never_placed() {
     let chart = svg::chart(&hw, &kernels, &MeasuredCeilings::default(), "t");
     assert!(!chart.contains("sm90_xmma_gemm_bf16"));
 }
+
+#[test]
+fn close_roofs_keep_their_labels_apart_on_a_real_h200_run() {
+    // The agent's gpu-check on an H200 (docs/gpu-runs): measured FP8 and INT8 peaks 0.6 %
+    // apart, FP16 and BF16 4 % apart, just under the datasheet's BF16 roof.
+    let run = include_str!("../../../../docs/gpu-runs/h200-2026-11-26/after.jsonl");
+    let imported = import(run).expect("the agent's JSONL");
+    assert!(
+        imported
+            .measurements
+            .iter()
+            .all(|m| m.device == "NVIDIA H200")
+    );
+    let ceilings = MeasuredCeilings::from_measurements(&imported.measurements);
+    assert_eq!(ceilings.peaks.len(), 5);
+    let hw = registry::get("h200").unwrap();
+    let svg = svg::chart(&hw, &imported.all_kernels(), &ceilings, "h200");
+    let mut baselines: Vec<f64> = svg
+        .split("<text ")
+        .filter(|t| t.contains("(measured)<") || t.contains("(datasheet)<"))
+        .map(|t| {
+            let y = t
+                .split("y=\"")
+                .nth(1)
+                .expect("a y")
+                .split('"')
+                .next()
+                .unwrap();
+            y.parse().expect("a number")
+        })
+        .collect();
+    assert_eq!(
+        baselines.len(),
+        5 + 1,
+        "five measured peaks and the datasheet roof of the kernels' math (FP16)"
+    );
+    baselines.sort_by(f64::total_cmp);
+    for pair in baselines.windows(2) {
+        assert!(pair[1] - pair[0] >= 15.0 - 1e-9, "labels overlap: {pair:?}");
+    }
+}
