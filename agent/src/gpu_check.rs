@@ -4,9 +4,10 @@
 //! ones; the ceilings (read, copy, triad, cuBLASLt peaks); GEMV per format at the sizes
 //! decode meets; `torch.matmul` beside cuBLASLt when a Python with torch is there; the
 //! comparison with the roofline (measured ceilings, datasheet and leave-one-out
-//! calibrated); and NVML telemetry. Every result goes to `gpu-check.jsonl` (the agent's
-//! JSONL, so `rooflinr report --input` reads it), telemetry to `telemetry.jsonl`, and a
-//! Markdown summary to `summary.md`, printed at the end.
+//! calibrated); and NVML telemetry. Every timed result goes to `gpu-check.jsonl` (the
+//! agent's JSONL, so `rooflinr report --input` reads it), the correctness runs to
+//! `gpu-check-correctness.jsonl`, telemetry to `telemetry.jsonl`, and a Markdown summary
+//! to `summary.md`, printed at the end.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -81,8 +82,15 @@ fn shape((m, n, k): (u64, u64, u64)) -> OperatorShape {
 pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRule) -> Result<()> {
     let began = Instant::now();
     let store = Store::open(out)?;
+    // Timed points in `gpu-check.jsonl`; the correctness runs (a few samples each, and
+    // misaligned shapes run by the element-by-element kernels) apart in
+    // `gpu-check-correctness.jsonl`, so that a calibration read from the first file fits
+    // the timed kernels only.
     let job = JobId("gpu-check".into());
-    let _ = std::fs::remove_file(store.path(&job));
+    let correctness_job = JobId("gpu-check-correctness".into());
+    for j in [&job, &correctness_job] {
+        let _ = std::fs::remove_file(store.path(j));
+    }
     let mut summary = String::from("# rooflinr gpu-check\n\n");
     let info = cuda.info();
     summary += "## Probe\n\n| capability | available | detail |\n| --- | --- | --- |\n";
@@ -116,17 +124,22 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
     );
     let cancel = AtomicBool::new(false);
     let mut results: Vec<Measurement> = Vec::new();
-    let mut index = 0usize;
-    let mut record = |m: &Measurement| -> Result<()> {
+    let mut indices = [0usize; 2];
+    let mut record = |correctness: bool, m: &Measurement| -> Result<()> {
+        let (job, index) = if correctness {
+            (&correctness_job, &mut indices[1])
+        } else {
+            (&job, &mut indices[0])
+        };
         store.append(
-            &job,
+            job,
             &ServerMessage::Result(JobResult {
                 job: job.clone(),
-                index,
+                index: *index,
                 measurement: Box::new(m.clone()),
             }),
         )?;
-        index += 1;
+        *index += 1;
         Ok(())
     };
 
@@ -148,7 +161,7 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
             eprintln!("correctness: {}", work.label());
             let verdict = match cuda.measure(&work, &quick, &cancel) {
                 Ok(m) => {
-                    record(&m)?;
+                    record(true, &m)?;
                     let c = m.check.clone().unwrap_or_else(|| rooflinr_protocol::Check {
                         worst_error_ratio: f64::NAN,
                         outputs_checked: 0,
@@ -201,7 +214,7 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
             Ok(mut m) => {
                 ceilings.record(&m);
                 compare_with_ceilings(&ceilings, &mut m);
-                record(&m)?;
+                record(false, &m)?;
                 results.push(m);
             }
             Err(e) => {

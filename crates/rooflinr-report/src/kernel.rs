@@ -219,6 +219,18 @@ impl KernelPoint {
     }
 }
 
+/// A measured peak GEMM rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredPeak {
+    /// The weight format.
+    pub format: Format,
+    /// The compute type the product ran as (from both operands' formats: a CPU multiplies
+    /// FP16 weights by FP32 activations in FP32, cuBLASLt FP8 by FP8 in FP8).
+    pub math: Math,
+    /// FLOP/s.
+    pub flops_per_s: f64,
+}
+
 /// What an agent measured of the machine's ceilings.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeasuredCeilings {
@@ -227,8 +239,8 @@ pub struct MeasuredCeilings {
     /// The read kernel's bandwidth, B/s: the yardstick of a GEMV, which only reads (copy
     /// and triad also write, and a machine's write traffic differs).
     pub read: Option<f64>,
-    /// The peak GEMM rate per weight format, FLOP/s (best of repeated measurements).
-    pub peaks: Vec<(Format, f64)>,
+    /// The peak GEMM rate per weight format (best of repeated measurements).
+    pub peaks: Vec<MeasuredPeak>,
     /// The device measured.
     pub device: Option<String>,
 }
@@ -266,9 +278,14 @@ impl MeasuredCeilings {
             }
             MeasurementKind::PeakGemm => {
                 let format = m.format.unwrap_or(Format::Fp32);
-                match self.peaks.iter_mut().find(|(f, _)| *f == format) {
-                    Some((_, rate)) => *rate = rate.max(m.achieved_flops_per_s),
-                    None => self.peaks.push((format, m.achieved_flops_per_s)),
+                let math = product_math(m.activation_format.unwrap_or(format), format);
+                match self.peaks.iter_mut().find(|p| p.format == format) {
+                    Some(p) => p.flops_per_s = p.flops_per_s.max(m.achieved_flops_per_s),
+                    None => self.peaks.push(MeasuredPeak {
+                        format,
+                        math,
+                        flops_per_s: m.achieved_flops_per_s,
+                    }),
                 }
                 self.device.get_or_insert_with(|| m.device.clone());
             }
@@ -280,8 +297,8 @@ impl MeasuredCeilings {
     pub fn peak(&self, format: Format) -> Option<f64> {
         self.peaks
             .iter()
-            .find(|(f, _)| *f == format)
-            .map(|(_, rate)| *rate)
+            .find(|p| p.format == format)
+            .map(|p| p.flops_per_s)
     }
 
     /// The roofline prediction of an operator measurement from these ceilings alone:

@@ -171,7 +171,12 @@ impl ChartData {
             .collect();
         self.measured_roof = lab.ceilings.bandwidth.as_ref().map(|(bw, _)| MeasuredRoof {
             bandwidth: *bw,
-            peaks: lab.ceilings.peaks.clone(),
+            peaks: lab
+                .ceilings
+                .peaks
+                .iter()
+                .map(|p| (p.format, p.flops_per_s))
+                .collect(),
         });
         self
     }

@@ -103,7 +103,7 @@ impl Calibration {
             .map(|p| (kernel_times(p, hw), p.time_s))
             .collect();
         let keys: Vec<String> = points.iter().map(format_key).collect();
-        let mut cal = Calibration::from_ceilings(points, hw, ceilings);
+        let mut cal = Calibration::from_ceilings(hw, ceilings);
         // A fraction fitted from the samples its term binds, with their count; none where
         // no sample is bound by it (the ceilings or the datasheet stand in).
         let fractions = |members: &[(KernelTimes, f64)]| {
@@ -154,11 +154,7 @@ impl Calibration {
     }
 
     /// Fractions from measured ceilings alone (the best bandwidth kernel and peak GEMMs).
-    fn from_ceilings(
-        points: &[KernelPoint],
-        hw: &Hardware,
-        ceilings: &MeasuredCeilings,
-    ) -> Calibration {
+    fn from_ceilings(hw: &Hardware, ceilings: &MeasuredCeilings) -> Calibration {
         let mut cal = Calibration::datasheet();
         if let Some((bw, _)) = &ceilings.bandwidth {
             cal.bandwidth = Fraction {
@@ -167,13 +163,11 @@ impl Calibration {
                 from: "bandwidth ceiling",
             };
         }
-        for &(f, rate) in &ceilings.peaks {
-            // The peak GEMM runs in the format's own product type on this machine: use the
-            // compute type the operator points in that format run as, else the format's.
-            let math = points
-                .iter()
-                .find(|p| p.format == Some(f))
-                .map_or(f.math(), |p| p.math);
+        for p in &ceilings.peaks {
+            // The peak GEMM's own product type (FP8 x FP8 on cuBLASLt, FP32 on a CPU),
+            // not that of the format's operator points, which may multiply by wider
+            // activations (a weight-only FP8 GEMV runs in FP16).
+            let (f, rate, math) = (p.format, p.flops_per_s, p.math);
             let peak = hw.ceiling(math, false).peak.get();
             if peak > 0.0 {
                 set(

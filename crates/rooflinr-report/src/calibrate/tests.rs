@@ -6,7 +6,7 @@ use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::roofline::{Bound, Efficiency};
 
 use super::*;
-use crate::kernel::KernelPoint;
+use crate::kernel::{KernelPoint, MeasuredPeak};
 
 fn h100() -> Hardware {
     registry::get("h100-sxm").unwrap()
@@ -118,10 +118,11 @@ fn measured_ceilings_stand_in_where_no_operator_says() {
     let ceilings = MeasuredCeilings {
         bandwidth: Some((0.9 * hw.memory_bandwidth.value.get(), "copy".into())),
         read: None,
-        peaks: vec![(
-            rooflinr_model::format::Format::Int8,
-            0.5 * hw.peak(rooflinr_model::format::Math::Int8).unwrap().get(),
-        )],
+        peaks: vec![MeasuredPeak {
+            format: rooflinr_model::format::Format::Int8,
+            math: Math::Int8,
+            flops_per_s: 0.5 * hw.peak(Math::Int8).unwrap().get(),
+        }],
         device: None,
     };
     let cal = Calibration::fit(&points, &hw, &ceilings);
@@ -217,4 +218,33 @@ fn the_fractions_are_the_kernel_term_fit_of_the_shipped_profiles() {
     let fast = grid(1.3, 0.6);
     let cal = Calibration::fit(&fast, &hw, &MeasuredCeilings::default());
     assert_eq!(cal.bandwidth.value, 1.0);
+}
+
+#[test]
+fn a_measured_peak_is_held_against_its_own_product_types_datasheet_peak() {
+    // The first H200 run (docs/gpu-runs): cuBLASLt's FP8 x FP8 and INT8 x INT8 peaks at
+    // about 1.5 P/s, beside weight-only FP8 and INT8 GEMVs that multiply in FP16. Held
+    // against FP16's 990 TFLOP/s they read as 152 % of the datasheet; against their own
+    // 1,979, 76 %.
+    let run = include_str!("../../../../docs/gpu-runs/h200-2026-11-26/after.jsonl");
+    let imported = crate::import::import(run).expect("the agent's JSONL");
+    let ceilings = MeasuredCeilings::from_measurements(&imported.measurements);
+    let hw = registry::get("h200").unwrap();
+    let cal = Calibration::fit(&imported.all_kernels(), &hw, &ceilings);
+    for (format, math) in [
+        ("fp8-e4m3", Math::Fp8),
+        ("int8", Math::Int8),
+        ("bf16", Math::Bf16),
+    ] {
+        let fraction = cal.compute_for(format);
+        assert_eq!(fraction.from, "peak GEMM ceiling");
+        let measured = ceilings.peak(format.parse().unwrap()).unwrap();
+        let datasheet = hw.ceiling(math, false).peak.get();
+        assert!((fraction.value - measured / datasheet).abs() < 1e-12);
+        assert!(
+            (0.7..0.85).contains(&fraction.value),
+            "{format}: {}",
+            fraction.value
+        );
+    }
 }

@@ -116,7 +116,16 @@ fn ceilings_keep_the_best_bandwidth_and_each_formats_best_peak() {
     ];
     let c = MeasuredCeilings::from_measurements(&ms);
     assert_eq!(c.bandwidth, Some((3e10, "triad".to_string())));
-    assert_eq!(c.peaks, vec![(Format::Fp32, 2e11), (Format::Int8, 5e10)]);
+    // The test agent multiplies in FP32 activations: both products run as FP32.
+    let peak = |format, flops_per_s| MeasuredPeak {
+        format,
+        math: Math::Fp32,
+        flops_per_s,
+    };
+    assert_eq!(
+        c.peaks,
+        vec![peak(Format::Fp32, 2e11), peak(Format::Int8, 5e10)]
+    );
     assert_eq!(c.device.as_deref(), Some("test cpu"));
     assert_eq!(
         MeasuredCeilings::from_measurements(&ms[5..]),

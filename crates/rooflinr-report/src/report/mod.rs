@@ -135,11 +135,12 @@ fn hardware_limits(out: &mut String, hw: &Hardware, ceilings: &MeasuredCeilings)
                 .unwrap_or_default()
         );
     }
-    for (format, rate) in &ceilings.peaks {
+    for p in &ceilings.peaks {
         let _ = writeln!(
             out,
-            "| Peak GEMM ({format}) | {} TFLOPS | measured |",
-            tflops(*rate)
+            "| Peak GEMM ({}) | {} TFLOPS | measured |",
+            p.format,
+            tflops(p.flops_per_s)
         );
     }
     out.push_str("\n---\n\n");

@@ -98,7 +98,7 @@ pub fn chart(
     ai.extend(roofs.iter().map(|(_, p)| p / bw));
     let mut perf: Vec<f64> = placed.iter().map(|k| k.achieved_flops_per_s()).collect();
     perf.extend(roofs.iter().map(|(_, p)| *p));
-    perf.extend(ceilings.peaks.iter().map(|(_, p)| *p));
+    perf.extend(ceilings.peaks.iter().map(|p| p.flops_per_s));
     let lo = |v: &[f64], d: f64| {
         v.iter()
             .copied()
@@ -212,14 +212,14 @@ pub fn chart(
         );
     }
     if let Some((mbw, _)) = &ceilings.bandwidth {
-        for (format, peak) in &ceilings.peaks {
+        for p in &ceilings.peaks {
             roofline(
                 &mut s,
                 *mbw,
-                *peak,
+                p.flops_per_s,
                 "#059669",
                 r#"stroke-dasharray="6 4""#,
-                format!("{format} {} (measured)", si(*peak, "FLOP/s")),
+                format!("{} {} (measured)", p.format, si(p.flops_per_s, "FLOP/s")),
             );
         }
     }

@@ -4,6 +4,8 @@ use rooflinr_model::hardware::registry;
 
 use super::*;
 use crate::import::import;
+use crate::kernel::MeasuredPeak;
+use rooflinr_model::format::Math;
 
 const KERNELS: &str = "kernel,op,flops,bytes,time_us,phase,format
 cutlass_scaled_fp4_mm,q_b_proj,9.7e9,26.1e6,4.0,prefill,nvfp4
@@ -82,7 +84,11 @@ fn the_chart_places_every_kernel_and_escapes_names() {
     let ceilings = MeasuredCeilings {
         bandwidth: Some((3.0e12, "copy".into())),
         read: None,
-        peaks: vec![(Format::Fp16, 700e12)],
+        peaks: vec![MeasuredPeak {
+            format: Format::Fp16,
+            math: Math::Fp16,
+            flops_per_s: 700e12,
+        }],
         device: None,
     };
     let svg = svg::chart(&hw, &kernels, &ceilings, "t & t");
