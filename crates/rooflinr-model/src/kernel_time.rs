@@ -2536,6 +2536,59 @@ mod tests {
     }
 
     #[test]
+    fn the_h200_profiles_predict_cublaslt_on_a_real_h200() {
+        // cuBLASLt GEMMs timed by the agent on an H200 (docs/gpu-runs: the agent's
+        // `compare` table, operands rotated out of the L2). The profiles were fitted on
+        // NVIDIA's TensorRT-LLM tables alone: BF16 should predict the bare cuBLASLt
+        // product; FP8 times TensorRT-LLM's FP8 linear layer, which also quantises its
+        // BF16 activations, so it must never predict less than the bare FP8 product.
+        let table = include_str!("../../../docs/gpu-runs/h200-2026-11-26/cublaslt-compare.txt");
+        let hw = crate::hardware::registry::get("h200").unwrap();
+        let mut bf16_errors = Vec::new();
+        let mut fp8_rows = 0;
+        for line in table.lines().filter(|l| l.contains("│ gemm ")) {
+            let cells: Vec<&str> = line
+                .trim_matches(|c| c == '│' || c == ' ')
+                .split_whitespace()
+                .collect();
+            // gemm MxNxK FORMAT predicted UNIT measured UNIT error bound
+            let dims: Vec<f64> = cells[1].split('x').map(|d| d.parse().unwrap()).collect();
+            let format: Format = cells[2].parse().unwrap();
+            let unit = match cells[6] {
+                "µs" => 1e-6,
+                "ms" => 1e-3,
+                other => panic!("unit {other}"),
+            };
+            let measured = cells[5].parse::<f64>().unwrap() * unit;
+            let op = Op::Gemm {
+                m: dims[0],
+                n: dims[1],
+                k: dims[2],
+                bias: false,
+            };
+            let precision = Precision {
+                output: Format::Bf16,
+                ..Precision::uniform(format)
+            };
+            let predicted = op.predict(&precision, &hw, &Efficiency::IDEAL).prediction;
+            let (time, _) =
+                calibrated(&op, &precision, &hw, Framework::TensorRtLlm, &predicted).unwrap();
+            match format {
+                Format::Bf16 => bf16_errors.push((time / measured - 1.0).abs()),
+                _ => {
+                    assert!(time > measured, "{line}: calibrated {time}");
+                    fp8_rows += 1;
+                }
+            }
+        }
+        assert_eq!((bf16_errors.len(), fp8_rows), (8, 8));
+        bf16_errors.sort_by(f64::total_cmp);
+        // Measured on 2026-11-26: median 4 %, worst 11 %.
+        assert!(bf16_errors[4] < 0.06, "{bf16_errors:?}");
+        assert!(bf16_errors[7] < 0.15, "{bf16_errors:?}");
+    }
+
+    #[test]
     fn shipped_profiles_name_registry_devices_and_are_slower_than_the_bound() {
         for p in PROFILES {
             assert!(
