@@ -335,7 +335,13 @@ pub fn clock_stats(clocks: &[(u32, Vec<String>)]) -> Option<ClockStats> {
 /// compile path, used on the GPU and by `rooflinr-agent kernels` for the checks.
 pub fn compile(module: Module, arch: &str) -> Result<Ptx, String> {
     let options = CompileOptions {
-        options: vec![format!("--gpu-architecture={arch}"), "-std=c++17".into()],
+        // Subnormals kept (NVRTC's default, said outright): the GEMV kernels decode
+        // minifloats through FP32 subnormal patterns (`rf_element_fast`).
+        options: vec![
+            format!("--gpu-architecture={arch}"),
+            "-std=c++17".into(),
+            "--ftz=false".into(),
+        ],
         name: Some(module.file_name().into()),
         ..CompileOptions::default()
     };

@@ -43,6 +43,9 @@ unsafe extern "C" {
     fn rf_host_f16(code: u16) -> f32;
     fn rf_host_bf16(code: u16) -> f32;
     fn rf_host_rows_per_warp() -> i32;
+    fn rf_host_element(format: i32, code: u32) -> f32;
+    fn rf_host_element_fast(format: i32, code: u32) -> f32;
+    fn rf_host_finite_f16(code: u16) -> f32;
 }
 
 /// Values spread over several binades, zeros and both signs, in `rows x cols`.
@@ -284,6 +287,35 @@ fn every_kernel_the_launcher_names_is_defined_in_the_source() {
             Module::Stream.source().contains(&format!("void {name}(")),
             "{name}"
         );
+    }
+}
+
+#[test]
+fn the_conversion_free_decoding_gives_every_code_exactly() {
+    for format in GpuFormat::ALL {
+        let codes = 1u32 << format.format().element_bits().min(16);
+        for code in 0..codes {
+            // SAFETY: pure functions of integers.
+            let (slow, fast) = unsafe {
+                (
+                    rf_host_element(format.code(), code),
+                    rf_host_element_fast(format.code(), code),
+                )
+            };
+            assert!(
+                slow.to_bits() == fast.to_bits() || (slow.is_nan() && fast.is_nan()),
+                "{format:?} code {code:#x}: converted {slow:e}, fast {fast:e}"
+            );
+        }
+    }
+    // Activations: every finite binary16 pattern, subnormals and both zeros included.
+    for code in 0..=u16::MAX {
+        if code & 0x7c00 == 0x7c00 {
+            continue;
+        }
+        // SAFETY: pure functions of an integer.
+        let (slow, fast) = unsafe { (rf_host_f16(code), rf_host_finite_f16(code)) };
+        assert_eq!(slow.to_bits(), fast.to_bits(), "binary16 {code:#06x}");
     }
 }
 

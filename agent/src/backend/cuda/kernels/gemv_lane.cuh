@@ -51,13 +51,58 @@ RF_HD float rf_x(const rf_u16* __restrict__ x, unsigned long long i) {
 #endif
 }
 
+// The decoding the 16-byte kernels do per element, without conversion instructions: on
+// sm_90 the CUDA C++ Programming Guide's throughput table gives 16 conversions per clock
+// and multiprocessor against 128 FP32 multiply-adds, and the first H200 run's 4-bit
+// GEMVs took about as long as one conversion per weight code at that rate. Each function
+// returns exactly what its converting twin in decode.cuh returns (the host tests compare
+// every code), using integer bit operations and one exact FP32 multiply or subtraction.
+
+// 2^112: an IEEE binary16 pattern shifted into FP32's exponent and mantissa fields reads
+// as its value times 2^-112 (normal or subnormal alike), so this multiply restores it.
+#define RF_F16_IN_F32_UNBIAS 0x1p112f
+
+// A finite binary16 pattern's value (subnormals included; no infinities or NaN): its
+// fields moved into FP32's, then one exact multiply by 2^112. Needs subnormal FP32
+// arithmetic, which the agent compiles with (`--ftz=false`).
+RF_HD float rf_finite_f16_to_f32(rf_u32 h) {
+    rf_u32 bits = ((h & 0x8000u) << 16) | ((h & 0x7fffu) << 13);
+    return rf_f32_from_bits(bits) * RF_F16_IN_F32_UNBIAS;
+}
+
+// A two's complement integer of `bits` bits (4 or 8) as FP32: with its sign bit flipped
+// it is the integer plus 2^(bits - 1), which ORed into 2^23's mantissa is exact; one
+// subtraction takes both offsets back out.
+RF_HD float rf_small_int_to_f32(rf_u32 code, int bits) {
+    const rf_u32 offset = 1u << (bits - 1);
+    return rf_f32_from_bits(0x4b000000u | (code ^ offset)) - (8388608.0f + (float)offset);
+}
+
+// `rf_element` of the formats the 16-byte kernels decode per code (not FP16 or BF16,
+// which take `rf_element`: a shift for BF16, and FP16 codes may be infinite).
+RF_HD float rf_element_fast(int format, rf_u32 code) {
+    switch (format) {
+    case RF_FP8_E4M3:
+        return rf_finite_f16_to_f32(rf_e4m3_as_f16_bits(code));
+    case RF_INT8:
+        return rf_small_int_to_f32(code, 8);
+    case RF_INT4_G128:
+        return rf_small_int_to_f32(code, 4);
+    case RF_NVFP4:
+    case RF_MXFP4:
+        return rf_finite_f16_to_f32(rf_e2m1_as_f16_bits(code));
+    default:
+        return rf_element(format, code);
+    }
+}
+
 // Eight FP16 activations x[first .. first + 8] as FP32, from one 16-byte load (`first` a
-// multiple of 8, so the load is aligned).
+// multiple of 8, so the load is aligned). Activations are finite.
 RF_HD void rf_x8(const rf_u16* __restrict__ x, unsigned long long first, float (&v)[8]) {
     rf_u32x4 q = rf_load16(reinterpret_cast<const rf_u8*>(x + first));
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
-        v[j] = rf_f16_to_f32((rf_u16)(q.w[j / 2] >> (16 * (j % 2))));
+        v[j] = rf_finite_f16_to_f32((q.w[j / 2] >> (16 * (j % 2))) & 0xffffu);
     }
 }
 
@@ -88,8 +133,9 @@ RF_HD void rf_chunk(const rf_u32x4 (&packed)[RF_ROWS], const rf_u8* __restrict__
 #pragma unroll
             for (int j = 0; j < 8; ++j) {
                 const int code = piece * 8 + j;
-                w[r][j] = rf_element(FORMAT, rf_code_in_word(packed[r].w[code / codes_per_word],
-                                                             code % codes_per_word, bits));
+                w[r][j] = rf_element_fast(
+                    FORMAT, rf_code_in_word(packed[r].w[code / codes_per_word],
+                                            code % codes_per_word, bits));
                 if (block != 0) {
                     w[r][j] *= factor;
                 }

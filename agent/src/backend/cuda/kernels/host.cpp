@@ -22,6 +22,9 @@ float rf_host_e8m0(rf_u32 code) { return rf_e8m0_to_f32(code); }
 float rf_host_f16(rf_u16 code) { return rf_f16_to_f32(code); }
 float rf_host_bf16(rf_u16 code) { return rf_bf16_to_f32(code); }
 int rf_host_rows_per_warp(void) { return RF_ROWS; }
+float rf_host_element(int format, rf_u32 code) { return rf_element(format, code); }
+float rf_host_element_fast(int format, rf_u32 code) { return rf_element_fast(format, code); }
+float rf_host_finite_f16(rf_u16 code) { return rf_finite_f16_to_f32(code); }
 
 }  // extern "C"
 
