@@ -598,39 +598,15 @@ fn telemetry(out: &Path, seconds: f64) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rooflinr_protocol::{BackendKind, Stats};
 
     fn gemm(format: Format, (m, n, k): (u64, u64, u64), median_s: f64) -> Measurement {
         let flops = 2.0 * (m * n * k) as f64;
-        Measurement {
-            kind: MeasurementKind::Gemm,
-            label: format!("gemm {m}x{n}x{k} {format}"),
-            backend: BackendKind::Cuda,
-            device: "NVIDIA H200".into(),
-            format: Some(format),
-            activation_format: Some(format),
-            shape: Some(OperatorShape { m, n, k }),
-            flops,
-            bytes: 1.0,
-            bytes_counted: String::new(),
-            stats: Stats {
-                samples: 10,
-                median_s,
-                min_s: median_s,
-                mean_s: median_s,
-                noise: 0.001,
-                converged: true,
-                elapsed_s: 1.0,
-            },
-            achieved_bytes_per_s: 1.0 / median_s,
-            achieved_flops_per_s: flops / median_s,
-            ceiling_name: None,
-            fraction_of_ceiling: None,
-            check: None,
-            energy_j: None,
-            clocks: None,
-            unix_s: 0.0,
-        }
+        let mut g = crate::jobs::tests::measured(MeasurementKind::Gemm, flops, 1.0, median_s);
+        g.label = format!("gemm {m}x{n}x{k} {format}");
+        g.format = Some(format);
+        g.activation_format = Some(format);
+        g.shape = Some(OperatorShape { m, n, k });
+        g
     }
 
     #[test]

@@ -501,4 +501,4 @@ pub fn compare_with_ceilings(ceilings: &MeasuredCeilings, m: &mut Measurement) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

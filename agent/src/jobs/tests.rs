@@ -113,7 +113,14 @@ fn ceilings_jobs_measure_bandwidth_then_every_peak_format() {
     }
 }
 
-fn measured(kind: MeasurementKind, flops: f64, bytes: f64, median_s: f64) -> Measurement {
+/// A CPU measurement of `flops` and `bytes` in FP32 with `median_s` as every statistic
+/// (the other modules' tests change the fields they need).
+pub(crate) fn measured(
+    kind: MeasurementKind,
+    flops: f64,
+    bytes: f64,
+    median_s: f64,
+) -> Measurement {
     Measurement {
         kind,
         label: String::new(),
