@@ -253,3 +253,52 @@ async fn the_calculator_pairs_measures_calibrates_and_reports() -> Result<()> {
     client.close().await?;
     Ok(())
 }
+
+/// A real GPU run, the agent's `gpu-check` on an H200 (docs/gpu-runs), imported into the
+/// calculator with no agent paired: every timed point joins the chart and the error
+/// table, and every fitted fraction of the datasheet is a fraction (the run first showed
+/// FP8 and INT8 peaks at 152 % of the wrong datasheet roof).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_h200_run_imports_into_the_calculator() -> Result<()> {
+    let dist = tokio::task::spawn_blocking(release_bundle).await??;
+    let page = serve(&dist).await?;
+    let driver = start_driver().await?;
+    let client = open_browser(&driver, 1440, 3000).await?;
+    let query = "v=1&mode=op&hw=h200&op=gemv&m=1&n=8192&k=8192&act=fp16&w=fp16&kv=fp16&out=fp16";
+    client.goto(&format!("{page}?{query}")).await?;
+    let run = root().join("docs/gpu-runs/h200-2026-11-26/after.jsonl");
+    let expected = rooflinr_report::import::import(&std::fs::read_to_string(&run)?)?;
+    let operators = expected.all_kernels().len();
+    client
+        .find(Locator::Css("#lab-import"))
+        .await?
+        .send_keys(&run.display().to_string())
+        .await?;
+    let notice = wait_text(&client, "#lab-notice", 20, |t| t.starts_with("Imported")).await?;
+    assert!(
+        notice.starts_with(&format!(
+            "Imported {} record(s) from after.jsonl",
+            expected.measurements.len()
+        )),
+        "{notice}"
+    );
+    assert_eq!(count(&client, "#theory-table tbody tr").await?, operators);
+    assert_eq!(
+        count(&client, "#roofline-chart .measured-mark").await?,
+        operators
+    );
+    let fractions = text_of(&client, "#lab-fractions").await?;
+    assert!(fractions.contains("NVIDIA H200"), "{fractions}");
+    let percents: Vec<f64> = fractions
+        .split('%')
+        .filter_map(|part| part.rsplit(' ').next()?.parse().ok())
+        .collect();
+    assert!(!percents.is_empty(), "{fractions}");
+    assert!(
+        percents.iter().all(|p| (0.0..=100.0).contains(p)),
+        "{fractions}"
+    );
+    screenshot(&client, "h200-import.png").await?;
+    client.close().await?;
+    Ok(())
+}
