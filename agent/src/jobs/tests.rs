@@ -121,34 +121,26 @@ pub(crate) fn measured(
     bytes: f64,
     median_s: f64,
 ) -> Measurement {
+    let stats = Stats {
+        samples: 10,
+        median_s,
+        min_s: median_s,
+        mean_s: median_s,
+        noise: 0.0,
+        converged: true,
+        elapsed_s: 1.0,
+    };
     Measurement {
-        kind,
-        label: String::new(),
-        backend: rooflinr_protocol::BackendKind::Cpu,
-        device: String::new(),
         format: Some(Format::Fp32),
-        activation_format: None,
-        shape: None,
-        flops,
-        bytes,
-        bytes_counted: String::new(),
-        stats: Stats {
-            samples: 10,
-            median_s,
-            min_s: median_s,
-            mean_s: median_s,
-            noise: 0.0,
-            converged: true,
-            elapsed_s: 1.0,
-        },
-        achieved_bytes_per_s: bytes / median_s,
-        achieved_flops_per_s: flops / median_s,
-        ceiling_name: None,
-        fraction_of_ceiling: None,
-        check: None,
-        energy_j: None,
-        clocks: None,
-        unix_s: 0.0,
+        ..Measurement::sampled(
+            kind,
+            String::new(),
+            rooflinr_protocol::BackendKind::Cpu,
+            String::new(),
+            (flops, bytes, ""),
+            stats,
+            0.0,
+        )
     }
 }
 

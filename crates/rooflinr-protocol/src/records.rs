@@ -271,6 +271,44 @@ pub struct Measurement {
     pub unix_s: f64,
 }
 
+impl Measurement {
+    /// A point of `kind` that did `flops` and moved `bytes` (counted as `bytes_counted`
+    /// says) per run, sampled as `stats`: its achieved rates are the work over the median
+    /// time. No format, shape, check, energy or clocks yet (set them on the result), not
+    /// compared with any ceiling, finished at `unix_s`.
+    pub fn sampled(
+        kind: MeasurementKind,
+        label: String,
+        backend: BackendKind,
+        device: String,
+        (flops, bytes, bytes_counted): (f64, f64, &str),
+        stats: Stats,
+        unix_s: f64,
+    ) -> Measurement {
+        Measurement {
+            kind,
+            label,
+            backend,
+            device,
+            format: None,
+            activation_format: None,
+            shape: None,
+            flops,
+            bytes,
+            bytes_counted: bytes_counted.into(),
+            achieved_bytes_per_s: bytes / stats.median_s,
+            achieved_flops_per_s: flops / stats.median_s,
+            stats,
+            ceiling_name: None,
+            fraction_of_ceiling: None,
+            check: None,
+            energy_j: None,
+            clocks: None,
+            unix_s,
+        }
+    }
+}
+
 /// The SM clock read after each sample (NVML), and the samples taken while the GPU
 /// reported a clock-lowering reason.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

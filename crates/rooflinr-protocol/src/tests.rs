@@ -392,3 +392,34 @@ fn measured_shapes_have_one_limit_and_the_error_names_the_dimension() {
     let api: api::ApiShape = serde_json::from_str(r#"{"M":1,"N":0,"K":4}"#).unwrap();
     assert_eq!(OperatorShape::from(api).check().unwrap_err().dim, "N");
 }
+
+#[test]
+fn a_sampled_point_achieves_its_work_over_its_median_time() {
+    let stats = Stats {
+        samples: 5,
+        median_s: 2e-3,
+        min_s: 1e-3,
+        mean_s: 3e-3,
+        noise: 0.01,
+        converged: true,
+        elapsed_s: 0.1,
+    };
+    let m = Measurement::sampled(
+        MeasurementKind::Gemv,
+        "gemv".into(),
+        BackendKind::Cuda,
+        "gpu".into(),
+        (4e9, 6e9, "weights read once"),
+        stats,
+        1.0,
+    );
+    assert_eq!(
+        (m.achieved_flops_per_s, m.achieved_bytes_per_s),
+        (2e12, 3e12)
+    );
+    assert_eq!(m.bytes_counted, "weights read once");
+    assert_eq!(
+        (m.format, m.check, m.fraction_of_ceiling),
+        (None, None, None)
+    );
+}

@@ -115,11 +115,16 @@ fn measured(
     median_s: f64,
     energy_j: Option<f64>,
 ) -> Measurement {
+    let stats = Stats {
+        samples: 10,
+        median_s,
+        min_s: median_s,
+        mean_s: median_s,
+        noise: 0.001,
+        converged: true,
+        elapsed_s: 1.0,
+    };
     Measurement {
-        kind,
-        label: format!("{kind:?} {m}x4096x4096 {}", format.unwrap_or("")),
-        backend: rooflinr_protocol::BackendKind::Cpu,
-        device: "test".into(),
         format: format.map(|f| f.parse().unwrap()),
         activation_format: format.map(|_| rooflinr_model::format::Format::Fp32),
         shape: format.map(|_| OperatorShape {
@@ -127,26 +132,16 @@ fn measured(
             n: 4096,
             k: 4096,
         }),
-        flops,
-        bytes,
-        bytes_counted: "read + write".into(),
-        stats: Stats {
-            samples: 10,
-            median_s,
-            min_s: median_s,
-            mean_s: median_s,
-            noise: 0.001,
-            converged: true,
-            elapsed_s: 1.0,
-        },
-        achieved_bytes_per_s: bytes / median_s,
-        achieved_flops_per_s: flops / median_s,
-        ceiling_name: None,
-        fraction_of_ceiling: None,
-        check: None,
         energy_j,
-        clocks: None,
-        unix_s: 0.0,
+        ..Measurement::sampled(
+            kind,
+            format!("{kind:?} {m}x4096x4096 {}", format.unwrap_or("")),
+            rooflinr_protocol::BackendKind::Cpu,
+            "test".into(),
+            (flops, bytes, "read + write"),
+            stats,
+            0.0,
+        )
     }
 }
 

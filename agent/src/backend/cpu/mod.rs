@@ -167,25 +167,18 @@ impl CpuBackend {
             None => (None, None),
         };
         Measurement {
-            kind,
-            label: work.label(),
-            backend: BackendKind::Cpu,
-            device: self.device.name.clone(),
-            activation_format: format.map(|_| Format::Fp32),
             format,
+            activation_format: format.map(|_| Format::Fp32),
             shape,
-            flops,
-            bytes,
-            bytes_counted: bytes_counted.into(),
-            achieved_bytes_per_s: bytes / stats.median_s,
-            achieved_flops_per_s: flops / stats.median_s,
-            stats,
-            ceiling_name: None,
-            fraction_of_ceiling: None,
-            check: None,
-            energy_j: None,
-            clocks: None,
-            unix_s: now_unix_s(),
+            ..Measurement::sampled(
+                kind,
+                work.label(),
+                BackendKind::Cpu,
+                self.device.name.clone(),
+                (flops, bytes, bytes_counted),
+                stats,
+                now_unix_s(),
+            )
         }
     }
 

@@ -187,33 +187,31 @@ impl CudaBackend {
             Work::PeakGemm { format, shape } => (Some(shape), Some(format)),
             Work::Read | Work::Copy | Work::Triad => (None, None),
         };
+        let device = self
+            .gpu
+            .as_ref()
+            .map(|g| g.facts.name.clone())
+            .unwrap_or_default();
+        let finished = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs_f64())
+            .unwrap_or(0.0);
         Measurement {
-            kind,
-            label: work.label(),
-            backend: BackendKind::Cuda,
-            device: self
-                .gpu
-                .as_ref()
-                .map(|g| g.facts.name.clone())
-                .unwrap_or_default(),
             format,
             activation_format: activation,
             shape,
-            flops,
-            bytes,
-            bytes_counted: counted.into(),
-            achieved_bytes_per_s: bytes / stats.median_s,
-            achieved_flops_per_s: flops / stats.median_s,
-            stats,
-            ceiling_name: None,
-            fraction_of_ceiling: None,
             check: Some(check),
             energy_j,
             clocks,
-            unix_s: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_secs_f64())
-                .unwrap_or(0.0),
+            ..Measurement::sampled(
+                kind,
+                work.label(),
+                BackendKind::Cuda,
+                device,
+                (flops, bytes, counted),
+                stats,
+                finished,
+            )
         }
     }
 }

@@ -15,11 +15,16 @@ pub(crate) fn measurement(
     bytes: f64,
     median_s: f64,
 ) -> Measurement {
+    let stats = Stats {
+        samples: 10,
+        median_s,
+        min_s: median_s,
+        mean_s: median_s,
+        noise: 0.001,
+        converged: true,
+        elapsed_s: 1.0,
+    };
     Measurement {
-        kind,
-        label: format!("{kind:?} {}", format.unwrap_or("")).to_lowercase(),
-        backend: rooflinr_protocol::BackendKind::Cpu,
-        device: "test cpu".into(),
         format: format.map(|f| f.parse().unwrap()),
         activation_format: format.map(|_| Format::Fp32),
         shape: format.map(|_| OperatorShape {
@@ -27,26 +32,16 @@ pub(crate) fn measurement(
             n: 4096,
             k: 4096,
         }),
-        flops,
-        bytes,
-        bytes_counted: "read + write".into(),
-        stats: Stats {
-            samples: 10,
-            median_s,
-            min_s: median_s,
-            mean_s: median_s,
-            noise: 0.001,
-            converged: true,
-            elapsed_s: 1.0,
-        },
-        achieved_bytes_per_s: bytes / median_s,
-        achieved_flops_per_s: flops / median_s,
-        ceiling_name: None,
-        fraction_of_ceiling: None,
-        check: None,
         energy_j: Some(0.5),
-        clocks: None,
-        unix_s: 0.0,
+        ..Measurement::sampled(
+            kind,
+            format!("{kind:?} {}", format.unwrap_or("")).to_lowercase(),
+            rooflinr_protocol::BackendKind::Cpu,
+            "test cpu".into(),
+            (flops, bytes, "read + write"),
+            stats,
+            0.0,
+        )
     }
 }
 
