@@ -298,6 +298,23 @@ async fn a_real_h200_run_imports_into_the_calculator() -> Result<()> {
         percents.iter().all(|p| (0.0..=100.0).contains(p)),
         "{fractions}"
     );
+    // The measured roof's label sits clear of the measured points (it was drawn over
+    // them at a fixed spot on the roof).
+    let covered = client
+        .execute(
+            r#"const t = document.querySelector('#roofline-chart .measured-roof text').getBBox();
+               return [...document.querySelectorAll('#roofline-chart .measured-mark path')]
+                 .map(p => p.getBBox())
+                 .filter(b => b.x < t.x + t.width && t.x < b.x + b.width
+                           && b.y < t.y + t.height && t.y < b.y + b.height).length;"#,
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        covered.as_u64(),
+        Some(0),
+        "marks under the measured roof's label"
+    );
     screenshot(&client, "h200-import.png").await?;
     client.close().await?;
     Ok(())

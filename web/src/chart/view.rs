@@ -18,6 +18,9 @@ pub const CHART_ID: &str = "roofline-chart";
 
 /// Colour of the measured roofline.
 const MEASURED: &str = "#059669";
+/// Half the width of the box labels keep clear around a measured point, SVG units (its
+/// cross reaches half a unit less).
+const MARK_HALF_WIDTH: f64 = 7.0;
 
 /// Converts a mouse event's position to SVG coordinates of the chart.
 fn svg_point(ev: &web_sys::MouseEvent, frame: &Frame) -> Option<(f64, f64)> {
@@ -388,12 +391,39 @@ pub fn RooflineChart(
                 } else {
                     format!("measured {}", si(roof.bandwidth, "B/s"))
                 };
+                // Under the measured memory roof, moved up or down to the nearest spot clear
+                // of the measured points and their datasheet twins.
                 let at = 10f64.powf(v.x.0 + 0.16 * (v.x.1 - v.x.0));
                 let (lx, ly) = v.project(&f, at, roof.bandwidth * at);
+                let keep_clear: Vec<labels::Rect> = measured
+                    .iter()
+                    .flat_map(|m| {
+                        let (x, y) = v.project(&f, m.intensity, m.measured);
+                        let (_, py) = v.project(&f, m.intensity, m.predicted);
+                        [(y, MARK_HALF_WIDTH), (py, 3.0)].map(|(cy, r)| labels::Rect {
+                            x0: x - r,
+                            y0: cy - r,
+                            x1: x + r,
+                            y1: cy + r,
+                        })
+                    })
+                    .collect();
+                let wanted = labels::Wanted {
+                    text: label.clone(),
+                    font_size: 12.0,
+                    x: lx + 4.0,
+                    y: ly + 18.0,
+                    anchor: labels::Anchor::Start,
+                    may_flip: false,
+                };
+                let (tx, ty) = labels::place(&f, &[wanted], &keep_clear)
+                    .pop()
+                    .flatten()
+                    .map_or((lx + 4.0, ly + 18.0), |p| (p.x, p.y));
                 view! {
                     <g class="measured-roof">
                         {outlines.into_iter().map(|d| view! { <path d=d fill="none" stroke=MEASURED stroke-width="2" stroke-dasharray="7 5"></path> }).collect_view()}
-                        <text x=lx + 4.0 y=ly + 18.0 font-size="12" fill=MEASURED>{label}</text>
+                        <text x=tx y=ty font-size="12" fill=MEASURED>{label}</text>
                     </g>
                 }
             });
@@ -403,7 +433,7 @@ pub fn RooflineChart(
                     let (x, y) = v.project(&f, m.intensity, m.measured);
                     let (_, py) = v.project(&f, m.intensity, m.predicted);
                     let colour = pal.format(&m.format);
-                    let r = 6.5;
+                    let r = MARK_HALF_WIDTH - 0.5;
                     // Crosses, apart from every predicted marker: x for decode, + for
                     // prefill, both for other phases.
                     let times = format!("M{:.1},{:.1} L{:.1},{:.1} M{:.1},{:.1} L{:.1},{:.1}", x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r);
