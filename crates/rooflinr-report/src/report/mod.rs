@@ -3,6 +3,7 @@
 //! scaling notes), with calibration when the kernels were measured, and its SVG chart.
 //! Every figure in it is computed from the kernels and the device passed in.
 
+pub mod labels;
 pub mod svg;
 
 use std::fmt::Write;

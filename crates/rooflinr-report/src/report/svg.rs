@@ -7,6 +7,7 @@ use rooflinr_model::format::Math;
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::units::si;
 
+use super::labels::{Anchor, Rect, Wanted, place};
 use crate::kernel::{KernelPoint, MeasuredCeilings};
 
 /// Chart size, pixels.
@@ -223,12 +224,29 @@ pub fn chart(
             );
         }
     }
-    for (y, colour, label) in spread_labels(roof_labels, ROOF_LABEL_GAP) {
+    let plot = Rect { x0, y0, x1, y1 };
+    // Highest roof first, each at the right edge just above its line; a label with no free
+    // spot is left out.
+    roof_labels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let wanted: Vec<Wanted> = roof_labels
+        .iter()
+        .map(|(y, _, text)| Wanted {
+            text: text.clone(),
+            font_size: ROOF_LABEL_FONT,
+            x: x1 - 6.0,
+            y: *y,
+            anchor: Anchor::End,
+            may_flip: false,
+        })
+        .collect();
+    for (spot, (_, colour, text)) in place(&plot, &wanted, &[]).iter().zip(&roof_labels) {
+        let Some(spot) = spot else { continue };
         let _ = write!(
             s,
-            r##"<text x="{:.1}" y="{y:.1}" font-size="12" text-anchor="end" fill="{colour}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
-            x1 - 6.0,
-            esc(&label)
+            r##"<text x="{:.1}" y="{:.1}" font-size="{ROOF_LABEL_FONT}" text-anchor="end" fill="{colour}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            spot.x,
+            spot.y,
+            esc(text)
         );
     }
     if let Some((mbw, kernel)) = &ceilings.bandwidth {
@@ -297,17 +315,5 @@ pub fn chart(
     s
 }
 
-/// Pixels between the baselines of two roof labels (12 px text and a little air).
-const ROOF_LABEL_GAP: f64 = 15.0;
-
-/// Labels at their wanted heights, moved down where needed so that no two baselines are
-/// closer than `gap` pixels; the order top to bottom is kept.
-fn spread_labels<T>(mut labels: Vec<(f64, T, String)>, gap: f64) -> Vec<(f64, T, String)> {
-    labels.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut last = f64::NEG_INFINITY;
-    for label in &mut labels {
-        label.0 = label.0.max(last + gap);
-        last = label.0;
-    }
-    labels
-}
+/// Font size of the roof labels.
+const ROOF_LABEL_FONT: f64 = 12.0;

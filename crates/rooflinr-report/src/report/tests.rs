@@ -171,7 +171,49 @@ fn close_roofs_keep_their_labels_apart_on_a_real_h200_run() {
         "five measured peaks and the datasheet roof of the kernels' math (FP16)"
     );
     baselines.sort_by(f64::total_cmp);
+    // Right-aligned at one x, so their boxes (1.05 em tall at 12 units) must not share
+    // a height.
     for pair in baselines.windows(2) {
-        assert!(pair[1] - pair[0] >= 15.0 - 1e-9, "labels overlap: {pair:?}");
+        assert!(pair[1] - pair[0] >= 12.0 * 1.05, "labels overlap: {pair:?}");
     }
+}
+
+#[test]
+fn labels_wanting_one_spot_take_the_nearest_free_ones_inside_the_plot() {
+    use super::labels::{Anchor, Rect, Wanted, place};
+    let plot = Rect {
+        x0: 0.0,
+        y0: 0.0,
+        x1: 400.0,
+        y1: 100.0,
+    };
+    let wanted = |text: &str| Wanted {
+        text: text.into(),
+        font_size: 12.0,
+        x: 394.0,
+        y: 50.0,
+        anchor: Anchor::End,
+        may_flip: false,
+    };
+    let too_wide = Wanted {
+        text: "x".repeat(80),
+        ..wanted("")
+    };
+    let placed = place(
+        &plot,
+        &[wanted("int8"), wanted("fp8-e4m3"), wanted("bf16"), too_wide],
+        &[],
+    );
+    let spots: Vec<_> = placed[..3]
+        .iter()
+        .map(|p| p.clone().expect("placed"))
+        .collect();
+    assert_eq!(spots[0].y, 50.0, "the first label keeps its spot");
+    for (i, a) in spots.iter().enumerate() {
+        assert!(a.rect.within(&plot));
+        for b in &spots[i + 1..] {
+            assert!(!a.rect.intersects(&b.rect), "{a:?} and {b:?}");
+        }
+    }
+    assert_eq!(placed[3], None, "a label wider than the plot is left out");
 }
