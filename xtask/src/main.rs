@@ -187,7 +187,7 @@ fn test() -> Result<()> {
     // The GPU kernels, compiled and assembled with no GPU.
     cuda::check(false)?;
     println!(
-        "\nGPU checks run here, with no GPU: every kernel's decoding header against the model crate (host build, bit-exact), launch configurations, byte counts and probe messages (native tests), and cuda-check (NVRTC + ptxas for {}). NOT run: the device run (`rooflinr-agent gpu-check`, README \"On a GPU\"), which needs an NVIDIA GPU; CI has none.",
+        "\nGPU checks run here, with no GPU: every kernel's decoding header against the model crate (host build, bit-exact), launch configurations, byte counts and probe messages (native tests), and cuda-check (NVRTC + ptxas for {}). NOT run: the device run (`rooflinr-agent gpu-check`, README \"On a GPU\"), which needs an NVIDIA GPU; CI has none (the runs so far: docs/gpu-runs/).",
         cuda::ARCHITECTURES.join(", ")
     );
     Ok(())

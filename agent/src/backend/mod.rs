@@ -208,6 +208,57 @@ pub fn packed_weights(
     Ok((q, rng))
 }
 
+/// Weights packed by [`packed_weights`], the random state after them, and their values as
+/// the model crate dequantises them (the reference an output is checked against).
+pub struct PreparedWeights {
+    /// The packed weights.
+    pub packed: Quantized,
+    /// The generator as [`packed_weights`] left it (activations are drawn from it next).
+    pub rng: ChaCha8Rng,
+    /// `packed.dequantize()`.
+    pub reference: Vec<f32>,
+}
+
+/// The last weights a backend prepared, kept for its next point of the same format and
+/// size: what [`packed_weights`] returns is a function of those alone, so a point measured
+/// from the kept copy sees exactly the weights and activations a fresh one would.
+#[derive(Default)]
+pub struct LastWeights {
+    last: std::sync::Mutex<Option<(WeightsKey, std::sync::Arc<PreparedWeights>)>>,
+}
+
+/// What prepared weights are a function of: format, n, k.
+type WeightsKey = (Format, usize, usize);
+
+impl LastWeights {
+    /// The prepared `n x k` weights in `format`, made now unless they were the last ones.
+    pub fn get(
+        &self,
+        format: Format,
+        n: usize,
+        k: usize,
+    ) -> Result<std::sync::Arc<PreparedWeights>, MeasureError> {
+        let key = (format, n, k);
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((kept, prepared)) = last.as_ref()
+            && *kept == key
+        {
+            return Ok(prepared.clone());
+        }
+        // Drop the old copy first: two large matrices need not be held at once.
+        *last = None;
+        let (packed, rng) = packed_weights(format, n, k)?;
+        let reference = packed.dequantize();
+        let prepared = std::sync::Arc::new(PreparedWeights {
+            packed,
+            rng,
+            reference,
+        });
+        *last = Some((key, prepared.clone()));
+        Ok(prepared)
+    }
+}
+
 /// Refuses `work` when its buffers would not fit in `free` bytes.
 pub fn check_fits(backend: &dyn Backend, work: &Work) -> Result<(), MeasureError> {
     let needed = backend.bytes_needed(work);
@@ -230,4 +281,36 @@ pub fn check_fits(backend: &dyn Backend, work: &Work) -> Result<(), MeasureError
 /// Bytes as GiB with two decimals (`12.50 GiB`).
 pub fn gib(bytes: u64) -> String {
     format!("{:.2} GiB", bytes as f64 / f64::from(1u32 << 30))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    #[test]
+    fn kept_weights_are_the_ones_a_fresh_preparation_gives() {
+        let kept = LastWeights::default();
+        let a = kept.get(Format::NvFp4, 8, 256).unwrap();
+        // The same matrix again: the same copy, not a new one.
+        assert!(std::sync::Arc::ptr_eq(
+            &a,
+            &kept.get(Format::NvFp4, 8, 256).unwrap()
+        ));
+        let (fresh, mut fresh_rng) = packed_weights(Format::NvFp4, 8, 256).unwrap();
+        assert_eq!(a.packed.elements, fresh.elements);
+        assert_eq!(a.packed.scales, fresh.scales);
+        assert_eq!(a.reference, fresh.dequantize());
+        // Activations drawn after the kept weights are those drawn after fresh ones.
+        let mut rng = a.rng.clone();
+        let draw = |r: &mut ChaCha8Rng| (0..16).map(|_| r.random::<u32>()).collect::<Vec<_>>();
+        assert_eq!(draw(&mut rng), draw(&mut fresh_rng));
+        // Another format or size replaces the kept copy.
+        let b = kept.get(Format::Int8, 8, 256).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a, &b));
+        assert!(!std::sync::Arc::ptr_eq(
+            &a,
+            &kept.get(Format::NvFp4, 8, 256).unwrap()
+        ));
+    }
 }

@@ -62,6 +62,8 @@ pub struct CudaBackend {
     info: BackendInfo,
     gpu: Option<Gpu>,
     options: CudaOptions,
+    /// The last GEMV weights prepared on the host, for the next point of the same matrix.
+    weights: super::LastWeights,
 }
 
 /// Looks for the driver, NVRTC, cuBLASLt and NVML without assuming any is there.
@@ -148,6 +150,7 @@ impl CudaBackend {
             },
             gpu,
             options,
+            weights: super::LastWeights::default(),
         }
     }
 
@@ -395,11 +398,15 @@ impl CudaBackend {
         let modules = gpu.modules()?;
         let stream = &gpu.stream;
         let (m, n, k) = super::dims(shape)?;
-        let (q, mut rng) = super::packed_weights(format, n, k)?;
+        // A batch sweep measures one matrix at several batches: its packing and its
+        // dequantised reference are made once.
+        let prepared = self.weights.get(format, n, k)?;
+        let q = &prepared.packed;
+        let mut rng = prepared.rng.clone();
         let x_bits: Vec<u16> = (0..m * k)
             .map(|_| f16::from_f32(rng.random_range(-1.0f32..1.0)).to_bits())
             .collect();
-        let tensor = [tensor_scale(&q, gpu_format)];
+        let tensor = [tensor_scale(q, gpu_format)];
         // A scale array even for formats without one, so every kernel gets a pointer.
         let scales = if q.scales.is_empty() {
             vec![0u8; 16]
@@ -445,7 +452,7 @@ impl CudaBackend {
         };
         queue(0, &mut y_d).map_err(driver("launching the GEMV"))?;
         let y = stream.clone_dtoh(&y_d).map_err(driver("downloading"))?;
-        let reference = q.dequantize();
+        let reference = &prepared.reference;
         let x: Vec<f32> = x_bits.iter().map(|b| f16::from_bits(*b).to_f32()).collect();
         let compared: Vec<Compared> = (0..m * n)
             .into_par_iter()
@@ -461,7 +468,6 @@ impl CudaBackend {
                 }
             })
             .collect();
-        drop(reference);
         let check = verdict(
             &work.label(),
             compared,
