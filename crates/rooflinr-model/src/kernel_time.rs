@@ -2538,7 +2538,7 @@ mod tests {
     #[test]
     fn the_h200_profiles_predict_cublaslt_on_a_real_h200() {
         // cuBLASLt GEMMs timed by the agent on an H200 (docs/gpu-runs: the agent's
-        // `compare` table, operands rotated out of the L2). The profiles were fitted on
+        // `compare` table, one operand set per shape). The profiles were fitted on
         // NVIDIA's TensorRT-LLM tables alone: BF16 should predict the bare cuBLASLt
         // product; FP8 times TensorRT-LLM's FP8 linear layer, which also quantises its
         // BF16 activations, so it must never predict less than the bare FP8 product.

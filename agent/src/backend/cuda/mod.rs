@@ -530,15 +530,25 @@ impl CudaBackend {
         let a = gemm_input(ty, format, m, k, &mut rng)?;
         let b = gemm_input(ty, format, n, k, &mut rng)?;
         let upload = |v: &[u8]| stream.clone_htod(v).map_err(driver("uploading"));
-        let operands = Operands {
-            a: upload(&a.bytes)?,
-            b: upload(&b.bytes)?,
-            scales: match (&a.scales, &b.scales) {
-                (Some(sa), Some(sb)) => Some((upload(sa)?, upload(sb)?)),
-                _ => None,
-            },
-            alpha: a.tensor_scale * b.tensor_scale,
-        };
+        // As many copies of the operands as keep every timed read out of the L2 (one
+        // when they are at least twice its size), as the GEMVs rotate their weights: a
+        // layer's operands come from memory in a model, and a warm L2 would time a
+        // memory-bound GEMM faster than its roofline.
+        let operand_bytes = (a.bytes.len() + b.bytes.len()) as u64;
+        let copies = rotations(operand_bytes, gpu.l2_bytes) as usize;
+        let operands = (0..copies)
+            .map(|_| {
+                Ok(Operands {
+                    a: upload(&a.bytes)?,
+                    b: upload(&b.bytes)?,
+                    scales: match (&a.scales, &b.scales) {
+                        (Some(sa), Some(sb)) => Some((upload(sa)?, upload(sb)?)),
+                        _ => None,
+                    },
+                    alpha: a.tensor_scale * b.tensor_scale,
+                })
+            })
+            .collect::<Result<Vec<Operands>, MeasureError>>()?;
         let (a, b) = (a.values, b.values);
         let mut d_d = stream
             .alloc_zeros::<u8>(m * n * ty.output_bytes() as usize)
@@ -548,7 +558,7 @@ impl CudaBackend {
             .map_err(driver("allocating"))?;
         let lt =
             LtGemm::new(blas, ty, shape.m, shape.n, shape.k).map_err(MeasureError::Unsupported)?;
-        lt.run(blas, stream, &operands, &mut d_d, &mut workspace)
+        lt.run(blas, stream, &operands[0], &mut d_d, &mut workspace)
             .map_err(MeasureError::Unsupported)?;
         let d = stream.clone_dtoh(&d_d).map_err(driver("downloading"))?;
         // 64 outputs spread over D (column-major m x n), corners included.
@@ -577,8 +587,8 @@ impl CudaBackend {
             "fp64 dot products of the same inputs at 64 outputs (corners included), within fp32 accumulation and the output type's rounding",
         )?;
         let mut failure = None;
-        let sampled = gpu.sample(rule, cancel, 1, |_| {
-            if let Err(e) = lt.run(blas, stream, &operands, &mut d_d, &mut workspace) {
+        let sampled = gpu.sample(rule, cancel, copies, |copy| {
+            if let Err(e) = lt.run(blas, stream, &operands[copy], &mut d_d, &mut workspace) {
                 failure.get_or_insert(e);
             }
             Ok(())
@@ -656,9 +666,9 @@ impl Backend for CudaBackend {
             Work::Read => array,
             Work::Copy => 2 * array,
             Work::Triad => 3 * array,
-            Work::PeakGemm { format, shape } => gemm_bytes(format, shape.m, shape.n, shape.k),
+            Work::PeakGemm { format, shape } => gemm_bytes(format, (shape.m, shape.n, shape.k), l2),
             Work::Operator { shape, format } if shape.m > u64::from(MAX_GEMV_M) => {
-                gemm_bytes(format, shape.m, shape.n, shape.k)
+                gemm_bytes(format, (shape.m, shape.n, shape.k), l2)
             }
             Work::Operator { shape, format } => {
                 let weights = weight_bytes(format, shape.n, shape.k).saturating_add(16);
@@ -800,21 +810,23 @@ pub fn gemm_input(
     })
 }
 
-/// Device bytes of a cuBLASLt GEMM: both inputs (and block scales), the output and the
-/// workspace.
-fn gemm_bytes(format: Format, m: u64, n: u64, k: u64) -> u64 {
+/// Device bytes of a cuBLASLt GEMM: its copies of both inputs (and block scales; as many
+/// copies as [`rotations`] asks for an L2 of `l2_bytes`), the output and the workspace.
+fn gemm_bytes(format: Format, (m, n, k): (u64, u64, u64), l2_bytes: u64) -> u64 {
     let ty = GemmType::of(format);
     let bits = ty.map_or(16, GemmType::input_bits);
     let scales = ty.and_then(GemmType::scale_block).map_or(0, |b| {
         m.saturating_add(n).saturating_mul(k) / b as u64 + 2 * 512
     });
-    m.saturating_add(n).saturating_mul(k).saturating_mul(bits) / 8
-        + scales
-            .saturating_add(
-                m.saturating_mul(n)
-                    .saturating_mul(GemmType::of(format).map_or(2, GemmType::output_bytes)),
-            )
-            .saturating_add(WORKSPACE_BYTES as u64)
+    let operands =
+        (m.saturating_add(n).saturating_mul(k).saturating_mul(bits) / 8).saturating_add(scales);
+    operands
+        .saturating_mul(u64::from(rotations(operands, l2_bytes)))
+        .saturating_add(
+            m.saturating_mul(n)
+                .saturating_mul(GemmType::of(format).map_or(2, GemmType::output_bytes)),
+        )
+        .saturating_add(WORKSPACE_BYTES as u64)
 }
 
 #[cfg(test)]

@@ -582,10 +582,18 @@ fn gemm_types_follow_the_tensor_cores() {
     assert_eq!(GemmType::formats((9, 0))[..4], ampere);
     assert_eq!(GemmType::formats((9, 0))[4], Format::Fp8E4m3);
     assert_eq!(GemmType::formats((7, 5)), [Format::Fp16, Format::Bf16]);
-    // INT8 accumulates into INT32 outputs, TF32 into FP32.
+    // INT8 accumulates into INT32 outputs, TF32 into FP32. Inputs of at least twice the L2
+    // are held once (a 256 KiB L2 here); smaller ones are copied to rotate through.
+    let l2 = 256 << 10;
     assert_eq!(
-        gemm_bytes(Format::Int8, 1024, 1024, 1024),
+        gemm_bytes(Format::Int8, (1024, 1024, 1024), l2),
         2 * 1024 * 1024 + 1024 * 1024 * 4 + (32 << 20)
+    );
+    // Against a 50 MiB L2, as many copies as rotations() asks: twice the L2 over 2 MiB,
+    // plus the one read, 51.
+    assert_eq!(
+        gemm_bytes(Format::Int8, (1024, 1024, 1024), 50 << 20),
+        51 * 2 * 1024 * 1024 + 1024 * 1024 * 4 + (32 << 20)
     );
     // Block-scaled MMA from sm_100: NVFP4 is half a byte an element, plus a scale per 16.
     assert_eq!(
@@ -593,7 +601,7 @@ fn gemm_types_follow_the_tensor_cores() {
         [Format::NvFp4, Format::MxFp8E4m3, Format::MxFp4]
     );
     assert_eq!(
-        gemm_bytes(Format::NvFp4, 1024, 1024, 1024),
+        gemm_bytes(Format::NvFp4, (1024, 1024, 1024), l2),
         1024 * 1024 + 2 * 1024 * 1024 / 16 + 1024 + 1024 * 1024 * 2 + (32 << 20)
     );
     // Outputs are read back as their type: an INT32 of -7, an FP32 of 0.5, a BF16 of 1.
@@ -609,7 +617,7 @@ fn gemm_types_follow_the_tensor_cores() {
     assert_eq!(GemmType::of(Format::Nf4), None);
     // 8192^3 BF16: two 128 MiB inputs, a 128 MiB output and the workspace.
     assert_eq!(
-        gemm_bytes(Format::Bf16, 8192, 8192, 8192),
+        gemm_bytes(Format::Bf16, (8192, 8192, 8192), 50 << 20),
         3 * 8192 * 8192 * 2 + (32 << 20)
     );
 }
