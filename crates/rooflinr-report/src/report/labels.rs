@@ -105,7 +105,8 @@ fn rect_for(text: &str, font_size: f64, x: f64, y: f64, anchor: Anchor) -> Rect 
 }
 
 /// Places labels in order (earlier ones win their preferred spot), each at the nearest
-/// vertical offset from where it wants to be, alternating above and below, where its box
+/// vertical offset from where it wants to be, alternating above and below (below first when
+/// what blocks the wanted spot sits above it), where its box
 /// lies inside `plot` and overlaps no label already placed and no box in `keep_clear`.
 /// `None` for a label that fits nowhere.
 pub fn place(plot: &Rect, wanted: &[Wanted], keep_clear: &[Rect]) -> Vec<Option<Placed>> {
@@ -119,12 +120,21 @@ pub fn place(plot: &Rect, wanted: &[Wanted], keep_clear: &[Rect]) -> Vec<Option<
         } else {
             std::slice::from_ref(&w.anchor)
         };
+        // Away from what is in the way first: below a label placed just above the wanted
+        // spot (so a stack of close roofs keeps their order), else above.
+        let wanted_box = rect_for(&w.text, w.font_size, w.x, w.y, w.anchor);
+        let centre = |r: &Rect| (r.y0 + r.y1) / 2.0;
+        let down_first = taken
+            .iter()
+            .find(|t| t.intersects(&wanted_box))
+            .is_some_and(|t| centre(t) < centre(&wanted_box));
+        let first = if down_first { 1.0 } else { -1.0 };
         let found = (0..=reach)
             .flat_map(|i| {
                 if i == 0 {
                     vec![0.0]
                 } else {
-                    vec![-(i as f64) * step, i as f64 * step]
+                    vec![first * i as f64 * step, -first * i as f64 * step]
                 }
             })
             .flat_map(|dy| anchors.iter().map(move |a| (dy, *a)))

@@ -217,3 +217,31 @@ fn labels_wanting_one_spot_take_the_nearest_free_ones_inside_the_plot() {
     }
     assert_eq!(placed[3], None, "a label wider than the plot is left out");
 }
+
+#[test]
+fn close_roofs_keep_their_order_top_to_bottom() {
+    use super::labels::{Anchor, Rect, Wanted, place};
+    let plot = Rect {
+        x0: 0.0,
+        y0: 0.0,
+        x1: 400.0,
+        y1: 200.0,
+    };
+    // Three roofs a pixel apart, highest first, as the charts ask for them.
+    let wanted: Vec<Wanted> = [100.0, 101.0, 102.0]
+        .into_iter()
+        .map(|y| Wanted {
+            text: format!("roof at {y}"),
+            font_size: 12.0,
+            x: 394.0,
+            y,
+            anchor: Anchor::End,
+            may_flip: false,
+        })
+        .collect();
+    let ys: Vec<f64> = place(&plot, &wanted, &[])
+        .into_iter()
+        .map(|p| p.expect("placed").y)
+        .collect();
+    assert!(ys[0] < ys[1] && ys[1] < ys[2], "{ys:?}");
+}
