@@ -295,6 +295,11 @@ struct Row {
     dtype: String,
     /// Attention's `kv_cache_dtype`.
     kv_dtype: Option<String>,
+    /// The framework's version the table was measured with.
+    version: String,
+    /// The table's `kernel_source`: the kernel the framework dispatched the shape to
+    /// (vLLM's block-scaled FP8 GEMMs run FlashInfer's, DeepGEMM's or CUTLASS's by shape).
+    kernel_source: Option<String>,
     shape: Shape,
     measured_s: f64,
     /// The device's compute capability (`sm_90` -> 90), which its decode kernels'
@@ -795,6 +800,8 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                 kernel,
                 dtype: String::new(),
                 kv_dtype: None,
+                version: String::new(),
+                kernel_source: None,
                 shape: match kernel {
                     Kernel::Gemm => Shape::Gemm { m: 0, n: 0, k: 0 },
                     Kernel::Moe => Shape::Moe {
@@ -837,11 +844,17 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                 };
                 match (name.as_str(), field, &mut row.shape) {
                     ("framework", Field::Str(s), _) => row.framework.clone_from(s),
+                    ("version", Field::Str(s), _) => row.version.clone_from(s),
                     ("device", Field::Str(s), _) => row.device.clone_from(s),
                     ("gemm_dtype" | "attn_dtype" | "moe_dtype" | "mla_dtype", Field::Str(s), _) => {
                         row.dtype.clone_from(s);
                     }
                     ("kv_cache_dtype", Field::Str(s), _) => row.kv_dtype = Some(s.clone()),
+                    (
+                        "kernel_source",
+                        Field::Str(s),
+                        Shape::Gemm { .. } | Shape::Attention { .. } | Shape::Mla { .. },
+                    ) => row.kernel_source = Some(s.clone()),
                     ("latency", Field::Double(ms), _) => row.measured_s = ms / 1e3,
                     ("latency", Field::Float(ms), _) => row.measured_s = f64::from(*ms) / 1e3,
                     ("m", _, Shape::Gemm { m, .. }) => *m = whole,
@@ -877,6 +890,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                     ) => {
                         *gated = !s.ends_with("nongated");
                         *min_latency = s == "moe_torch_flow_min_latency";
+                        row.kernel_source = Some(s.clone());
                     }
                     ("distribution", Field::Str(s), Shape::Moe { balanced, .. }) => {
                         *balanced = s == "balanced";
@@ -1089,10 +1103,18 @@ impl Fitted {
     }
 }
 
-/// Another framework's rows of the same device, kernel and dtype.
+/// Another framework's rows of the same device, kernel and dtype, or one kernel of any
+/// framework's where its table dispatched the shapes to several.
 #[derive(Clone, Debug, Serialize)]
 struct OtherFramework {
     framework: String,
+    /// One kernel (the table's `kernel_source`) where the framework's table dispatched its
+    /// shapes to several, fitted and judged apart besides the framework as a whole: one
+    /// set of terms cannot hold kernels whose fixed times differ threefold (vLLM's
+    /// block-scaled FP8 on the H100: about 60 us through FlashInfer, 90 us through
+    /// DeepGEMM, 180 us through CUTLASS). `None`: the framework's every kernel, as its
+    /// profile is fitted.
+    kernel: Option<String>,
     /// Every row: the datasheet bound.
     datasheet: Errors,
     /// Every row: the terms fitted on the first framework.
@@ -1105,6 +1127,17 @@ struct OtherFramework {
     /// Its own terms.
     #[serde(flatten)]
     fitted: Fitted,
+}
+
+impl OtherFramework {
+    /// The framework as the tables name it, and its kernel where fitted apart
+    /// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`).
+    fn label(&self) -> String {
+        match &self.kernel {
+            Some(kernel) => format!("{} ({kernel})", self.framework),
+            None => self.framework.clone(),
+        }
+    }
 }
 
 /// Whether `shipped` holds `terms` (each within 1 %): `matches`, `differs (...)`, `none`.
@@ -1151,6 +1184,32 @@ struct Validation {
     skipped: Vec<String>,
     /// NCCL collectives against the deployment model's collective cost.
     collectives: super::collectives::Collectives,
+}
+
+/// The kernels `framework`'s rows among `predicted` ran, where one of its tables (one
+/// version) dispatched its shapes to more than one (each kernel is then also fitted apart,
+/// over every version); none otherwise: two versions that each ran one kernel are one
+/// framework's releases.
+fn kernels_of(predicted: &[(&Row, KernelTimes)], framework: &str) -> Vec<String> {
+    let mut kernels: Vec<(&str, &str)> = predicted
+        .iter()
+        .filter(|(r, _)| r.framework == framework)
+        .filter_map(|(r, _)| Some((r.kernel_source.as_deref()?, r.version.as_str())))
+        .collect();
+    kernels.sort_unstable();
+    kernels.dedup();
+    let dispatched = kernels
+        .iter()
+        .any(|(kernel, version)| kernels.iter().any(|(k, v)| v == version && k != kernel));
+    if !dispatched {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = kernels
+        .into_iter()
+        .map(|(kernel, _)| kernel.to_string())
+        .collect();
+    names.dedup();
+    names
 }
 
 fn validate(rows: &[Row]) -> Validation {
@@ -1251,18 +1310,38 @@ fn validate(rows: &[Row]) -> Validation {
             let framework = kernel_time::Framework::parse(framework)?;
             kernel_time::profile(key, framework, kind?)
         };
-        let other_frameworks = frameworks
+        // Every other framework as a whole (its profile: the product cannot tell which
+        // kernel a framework dispatches a shape to), then each kernel of every framework
+        // whose table dispatched its shapes to several, judged on the rows the group's
+        // terms were not fitted on.
+        let whole = frameworks
             .iter()
             .filter(|f| **f != fit_framework)
-            .map(|f| {
+            .map(|f| (*f, None));
+        let by_kernel = frameworks.iter().flat_map(|f| {
+            kernels_of(&predicted, f)
+                .into_iter()
+                .map(move |source| (*f, Some(source)))
+        });
+        let other_frameworks = whole
+            .chain(by_kernel)
+            .map(|(f, source): (&str, Option<String>)| {
                 let part: Vec<&(&Row, KernelTimes)> = predicted
                     .iter()
-                    .filter(|(r, _)| r.framework == *f)
+                    .filter(|(r, _)| {
+                        r.framework == f
+                            && (source.is_none() || r.kernel_source == source)
+                            && !(r.framework == fit_framework && fitting_half(&r.shape))
+                    })
                     .collect();
                 let (datasheet, calibrated) = judge(&part);
-                let own_fitting: Vec<(KernelTimes, f64)> = part
+                let own_fitting: Vec<(KernelTimes, f64)> = predicted
                     .iter()
-                    .filter(|(r, _)| fitting_half(&r.shape))
+                    .filter(|(r, _)| {
+                        r.framework == f
+                            && (source.is_none() || r.kernel_source == source)
+                            && fitting_half(&r.shape)
+                    })
                     .map(|(r, t)| (*t, r.measured_s))
                     .collect();
                 let own_terms = KernelTerms::fit(&own_fitting);
@@ -1271,13 +1350,19 @@ fn validate(rows: &[Row]) -> Validation {
                     .filter(|(r, _)| !fitting_half(&r.shape))
                     .map(|(r, t)| ((own_terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
                     .collect();
+                let shipped = if source.is_none() {
+                    shipped_profile(f)
+                } else {
+                    None
+                };
                 OtherFramework {
                     framework: f.to_string(),
+                    kernel: source,
                     datasheet,
                     calibrated,
                     own_fit: errors(&mut own),
                     fitted_shapes: own_fitting.len(),
-                    fitted: Fitted::new(own_terms, &hw, shipped_profile(f)),
+                    fitted: Fitted::new(own_terms, &hw, shipped),
                 }
             })
             .collect();
@@ -1348,6 +1433,8 @@ fn profile_lines(v: &Validation) -> String {
         let fits = std::iter::once((first, g.fitted.terms, held.unwrap_or_default())).chain(
             g.other_frameworks
                 .iter()
+                // A profile is per framework: none for one of several kernels.
+                .filter(|o| o.kernel.is_none())
                 .map(|o| (o.framework.clone(), o.fitted.terms, o.own_fit.clone())),
         );
         for (framework, t, held) in fits {
@@ -1419,7 +1506,7 @@ fn markdown(v: &Validation) -> String {
                 g.hardware,
                 g.kernel.name(),
                 g.dtype,
-                o.framework,
+                o.label(),
                 o.calibrated.rows,
                 pct(o.datasheet.median),
                 pct(o.datasheet.p90),
@@ -1434,7 +1521,7 @@ fn markdown(v: &Validation) -> String {
     for g in &v.groups {
         let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {
-            let fitted_on = format!("{}, {} shapes", o.framework, o.fitted_shapes);
+            let fitted_on = format!("{}, {} shapes", o.label(), o.fitted_shapes);
             let _ = writeln!(out, "{}", o.fitted.row(g, &fitted_on));
         }
     }
@@ -1473,6 +1560,8 @@ mod tests {
             kernel: Kernel::Gemm,
             dtype: dtype.into(),
             kv_dtype: None,
+            version: "1.0".into(),
+            kernel_source: None,
             shape: Shape::Gemm { m, n, k },
             measured_s,
             sm: Some(90),
@@ -1694,6 +1783,74 @@ mod tests {
             .and_then(|fixed| fixed.parse().ok())
             .unwrap_or_else(|| panic!("no vLLM line in {lines}"));
         assert!((vllm_fixed_us - 40.0).abs() < 4.0, "{lines}");
+    }
+
+    /// vLLM dispatches block-scaled FP8 by shape to FlashInfer's, DeepGEMM's or CUTLASS's
+    /// kernel, whose fixed times differ threefold: each is fitted and judged apart, and none
+    /// makes a profile (a profile is per framework).
+    #[test]
+    fn a_framework_that_ran_several_kernels_is_fitted_per_kernel() {
+        let hw = registry::get("h100-sxm").unwrap();
+        let trtllm = KernelTerms {
+            fixed_s: 5e-6,
+            bandwidth: 0.8,
+            compute: 0.7,
+            ..KernelTerms::ROOFLINE
+        };
+        let kernels = [("FlashInferKernel", 60e-6), ("DeepGemmKernel", 90e-6)];
+        let mut rows = Vec::new();
+        for m in [1u64, 8, 16, 64, 512, 4096] {
+            for n in [1024u64, 4096, 8192, 16384] {
+                for k in [1024u64, 4096, 8192] {
+                    let mut r = row("bfloat16", m, n, k, 0.0);
+                    r.measured_s = trtllm.predict(times(&r, &hw).unwrap());
+                    rows.push(r.clone());
+                    // Two releases of another framework, each with a kernel of its own
+                    // name: one framework's releases, fitted together.
+                    let mut release = r.clone();
+                    release.framework = "SGLang".into();
+                    release.version = ["0.5.6", "0.5.14"][usize::from(n > 4096)].into();
+                    release.kernel_source = Some(format!("sglang-{}", release.version));
+                    rows.push(release);
+                    // Small M on one kernel, the rest on the other, as vLLM dispatches.
+                    let (kernel, fixed_s) = kernels[usize::from(m > 16)];
+                    r.framework = "VLLM".into();
+                    r.kernel_source = Some(kernel.into());
+                    r.measured_s =
+                        KernelTerms { fixed_s, ..trtllm }.predict(times(&r, &hw).unwrap());
+                    rows.push(r);
+                }
+            }
+        }
+        let v = validate(&rows);
+        let others = &v.groups[0].other_frameworks;
+        let labels: Vec<String> = others.iter().map(OtherFramework::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "SGLang",
+                "VLLM",
+                "VLLM (DeepGemmKernel)",
+                "VLLM (FlashInferKernel)"
+            ],
+            "{others:?}"
+        );
+        // Each kernel apart: its own fixed time. As one, the two pull one fit apart.
+        assert!(others[1].own_fit.median > 0.05, "{others:?}");
+        for (o, fixed_us) in others
+            .iter()
+            .zip([5.0, 75.0, 90.0, 60.0])
+            .skip(2)
+            .chain(others.iter().zip([5.0, 0.0, 0.0, 0.0]).take(1))
+        {
+            assert!(o.own_fit.median < 0.02, "{o:?}");
+            assert!((o.fitted.fixed_us - fixed_us).abs() < 6.0, "{o:?}");
+        }
+        assert!(markdown(&v).contains("| VLLM (FlashInferKernel) |"));
+        // Profile lines are per framework, none per kernel.
+        let lines = profile_lines(&v);
+        assert_eq!(lines.lines().count(), 3, "{lines}");
+        assert_eq!(lines.matches("Vllm").count(), 1, "{lines}");
     }
 
     #[test]
