@@ -49,6 +49,11 @@ pub struct Args {
     /// and kernel whose held-out median is at most 25 %) instead of tables.
     #[arg(long, conflicts_with = "json")]
     profiles: bool,
+    /// Also write every held-out row of the fitting framework to FILE as CSV (device,
+    /// kernel, dtype, shape, measured, datasheet and calibrated seconds, regime): where the
+    /// terms miss, row by row.
+    #[arg(long, value_name = "FILE")]
+    residuals: Option<PathBuf>,
 }
 
 /// The framework the terms are fitted on when a table has it.
@@ -1175,12 +1180,48 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
     }
 }
 
+/// One held-out row as predicted: a line of `--residuals`.
+#[derive(Clone, Debug)]
+struct Residual {
+    hardware: &'static str,
+    kernel: Kernel,
+    dtype: String,
+    shape: Shape,
+    measured_s: f64,
+    datasheet_s: f64,
+    calibrated_s: f64,
+    regime: Regime,
+}
+
+impl Residual {
+    const HEADER: &'static str =
+        "device,kernel,dtype,shape,measured_s,datasheet_s,calibrated_s,regime";
+
+    /// The CSV line (the dtype and shape quoted: they hold commas).
+    fn csv(&self) -> String {
+        format!(
+            "{},{},\"{}\",\"{}\",{:e},{:e},{:e},{}",
+            self.hardware,
+            self.kernel.name(),
+            self.dtype,
+            self.shape,
+            self.measured_s,
+            self.datasheet_s,
+            self.calibrated_s,
+            self.regime.name()
+        )
+    }
+}
+
 /// The validation of every table.
 #[derive(Clone, Debug, Serialize)]
 struct Validation {
     rows: usize,
     seconds: f64,
     groups: Vec<Group>,
+    /// Every held-out row of the fitting frameworks, where asked for (`--residuals`).
+    #[serde(skip)]
+    residuals: Vec<Residual>,
     skipped: Vec<String>,
     /// NCCL collectives against the deployment model's collective cost.
     collectives: super::collectives::Collectives,
@@ -1212,8 +1253,10 @@ fn kernels_of(predicted: &[(&Row, KernelTimes)], framework: &str) -> Vec<String>
     names
 }
 
-fn validate(rows: &[Row]) -> Validation {
+/// Validates `rows`; with `keep_residuals`, keeps every held-out row as predicted.
+fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
     let began = Instant::now();
+    let mut residuals = Vec::new();
     let mut by_group: BTreeMap<(String, Kernel, String), Vec<&Row>> = BTreeMap::new();
     for r in rows {
         by_group
@@ -1285,6 +1328,18 @@ fn validate(rows: &[Row]) -> Validation {
             .iter()
             .filter(|(r, _)| r.framework == fit_framework && !fitting_half(&r.shape))
             .collect();
+        if keep_residuals {
+            residuals.extend(held_out.iter().map(|(r, t)| Residual {
+                hardware: key,
+                kernel,
+                dtype: dtype.clone(),
+                shape: r.shape,
+                measured_s: r.measured_s,
+                datasheet_s: t.bound_s(),
+                calibrated_s: terms.predict(*t),
+                regime: terms.regime(*t),
+            }));
+        }
         let mut held_out_shapes = Vec::new();
         let (d, c) = judge(&held_out);
         held_out_shapes.push(("all".to_string(), d, c));
@@ -1382,6 +1437,7 @@ fn validate(rows: &[Row]) -> Validation {
         rows: rows.len(),
         seconds: began.elapsed().as_secs_f64(),
         groups,
+        residuals,
         skipped,
         collectives: Default::default(),
     }
@@ -1536,8 +1592,17 @@ fn markdown(v: &Validation) -> String {
 /// Reads the tables, validates, prints.
 pub fn run(args: Args) -> Result<()> {
     let rows = read_tables(&args.tables)?;
-    let mut v = validate(&rows);
+    let mut v = validate(&rows, args.residuals.is_some());
     v.collectives = super::collectives::validate(&args.tables)?;
+    if let Some(path) = &args.residuals {
+        let mut csv = String::from(Residual::HEADER);
+        csv.push('\n');
+        for r in &v.residuals {
+            csv += &r.csv();
+            csv.push('\n');
+        }
+        std::fs::write(path, csv).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     if args.json {
         super::print_json(&v)?;
     } else if args.profiles {
@@ -1755,10 +1820,26 @@ mod tests {
             r.measured_s = slower.predict(times(&r, &hw).unwrap());
             rows.push(r);
         }
-        let v = validate(&rows);
+        let v = validate(&rows, true);
         let g = &v.groups[0];
         let other = &g.other_frameworks[0];
         assert_eq!(other.framework, "VLLM");
+        // `--residuals`: every held-out row of the fitting framework, as predicted.
+        // Their errors are the ones the table summarises.
+        let held = &g.held_out_shapes[0].2;
+        assert_eq!(v.residuals.len(), held.rows);
+        let worst = v
+            .residuals
+            .iter()
+            .map(|r| (r.calibrated_s / r.measured_s - 1.0).abs())
+            .fold(0.0, f64::max);
+        assert!((worst - held.worst).abs() < 1e-12, "{worst} {held:?}");
+        for r in &v.residuals {
+            assert!(r.datasheet_s < r.measured_s, "{r:?}");
+            let line = r.csv();
+            assert!(line.starts_with("h100-sxm,GEMM,\"bfloat16\",\""), "{line}");
+            assert_eq!(line.split(',').count(), Residual::HEADER.split(',').count());
+        }
         assert!(other.calibrated.median > 0.3, "{other:?}");
         assert!(other.own_fit.median < 0.02, "{other:?}");
         assert!((other.fitted.fixed_us - 40.0).abs() < 4.0, "{other:?}");
@@ -1822,7 +1903,7 @@ mod tests {
                 }
             }
         }
-        let v = validate(&rows);
+        let v = validate(&rows, false);
         let others = &v.groups[0].other_frameworks;
         let labels: Vec<String> = others.iter().map(OtherFramework::label).collect();
         assert_eq!(
@@ -2107,7 +2188,7 @@ mod tests {
             }
         }
         rows.push(row("bfloat16", 4096, 4096, 4096, 1e-3));
-        let v = validate(&rows);
+        let v = validate(&rows, false);
         let g = v
             .groups
             .iter()
