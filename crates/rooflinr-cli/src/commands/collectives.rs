@@ -5,9 +5,10 @@
 //!
 //! Each row is predicted by the deployment model's own collective cost
 //! ([`rooflinr_model::deploy::collective_cost`]): first with its defaults (1 µs per step,
-//! the link's full bandwidth), then with a latency per step and a bandwidth fraction
-//! fitted per device and collective on half of the message sizes and judged on the other
-//! half.
+//! the link's full bandwidth, no pipeline fill), then with a latency per step and a
+//! bandwidth fraction fitted per device, collective and number of GPUs on half of the
+//! message sizes, with NCCL's pipeline fill ([`NCCL_PIPELINE_FILL`]), and judged on the
+//! other half.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -17,8 +18,11 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
-use rooflinr_model::deploy::{Collective, CommModel, collective_cost, collective_profile};
+use rooflinr_model::deploy::{
+    Collective, CommModel, NCCL_PIPELINE_FILL, collective_cost, collective_profile,
+};
 use rooflinr_model::hardware::{Hardware, registry};
+use rooflinr_model::kernel_time::SHIPPED_MEDIAN_ERROR;
 use rooflinr_model::units::{Bytes, Seconds};
 use serde::Serialize;
 
@@ -118,43 +122,60 @@ fn predict(hw: &Hardware, r: &Row, comm: &CommModel) -> Option<Seconds> {
         .map(|c| c.time)
 }
 
-/// A latency per step and a bandwidth fraction, fitted by least squares on relative error:
-/// `measured = latency x steps + sent / (bandwidth x fraction)` is linear in `latency` and
-/// `1 / fraction`.
+/// A latency per step and a bandwidth fraction under NCCL's pipeline fill, fitted by least
+/// squares on relative error: `measured = L + T + fill x sqrt(L x T)`, with `L` the
+/// latency per step times the steps and `T` the bytes sent over the link's bandwidth at
+/// the fraction, is linear in the latency and `1 / fraction` once the fill term is held;
+/// twenty rounds, each holding the fill term at the last round's terms, settle it.
 fn fit(hw: &Hardware, rows: &[&Row]) -> Option<CommModel> {
     let link = hw.interconnect.as_ref()?;
-    let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, 0.0, 0.0, 0.0, 0.0);
-    for r in rows {
-        let bandwidth = link.link_for(r.gpus)?.bandwidth.value.get();
-        let steps = r.collective.steps(r.gpus);
-        let x = r.collective.bytes_sent(message(r), r.gpus).get() / bandwidth;
-        let w = 1.0 / (r.measured_s * r.measured_s);
-        a11 += w * steps * steps;
-        a12 += w * steps * x;
-        a22 += w * x * x;
-        b1 += w * steps * r.measured_s;
-        b2 += w * x * r.measured_s;
+    // Each row's steps and its bytes' time at the link's full bandwidth.
+    let terms: Vec<(f64, f64, f64)> = rows
+        .iter()
+        .map(|r| {
+            let bandwidth = link.link_for(r.gpus)?.bandwidth.value.get();
+            let sent = r.collective.bytes_sent(message(r), r.gpus).get();
+            Some((r.collective.steps(r.gpus), sent / bandwidth, r.measured_s))
+        })
+        .collect::<Option<_>>()?;
+    let (mut latency, mut inverse_fraction) = (0.0, 1.0);
+    for round in 0..20 {
+        let fill = if round == 0 { 0.0 } else { NCCL_PIPELINE_FILL };
+        let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for &(steps, x, measured) in &terms {
+            let held = fill * (latency * steps * x * inverse_fraction).sqrt();
+            let rest = measured - held;
+            let w = 1.0 / (measured * measured);
+            a11 += w * steps * steps;
+            a12 += w * steps * x;
+            a22 += w * x * x;
+            b1 += w * steps * rest;
+            b2 += w * x * rest;
+        }
+        let det = a11 * a22 - a12 * a12;
+        if det.abs() < f64::MIN_POSITIVE {
+            return None;
+        }
+        latency = ((b1 * a22 - b2 * a12) / det).max(0.0);
+        inverse_fraction = ((a11 * b2 - a12 * b1) / det).max(1.0);
     }
-    let det = a11 * a22 - a12 * a12;
-    if det.abs() < f64::MIN_POSITIVE {
-        return None;
-    }
-    let latency = ((b1 * a22 - b2 * a12) / det).max(0.0);
-    let inverse_fraction = ((a11 * b2 - a12 * b1) / det).max(1.0);
     Some(CommModel {
         scale_up_latency: Seconds(latency),
         scale_out_latency: Seconds(latency),
         bandwidth_efficiency: 1.0 / inverse_fraction,
+        pipeline_fill: NCCL_PIPELINE_FILL,
         overlap: false,
     })
 }
 
-/// One device and collective.
+/// One device, collective and number of GPUs.
 #[derive(Clone, Debug, Serialize)]
 pub struct CollectiveGroup {
     hardware: String,
     collective: &'static str,
-    gpus: Vec<u32>,
+    #[serde(skip)]
+    kind: Collective,
+    gpus: u32,
     rows: usize,
     default_median: f64,
     default_p90: f64,
@@ -185,7 +206,7 @@ fn quantiles(mut e: Vec<f64>) -> (f64, f64) {
 /// Validates every NCCL table under `dir`.
 pub fn validate(dir: &Path) -> Result<Collectives> {
     let (rows, mut skipped) = read(dir)?;
-    let mut by_group: BTreeMap<(String, &'static str), Vec<&Row>> = BTreeMap::new();
+    let mut by_group: BTreeMap<(String, &'static str, u32), Vec<&Row>> = BTreeMap::new();
     for r in &rows {
         let Some(key) = registry::key_for_device(&r.device, None) else {
             skipped.push(if r.device.is_empty() {
@@ -196,14 +217,14 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
             continue;
         };
         by_group
-            .entry((key.to_string(), r.collective.name()))
+            .entry((key.to_string(), r.collective.name(), r.gpus))
             .or_default()
             .push(r);
     }
     skipped.sort();
     skipped.dedup();
     let mut groups = Vec::new();
-    for ((key, name), rows) in by_group {
+    for ((key, name, gpus), rows) in by_group {
         let hw = registry::get(&key)?;
         if hw.interconnect.is_none() {
             skipped.push(format!(
@@ -211,7 +232,7 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
             ));
             continue;
         }
-        // Alternate message sizes fit and judge, per GPU count.
+        // Alternate message sizes fit and judge.
         let mut sizes: Vec<u64> = rows.iter().map(|r| r.elements).collect();
         sizes.sort_unstable();
         sizes.dedup();
@@ -224,7 +245,9 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
         let fit_rows: Vec<&Row> = rows.iter().copied().filter(|r| fitting(r)).collect();
         let held: Vec<&Row> = rows.iter().copied().filter(|r| !fitting(r)).collect();
         let Some(fitted) = fit(&hw, &fit_rows) else {
-            skipped.push(format!("NCCL {name} on {key} (too few sizes to fit)"));
+            skipped.push(format!(
+                "NCCL {name} of {gpus} GPUs on {key} (too few sizes to fit)"
+            ));
             continue;
         };
         let error = |comm: &CommModel| -> Vec<f64> {
@@ -234,12 +257,9 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
         };
         let (default_median, default_p90) = quantiles(error(&CommModel::default()));
         let (fitted_median, fitted_p90) = quantiles(error(&fitted));
-        let mut gpus: Vec<u32> = rows.iter().map(|r| r.gpus).collect();
-        gpus.sort_unstable();
-        gpus.dedup();
         let latency_us = fitted.scale_up_latency.get() * 1e6;
-        let shipped = match collective_profile(&key, rows[0].collective) {
-            Some(p) => {
+        let shipped = match collective_profile(&key, rows[0].collective, gpus) {
+            Some(p) if p.gpus == gpus => {
                 let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.05;
                 if close(latency_us, p.latency_per_step_us)
                     && close(fitted.bandwidth_efficiency, p.bandwidth_fraction)
@@ -253,11 +273,12 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
                     )
                 }
             }
-            None => "none".to_string(),
+            _ => "none".to_string(),
         };
         groups.push(CollectiveGroup {
             hardware: key,
             collective: name,
+            kind: rows[0].collective,
             gpus,
             rows: held.len(),
             default_median,
@@ -275,16 +296,15 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
 /// The collectives' section of the report.
 pub fn markdown(c: &Collectives) -> String {
     let mut out = String::from(
-        "\n## Collectives (NCCL)\n\nThe deployment model's collective cost, latency per step plus bytes sent over the link, on held-out message sizes. Default: 1 us per step, the link's full bandwidth. Fitted: latency per step and bandwidth fraction fitted on the other sizes.\n\n| device | collective | GPUs | rows | default median | p90 | fitted median | p90 | latency per step | bandwidth reached | shipped profile |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "\n## Collectives (NCCL)\n\nThe deployment model's collective cost, latency per step plus bytes sent over the link, on held-out message sizes. Default: 1 us per step, the link's full bandwidth. Fitted: latency per step and bandwidth fraction fitted on the other sizes of the same collective and number of GPUs, with NCCL's pipeline fill (the geometric mean of the latency and bandwidth terms added once).\n\n| device | collective | GPUs | rows | default median | p90 | fitted median | p90 | latency per step | bandwidth reached | shipped profile |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &c.groups {
-        let gpus: Vec<String> = g.gpus.iter().map(u32::to_string).collect();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {:.0}% | {:.0}% | {:.0}% | {:.0}% | {:.2} us | {:.0}% | {} |",
             g.hardware,
             g.collective,
-            gpus.join(", "),
+            g.gpus,
             g.rows,
             g.default_median * 100.0,
             g.default_p90 * 100.0,
@@ -297,6 +317,29 @@ pub fn markdown(c: &Collectives) -> String {
     }
     for s in &c.skipped {
         let _ = writeln!(out, "\nskipped: {s}");
+    }
+    out
+}
+
+/// The entries of `deploy::COLLECTIVE_PROFILES` the fits make (`measured.rs`): every
+/// group whose held-out median is at most [`SHIPPED_MEDIAN_ERROR`].
+pub fn profile_lines(c: &Collectives) -> String {
+    let mut out = String::new();
+    for g in c
+        .groups
+        .iter()
+        .filter(|g| g.fitted_median <= SHIPPED_MEDIAN_ERROR)
+    {
+        let _ = writeln!(
+            out,
+            "    CollectiveProfile {{\n        hardware: \"{}\",\n        collective: Collective::{:?},\n        gpus: {},\n        latency_per_step_us: {:.3},\n        bandwidth_fraction: {:.3},\n        held_out_median: {:.3},\n    }},",
+            g.hardware,
+            g.kind,
+            g.gpus,
+            g.latency_per_step_us,
+            g.bandwidth_fraction,
+            g.fitted_median
+        );
     }
     out
 }
@@ -316,8 +359,8 @@ mod tests {
         }
     }
 
-    /// Rows made by the model itself with 2.5 µs per step and 60 % of NVLink: the fit
-    /// recovers both, and predicts them exactly.
+    /// Rows made by the model itself with 2.5 µs per step, 60 % of NVLink and NCCL's
+    /// pipeline fill: the fit recovers both terms, and predicts the rows.
     #[test]
     fn the_fit_recovers_the_terms_that_made_the_rows() {
         let hw = registry::get("h100-sxm").unwrap();
@@ -325,24 +368,38 @@ mod tests {
             scale_up_latency: Seconds(2.5e-6),
             scale_out_latency: Seconds(2.5e-6),
             bandwidth_efficiency: 0.6,
+            pipeline_fill: NCCL_PIPELINE_FILL,
             overlap: false,
         };
         let mut rows = Vec::new();
-        for gpus in [2, 4, 8] {
-            for elements in [1u64 << 10, 1 << 16, 1 << 20, 1 << 24] {
-                let r = row(Collective::AllReduce, gpus, elements, 1.0);
-                let t = predict(&hw, &r, &truth).unwrap().get();
-                rows.push(Row { measured_s: t, ..r });
-            }
+        for elements in [1u64 << 10, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 24] {
+            let r = row(Collective::AllReduce, 8, elements, 1.0);
+            let t = predict(&hw, &r, &truth).unwrap().get();
+            rows.push(Row { measured_s: t, ..r });
         }
         let refs: Vec<&Row> = rows.iter().collect();
         let fitted = fit(&hw, &refs).unwrap();
-        assert!((fitted.scale_up_latency.get() / 2.5e-6 - 1.0).abs() < 1e-9);
-        assert!((fitted.bandwidth_efficiency / 0.6 - 1.0).abs() < 1e-9);
+        assert!(
+            (fitted.scale_up_latency.get() / 2.5e-6 - 1.0).abs() < 1e-3,
+            "{fitted:?}"
+        );
+        assert!(
+            (fitted.bandwidth_efficiency / 0.6 - 1.0).abs() < 1e-3,
+            "{fitted:?}"
+        );
         for r in &rows {
             let t = predict(&hw, r, &fitted).unwrap().get();
-            assert!((t / r.measured_s - 1.0).abs() < 1e-9);
+            assert!((t / r.measured_s - 1.0).abs() < 1e-3);
         }
+        // Without the fill, the same terms miss the mid-sized messages: the fill is what
+        // the fit read.
+        let no_fill = CommModel {
+            pipeline_fill: 0.0,
+            ..fitted
+        };
+        let r = &rows[4];
+        let short = predict(&hw, r, &no_fill).unwrap().get() / r.measured_s - 1.0;
+        assert!(short < -0.25, "{short}");
     }
 
     #[test]

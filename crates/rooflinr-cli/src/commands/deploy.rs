@@ -302,6 +302,9 @@ fn options(args: &Args) -> Result<DeployOptions> {
             scale_up_latency: Seconds(args.link_latency * 1e-6),
             scale_out_latency: Seconds(args.network_latency * 1e-6),
             bandwidth_efficiency: args.link_efficiency,
+            // The bound: latency plus bandwidth (`--calibrated` adds NCCL's fill where a
+            // profile ships).
+            pipeline_fill: 0.0,
             overlap: args.overlap,
         },
         expert_imbalance: args.imbalance,

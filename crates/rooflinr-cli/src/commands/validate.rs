@@ -45,8 +45,9 @@ pub struct Args {
     /// Stable JSON instead of tables.
     #[arg(long)]
     json: bool,
-    /// Print the lines of `kernel_time::PROFILES` the fits make (every device, framework
-    /// and kernel whose held-out median is at most 25 %) instead of tables.
+    /// Print the lines of `kernel_time::PROFILES` and `deploy::COLLECTIVE_PROFILES` the fits
+    /// make (every device, framework and kernel, and every device, collective and group
+    /// size, whose held-out median is at most 25 %) instead of tables.
     #[arg(long, conflicts_with = "json")]
     profiles: bool,
     /// Also write every held-out row of the fitting framework to FILE as CSV (device,
@@ -1606,7 +1607,10 @@ pub fn run(args: Args) -> Result<()> {
     if args.json {
         super::print_json(&v)?;
     } else if args.profiles {
+        println!("// kernel_time/profiles.rs, PROFILES:");
         print!("{}", profile_lines(&v));
+        println!("// deploy/measured.rs, COLLECTIVE_PROFILES:");
+        print!("{}", super::collectives::profile_lines(&v.collectives));
     } else {
         print!("{}", markdown(&v));
     }

@@ -19,7 +19,10 @@
 //!   and reduce-scatter `(n-1)/n` in `n-1` steps; all-to-all `(n-1)/n` of what a GPU holds for all
 //!   destinations, sent at once through the switch (one step); a pipeline hand-off sends
 //!   the whole activation (one step). A group inside one scale-up domain uses the fabric,
-//!   a group that spans domains runs at the network's per-GPU bandwidth.
+//!   a group that spans domains runs at the network's per-GPU bandwidth. Expected
+//!   (calibrated) collectives add the pipeline fill of a message passed in chunks
+//!   ([`CommModel::pipeline_fill`]) and take the latency and bandwidth NVIDIA's NCCL
+//!   tables measured for the group's size ([`collective_profile`]).
 //!   Communication adds to compute unless [`CommModel::overlap`] is set, when each stage
 //!   takes the longer of the two.
 //! - **Pipeline**: `m` micro-batches through `p` stages take `(m + p - 1)` stage times,
@@ -37,7 +40,10 @@ mod measured;
 pub mod record;
 mod search;
 
-pub use measured::{COLLECTIVE_PROFILES, COLLECTIVE_SOURCE, CollectiveProfile, collective_profile};
+pub use measured::{
+    COLLECTIVE_PROFILES, COLLECTIVE_SOURCE, CollectiveProfile, NCCL_PIPELINE_FILL,
+    collective_profile,
+};
 pub use search::{Candidate, Loss, ParetoPoint, SearchResult, SearchSpace, search};
 
 use std::fmt;
@@ -216,6 +222,12 @@ pub struct CommModel {
     pub scale_out_latency: Seconds,
     /// Achieved fraction of each link's bandwidth (1: the bound).
     pub bandwidth_efficiency: f64,
+    /// How far a collective's latency and bandwidth terms fail to overlap as its message
+    /// passes the steps in chunks: the time gains this times the geometric mean of the
+    /// two, `sqrt(latency term x bandwidth term)` (0: the bound, latency plus bandwidth;
+    /// NCCL's measured collectives fit 1, [`NCCL_PIPELINE_FILL`]). It matters between the
+    /// two limits: a 1 MiB all-reduce, not a 1 KiB or a 1 GiB one.
+    pub pipeline_fill: f64,
     /// Whether communication hides behind compute (each stage takes the longer of the
     /// two) rather than adding to it.
     pub overlap: bool,
@@ -230,6 +242,7 @@ impl Default for CommModel {
             scale_up_latency: Seconds(1e-6),
             scale_out_latency: Seconds(5e-6),
             bandwidth_efficiency: 1.0,
+            pipeline_fill: 0.0,
             overlap: false,
         }
     }
@@ -571,7 +584,8 @@ pub struct CollectiveCost {
     pub link: LinkKind,
     /// Bytes each GPU sends.
     pub sent: Bytes,
-    /// Its time: a latency per step plus the bytes sent over the link's bandwidth.
+    /// Its time: a latency per step plus the bytes sent over the link's bandwidth, plus
+    /// [`CommModel::pipeline_fill`] times the geometric mean of the two.
     pub time: Seconds,
 }
 
@@ -612,10 +626,14 @@ pub fn collective_cost(
     };
     let sent = collective.bytes_sent(message, gpus);
     let bandwidth = link.bandwidth.value.get() * comm.bandwidth_efficiency;
+    let latency_s = latency.get() * collective.steps(gpus);
+    let transfer_s = sent.get() / bandwidth;
     Ok(CollectiveCost {
         link: link.kind,
         sent,
-        time: latency * collective.steps(gpus) + Seconds(sent.get() / bandwidth),
+        time: Seconds(
+            latency_s + transfer_s + comm.pipeline_fill * (latency_s * transfer_s).sqrt(),
+        ),
     })
 }
 
@@ -1065,9 +1083,10 @@ impl Context<'_> {
                 return Ok(());
             }
             // Calibrated: a collective inside the domain with a shipped NCCL profile takes
-            // the profile's latency per step and bandwidth fraction.
+            // the profile's latency per step and bandwidth fraction, and NCCL's pipeline
+            // fill.
             let profile = (self.options.calibrated && span <= domain)
-                .then(|| collective_profile(&self.hardware.key, collective))
+                .then(|| collective_profile(&self.hardware.key, collective, gpus))
                 .flatten();
             let comm = match profile {
                 Some(p) => {
@@ -1075,6 +1094,7 @@ impl Context<'_> {
                     CommModel {
                         scale_up_latency: Seconds(p.latency_per_step_us * 1e-6),
                         bandwidth_efficiency: p.bandwidth_fraction,
+                        pipeline_fill: NCCL_PIPELINE_FILL,
                         ..self.options.comm
                     }
                 }

@@ -582,14 +582,19 @@ fn a_calibrated_deployment_takes_the_fitted_terms() {
     );
     assert!(bound.decode.calibration.is_none());
     let c = expected.decode.calibration.unwrap();
-    // The two all-reduces have a profile on the H100; the logits all-gather stays at the bound.
+    // The two all-reduces and the logits all-gather of 8 GPUs have profiles on the H100.
     assert!(
-        c.profiled_ops > 0 && c.profiled_comms == 2 && c.bound_comms == 1,
+        c.profiled_ops > 0 && c.profiled_comms == 3 && c.bound_comms == 0,
         "{c:?}"
     );
     assert!(expected.decode.compute.get() > bound.decode.compute.get());
-    let p = collective_profile("h100-sxm", Collective::AllReduce).unwrap();
-    let one = 14.0 * p.latency_per_step_us * 1e-6 + 1_835_008.0 / (450e9 * p.bandwidth_fraction);
+    let p = collective_profile("h100-sxm", Collective::AllReduce, 8).unwrap();
+    assert_eq!(p.gpus, 8);
+    // Latency per step over 2 x 7 steps, the bytes at the fitted fraction of NVLink, and
+    // NCCL's pipeline fill between them.
+    let latency = 14.0 * p.latency_per_step_us * 1e-6;
+    let transfer = 1_835_008.0 / (450e9 * p.bandwidth_fraction);
+    let one = latency + transfer + NCCL_PIPELINE_FILL * (latency * transfer).sqrt();
     let attention = expected
         .decode
         .comms
