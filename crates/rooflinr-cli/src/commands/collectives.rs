@@ -173,6 +173,7 @@ fn fit(hw: &Hardware, rows: &[&Row]) -> Option<CommModel> {
 pub struct CollectiveGroup {
     hardware: String,
     collective: &'static str,
+    /// The same collective, for the profile lines.
     #[serde(skip)]
     kind: Collective,
     gpus: u32,
@@ -259,7 +260,7 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
         let (fitted_median, fitted_p90) = quantiles(error(&fitted));
         let latency_us = fitted.scale_up_latency.get() * 1e6;
         let shipped = match collective_profile(&key, rows[0].collective, gpus) {
-            Some(p) if p.gpus == gpus => {
+            Some(p) => {
                 let close = |a: f64, b: f64| (a / b - 1.0).abs() < 0.05;
                 if close(latency_us, p.latency_per_step_us)
                     && close(fitted.bandwidth_efficiency, p.bandwidth_fraction)
@@ -273,7 +274,7 @@ pub fn validate(dir: &Path) -> Result<Collectives> {
                     )
                 }
             }
-            _ => "none".to_string(),
+            None => "none".to_string(),
         };
         groups.push(CollectiveGroup {
             hardware: key,
