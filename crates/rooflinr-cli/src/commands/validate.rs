@@ -1382,22 +1382,22 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
         let other_frameworks = whole
             .chain(by_kernel)
             .map(|(f, source): (&str, Option<String>)| {
-                let part: Vec<&(&Row, KernelTimes)> = predicted
+                let rows_of: Vec<&(&Row, KernelTimes)> = predicted
                     .iter()
                     .filter(|(r, _)| {
-                        r.framework == f
-                            && (source.is_none() || r.kernel_source == source)
-                            && !(r.framework == fit_framework && fitting_half(&r.shape))
+                        r.framework == f && (source.is_none() || r.kernel_source == source)
                     })
                     .collect();
-                let (datasheet, calibrated) = judge(&part);
-                let own_fitting: Vec<(KernelTimes, f64)> = predicted
+                // Judged on the rows the group's terms were not fitted on.
+                let part: Vec<&(&Row, KernelTimes)> = rows_of
                     .iter()
-                    .filter(|(r, _)| {
-                        r.framework == f
-                            && (source.is_none() || r.kernel_source == source)
-                            && fitting_half(&r.shape)
-                    })
+                    .copied()
+                    .filter(|(r, _)| !(r.framework == fit_framework && fitting_half(&r.shape)))
+                    .collect();
+                let (datasheet, calibrated) = judge(&part);
+                let own_fitting: Vec<(KernelTimes, f64)> = rows_of
+                    .iter()
+                    .filter(|(r, _)| fitting_half(&r.shape))
                     .map(|(r, t)| (*t, r.measured_s))
                     .collect();
                 let own_terms = KernelTerms::fit(&own_fitting);
