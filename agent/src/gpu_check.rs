@@ -35,14 +35,16 @@ use crate::stats::StopRule;
 use crate::telemetry::nvml::Gpus;
 
 /// Shapes whose results are checked but whose times are not the point: rows that start
-/// mid-byte (odd k), tails of every block size, k not a multiple of the INT4 group, and
-/// the vectorised kernels at several batches.
-pub const CORRECTNESS_SHAPES: [(u64, u64, u64); 5] = [
+/// mid-byte (odd k), tails of every block size, k not a multiple of the INT4 group, the
+/// 16-byte kernels at several batches (k not a whole tensor-core tile), and the
+/// tensor-core kernels with a last block of rows partly empty.
+pub const CORRECTNESS_SHAPES: [(u64, u64, u64); 6] = [
     (1, 4097, 4111),
     (3, 4097, 4111),
     (8, 1031, 4128),
     (5, 333, 4160),
     (2, 4096, 4096),
+    (7, 333, 4096),
 ];
 
 /// GEMV sizes timed per format: a 7B projection, a 70B projection, and Llama-3-70B's
@@ -212,6 +214,7 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
         eprintln!("[{}/{}] measuring {}", i + 1, items.len(), work.label());
         match cuda.measure(work, rule, &cancel) {
             Ok(mut m) => {
+                eprintln!("  {}", crate::commands::measured_line(&m));
                 ceilings.record(&m);
                 compare_with_ceilings(&ceilings, &mut m);
                 record(false, &m)?;

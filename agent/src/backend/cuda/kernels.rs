@@ -55,6 +55,7 @@ impl Module {
                     (1..=MAX_GEMV_M)
                         .map(move |m| f.vectorised_kernel(m))
                         .chain(std::iter::once(f.any_kernel()))
+                        .chain(f.mma_kernel())
                 })
                 .collect(),
             Module::Stream => ["rf_read", "rf_copy", "rf_triad", "rf_spin"]
@@ -76,6 +77,19 @@ pub const GEMV_BLOCK_THREADS: u32 = 128;
 /// `kernels/gemv_lane.cuh`; a test holds the two equal): each lane's activations serve
 /// this many rows. The element-by-element kernels take one row per warp.
 pub const GEMV_ROWS_PER_WARP: u32 = 4;
+/// The most warps a block of the tensor-core GEMV kernels has (`RF_MMA_WARPS` in
+/// `kernels/gemv_lane.cuh`; a test holds the two equal): a block takes 16 weight rows and
+/// its warps split the columns.
+pub const GEMV_MMA_WARPS: u32 = 8;
+/// Warps of the tensor-core GEMV kernels one multiprocessor holds at once, at the most
+/// registers any of them uses (128 a thread, `__launch_bounds__(256, 2)`): 65,536
+/// registers / (128 x 32).
+pub const GEMV_MMA_WARPS_PER_SM: u32 = 16;
+/// Weight rows per block of the tensor-core GEMV kernels: mma.m16n8k16's 16 rows of A.
+pub const GEMV_MMA_ROWS: u32 = 16;
+/// 16-byte chunks per row in one tile of the tensor-core kernels (`RF_MMA_CHUNKS`): one
+/// per thread of a four-lane group.
+pub const GEMV_MMA_CHUNKS: u32 = 4;
 /// Threads per block of the bandwidth kernels.
 pub const STREAM_BLOCK_THREADS: u32 = 256;
 
@@ -168,6 +182,25 @@ impl GpuFormat {
     pub fn any_kernel(self) -> String {
         format!("rf_gemv_{}_any", self.stem())
     }
+
+    /// Whether tensor cores multiply this format (`rf_mma_reads` in
+    /// `kernels/gemv_lane.cuh`): every format whose values are exact in FP16, not BF16
+    /// (tensor cores multiply BF16 by BF16 only, and the activations are FP16) or MXFP4
+    /// (its E8M0 scales take values out of FP16's range).
+    pub fn tensor_cores(self) -> bool {
+        !matches!(self, GpuFormat::Bf16 | GpuFormat::MxFp4)
+    }
+
+    /// The tensor-core kernel (`rf_gemv_fp16_mma`), where there is one.
+    pub fn mma_kernel(self) -> Option<String> {
+        self.tensor_cores()
+            .then(|| format!("rf_gemv_{}_mma", self.stem()))
+    }
+
+    /// Columns in one tile of the tensor-core kernel: four 16-byte chunks of codes.
+    pub fn mma_tile_codes(self) -> u32 {
+        GEMV_MMA_CHUNKS * self.codes_per_load()
+    }
 }
 
 /// How one GEMV is launched.
@@ -179,9 +212,36 @@ pub struct GemvLaunch {
     pub grid: u32,
     /// Threads per block.
     pub block: u32,
-    /// Whether it is the 16-byte-load kernel (else the element-by-element one, which also
-    /// takes `m` as an argument).
-    pub vectorised: bool,
+    /// Which of the three kernels.
+    pub kind: GemvKind,
+}
+
+/// The GEMV kernels, fastest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GemvKind {
+    /// Tensor cores (`_mma`): k a multiple of a tile, compute capability 8.0 or later.
+    TensorCore,
+    /// 16-byte loads, one kernel per batch (`_m1` ... `_m8`): k a multiple of a chunk.
+    Vectorised,
+    /// Element by element (`_any`): any shape.
+    AnyShape,
+}
+
+impl GemvKind {
+    /// The number `kernels/host.cpp` gives it.
+    pub fn code(self) -> i32 {
+        match self {
+            GemvKind::AnyShape => 0,
+            GemvKind::Vectorised => 1,
+            GemvKind::TensorCore => 2,
+        }
+    }
+
+    /// Whether the kernel takes the batch `m` as an argument (the vectorised ones are one
+    /// kernel per batch).
+    pub fn takes_m(self) -> bool {
+        self != GemvKind::Vectorised
+    }
 }
 
 /// Why a GEMV cannot be launched.
@@ -206,11 +266,33 @@ pub enum LaunchError {
     },
 }
 
+/// What the GEMV launch needs to know of the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemvDevice {
+    /// Whether its tensor cores take FP16 `mma.m16n8k16` (compute capability 8.0 and later).
+    pub tensor_cores: bool,
+    /// Multiprocessors.
+    pub sms: u32,
+}
+
 /// The launch of `m x n x k` (`m` activation rows, `n` weight rows of `k` values) in
-/// `format`: the vectorised kernel when every weight row starts on a 16-byte boundary
-/// (`k` a multiple of the codes per load; the packed stream runs on across rows), else the
-/// element-by-element one. One warp per weight row.
-pub fn gemv_launch(format: GpuFormat, m: u64, n: u64, k: u64) -> Result<GemvLaunch, LaunchError> {
+/// `format` on `device`: the tensor-core kernel where the device and the format have one
+/// and `k` is a whole number of its tiles, else the 16-byte kernel when every weight row
+/// starts on a 16-byte boundary (`k` a multiple of the codes per load; the packed stream
+/// runs on across rows), else the element-by-element one.
+///
+/// The tensor-core kernel's blocks take 16 rows each, with the most warps (8, 4, 2 or 1)
+/// that still lets every block be resident at once, so the last wave of blocks does not
+/// run on a fraction of the device: the first H200 runs, with eight warps for 8,192 rows
+/// (512 blocks, two or three resident per multiprocessor), read 8,192 x 28,672 FP16 at
+/// 66 % of the bandwidth, against 95 % for the 16-byte kernel, whose blocks all fit.
+pub fn gemv_launch(
+    format: GpuFormat,
+    m: u64,
+    n: u64,
+    k: u64,
+    device: GemvDevice,
+) -> Result<GemvLaunch, LaunchError> {
     if !(1..=u64::from(MAX_GEMV_M)).contains(&m) {
         return Err(LaunchError::Rows(m));
     }
@@ -222,20 +304,43 @@ pub fn gemv_launch(format: GpuFormat, m: u64, n: u64, k: u64) -> Result<GemvLaun
             return Err(LaunchError::TooLarge { what, value });
         }
     }
+    // FP16 with one activation row decodes nothing and multiplies once per weight, so
+    // the tensor cores gain it nothing: on an H200 the 16-byte kernel took 37.1 us at
+    // 1 x 8192 x 8192 against the tensor cores' 38.0, and 114 against 141 us at
+    // 1 x 8192 x 28672 (before the warps per block followed the rows).
+    let one_fp16_row = format == GpuFormat::Fp16 && m == 1;
+    if let Some(kernel) = format.mma_kernel()
+        && device.tensor_cores
+        && !one_fp16_row
+        && k.is_multiple_of(u64::from(format.mma_tile_codes()))
+    {
+        let blocks = n.div_ceil(u64::from(GEMV_MMA_ROWS));
+        let resident = u64::from(device.sms.max(1)) * u64::from(GEMV_MMA_WARPS_PER_SM);
+        let warps = [8u32, 4, 2]
+            .into_iter()
+            .find(|w| blocks * u64::from(*w) <= resident)
+            .unwrap_or(1);
+        return Ok(GemvLaunch {
+            kernel,
+            grid: blocks as u32,
+            block: warps * 32,
+            kind: GemvKind::TensorCore,
+        });
+    }
     let vectorised = k.is_multiple_of(u64::from(format.codes_per_load()));
     let rows_per_warp = if vectorised { GEMV_ROWS_PER_WARP } else { 1 };
     let rows_per_block = u64::from(GEMV_BLOCK_THREADS / 32 * rows_per_warp);
     let grid = n.div_ceil(rows_per_block) as u32;
-    let kernel = if vectorised {
-        format.vectorised_kernel(m as u32)
+    let (kernel, kind) = if vectorised {
+        (format.vectorised_kernel(m as u32), GemvKind::Vectorised)
     } else {
-        format.any_kernel()
+        (format.any_kernel(), GemvKind::AnyShape)
     };
     Ok(GemvLaunch {
         kernel,
         grid,
         block: GEMV_BLOCK_THREADS,
-        vectorised,
+        kind,
     })
 }
 

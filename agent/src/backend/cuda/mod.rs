@@ -32,7 +32,7 @@ use rooflinr_protocol::{
 use self::gemm::{GemmType, LtGemm, Operands, WORKSPACE_BYTES};
 use self::gpu::{Gpu, driver};
 use self::kernels::{
-    GpuFormat, MAX_GEMV_M, STREAM_BLOCK_THREADS, gemv_launch, rotations, stream_grid,
+    GemvDevice, GpuFormat, MAX_GEMV_M, STREAM_BLOCK_THREADS, gemv_launch, rotations, stream_grid,
 };
 use self::probe::{CudaVersion, Found, messages};
 use super::check::{Compared, reference_dot, verdict};
@@ -392,9 +392,18 @@ impl CudaBackend {
         let gpu_format = GpuFormat::of(format).ok_or_else(|| {
             MeasureError::Unsupported(format!("the cuda GEMV kernels do not read {format}"))
         })?;
-        let launch = gemv_launch(gpu_format, shape.m, shape.n, shape.k)
-            .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
         let gpu = self.gpu()?;
+        let launch = gemv_launch(
+            gpu_format,
+            shape.m,
+            shape.n,
+            shape.k,
+            GemvDevice {
+                tensor_cores: gpu.compute_capability.0 >= 8,
+                sms: gpu.sms,
+            },
+        )
+        .map_err(|e| MeasureError::Unsupported(e.to_string()))?;
         let modules = gpu.modules()?;
         let stream = &gpu.stream;
         let (m, n, k) = super::dims(shape)?;
@@ -440,14 +449,15 @@ impl CudaBackend {
                 .arg(&tensor_d)
                 .arg(&x_d)
                 .arg(y);
-            if !launch.vectorised {
+            if launch.kind.takes_m() {
                 args.arg(&m32);
             }
             args.arg(&n32).arg(&k32);
             // SAFETY: the kernel reads the packed weights, scales and tensor scale the
             // model crate's codec wrote for an n x k tensor, m x k FP16 activations, and
             // writes m x n FP32 outputs; `gemv_launch` chose a kernel whose layout
-            // requirement (k a multiple of the codes per 16 bytes) holds.
+            // requirement (k a multiple of its tile or of the codes per 16 bytes) and
+            // architecture (mma needs compute capability 8.0) hold.
             unsafe { args.launch(cfg) }.map(|_| ())
         };
         queue(0, &mut y_d).map_err(driver("launching the GEMV"))?;

@@ -7,7 +7,9 @@ use rooflinr_model::quant::{Codec, Scalar};
 use rooflinr_protocol::Capability;
 
 use super::device::{registry_key, theoretical_bandwidth};
-use super::kernels::{GpuFormat, LaunchError, Module, gemv_launch, rotations, stream_grid};
+use super::kernels::{
+    GemvDevice, GemvKind, GpuFormat, LaunchError, Module, gemv_launch, rotations, stream_grid,
+};
 use super::probe::{CudaVersion, Found, capabilities, messages, unavailable_reason};
 use super::*;
 use crate::backend::check::{Compared, reference_dot, verdict};
@@ -26,7 +28,8 @@ unsafe extern "C" {
     fn rf_host_code_in_word(word: u32, j: i32, bits: i32) -> u32;
     fn rf_host_gemv(
         format: i32,
-        vectorised: i32,
+        kind: i32,
+        warps: u32,
         m: u32,
         elements: *const u8,
         scales: *const u8,
@@ -43,6 +46,11 @@ unsafe extern "C" {
     fn rf_host_f16(code: u16) -> f32;
     fn rf_host_bf16(code: u16) -> f32;
     fn rf_host_rows_per_warp() -> i32;
+    fn rf_host_mma_warps() -> i32;
+    fn rf_host_mma_chunks() -> i32;
+    fn rf_host_mma_reads(format: i32) -> i32;
+    fn rf_host_f32_to_f16_bits(f: f32) -> u16;
+    fn rf_host_h2_mul(a: u32, b: u32) -> u32;
     fn rf_host_element(format: i32, code: u32) -> f32;
     fn rf_host_element_fast(format: i32, code: u32) -> f32;
     fn rf_host_finite_f16(code: u16) -> f32;
@@ -111,10 +119,26 @@ fn the_kernels_decoding_matches_the_model_crate_bit_for_bit_in_every_format() {
     }
 }
 
-/// Runs every lane of every row of the GEMV kernel `gemv_launch` picks for `m x n x k`,
-/// on the host, and checks each output against FP64 sums of the model crate's values.
+/// An H200's launch parameters.
+const H200: GemvDevice = GemvDevice {
+    tensor_cores: true,
+    sms: 132,
+};
+/// A device without FP16 tensor-core `mma` (compute capability 7.x).
+const NO_TENSOR_CORES: GemvDevice = GemvDevice {
+    tensor_cores: false,
+    sms: 80,
+};
+
+/// Runs every lane of every row of the GEMV kernel `gemv_launch` picks for `m x n x k` on
+/// `device`, on the host, and checks each output against FP64 sums of the model crate's
+/// values. Returns the kernel's kind and warps a block.
 #[track_caller]
-fn check_kernel_lanes(format: GpuFormat, (m, n, k): (usize, usize, usize)) {
+fn check_kernel_lanes(
+    format: GpuFormat,
+    (m, n, k): (usize, usize, usize),
+    device: GemvDevice,
+) -> (GemvKind, u32) {
     let q = Codec::for_format(format.format())
         .quantize(&sample(n, k), k)
         .expect("quantises");
@@ -132,13 +156,15 @@ fn check_kernel_lanes(format: GpuFormat, (m, n, k): (usize, usize, usize)) {
     } else {
         q.scales.clone()
     };
-    let launch = gemv_launch(format, m as u64, n as u64, k as u64).expect("launchable");
+    let launch = gemv_launch(format, m as u64, n as u64, k as u64, device).expect("launchable");
+    let warps = launch.block / 32;
     let mut y = vec![f32::NAN; m * n];
     // SAFETY: the buffers hold what an m x n x k GEMV in this format reads and writes.
     let status = unsafe {
         rf_host_gemv(
             format.code(),
-            i32::from(launch.vectorised),
+            launch.kind.code(),
+            warps,
             m as u32,
             q.elements.as_ptr(),
             scales.as_ptr(),
@@ -164,6 +190,7 @@ fn check_kernel_lanes(format: GpuFormat, (m, n, k): (usize, usize, usize)) {
     if let Err(e) = verdict(&format!("{} {m}x{n}x{k}", launch.kernel), compared, "fp64") {
         panic!("{e}");
     }
+    (launch.kind, warps)
 }
 
 #[test]
@@ -179,12 +206,174 @@ fn every_gemv_kernel_lane_sums_to_the_reference_on_the_host() {
             (2, 3, 96),
             (4, 8, 1024),
         ] {
-            check_kernel_lanes(format, shape);
+            assert_eq!(
+                check_kernel_lanes(format, shape, NO_TENSOR_CORES).0,
+                GemvKind::Vectorised
+            );
         }
         // Element by element: rows starting mid-byte, tails of every block size.
         for shape in [(1, 13, 4111), (5, 7, 333), (8, 3, 37)] {
-            check_kernel_lanes(format, shape);
+            assert_eq!(
+                check_kernel_lanes(format, shape, H200).0,
+                GemvKind::AnyShape
+            );
         }
+    }
+}
+
+#[test]
+fn every_tensor_core_kernel_lane_sums_to_the_reference_on_the_host() {
+    for format in GpuFormat::ALL.into_iter().filter(|f| f.tensor_cores()) {
+        let tile = format.mma_tile_codes() as usize;
+        // One tile per warp or fewer (k = 128), tiles that do and do not fill the
+        // four-deep unroll over eight warps (17, 33 and 40 tiles), every batch from 1 to 8,
+        // and row counts that leave the last 16-row block partly empty (37, 5, 3) or not.
+        // On a one-multiprocessor device (16 warps at once) blocks of 80 and 300 rows
+        // take 2 warps and 1 warp, 37 rows 4; on an H200 every shape here takes 8.
+        let one_sm = GemvDevice {
+            tensor_cores: true,
+            sms: 1,
+        };
+        for (m, n, tiles, device, warps) in [
+            (1, 37, 128 / tile.min(128), H200, 8),
+            (2, 16, 17, H200, 8),
+            (3, 5, 40, H200, 8),
+            (5, 3, 9, H200, 8),
+            (8, 32, 24, H200, 8),
+            (4, 19, 1, H200, 8),
+            (6, 7, 33, H200, 8),
+            (7, 2, 16, H200, 8),
+            (1, 37, 13, one_sm, 4),
+            (3, 80, 9, one_sm, 2),
+            (8, 300, 5, one_sm, 1),
+        ] {
+            let tiles = tiles.max(1);
+            // FP16 takes the tensor cores from two activation rows.
+            let m = if format == GpuFormat::Fp16 {
+                m.max(2)
+            } else {
+                m
+            };
+            assert_eq!(
+                check_kernel_lanes(format, (m, n, tiles * tile), device),
+                (GemvKind::TensorCore, warps),
+                "{format:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_host_emulation_of_the_tensor_cores_follows_the_ptx_fragment_layout() {
+    // A weight matrix and activations whose every product is distinct, through the
+    // kernel with exactly one tile (FP16: 32 columns, k = 32) and one 16-row block, so a
+    // misplaced fragment row or column shows as a wrong output, not as noise.
+    let (m, n, k) = (8usize, 16usize, 32usize);
+    let w: Vec<f32> = (0..n * k)
+        .map(|i| ((i % 13) as f32 - 6.0) / 4.0 + (i / k) as f32)
+        .collect();
+    let bits: Vec<u8> = w
+        .iter()
+        .flat_map(|v| half::f16::from_f32(*v).to_bits().to_le_bytes())
+        .collect();
+    let x: Vec<u16> = (0..m * k)
+        .map(|i| half::f16::from_f32(((i * 7 % 11) as f32 - 5.0) / 8.0 + (i / k) as f32).to_bits())
+        .collect();
+    let mut y = vec![f32::NAN; m * n];
+    let tensor = [1.0f32];
+    let scales = [0u8; 16];
+    // SAFETY: buffers sized for an m x n x k FP16 GEMV.
+    let status = unsafe {
+        rf_host_gemv(
+            GpuFormat::Fp16.code(),
+            GemvKind::TensorCore.code(),
+            8,
+            m as u32,
+            bits.as_ptr(),
+            scales.as_ptr(),
+            tensor.as_ptr(),
+            x.as_ptr(),
+            y.as_mut_ptr(),
+            n as u32,
+            k as u32,
+        )
+    };
+    assert_eq!(status, 0);
+    for i in 0..m {
+        for r in 0..n {
+            let want: f64 = (0..k)
+                .map(|c| {
+                    f64::from(half::f16::from_f32(w[r * k + c]).to_f32())
+                        * f64::from(half::f16::from_bits(x[i * k + c]).to_f32())
+                })
+                .sum();
+            let got = f64::from(y[i * n + r]);
+            assert!(
+                (got - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "y[{i}][{r}] = {got}, want {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_host_rounds_binary16_products_as_the_gpu_does() {
+    // Every f32 that `half` rounds to binary16, at the edges of the subnormal and normal
+    // ranges and ties, against the host build's rounding.
+    let mut values = vec![
+        0.0f32,
+        -0.0,
+        1.0,
+        65504.0,
+        65520.0,
+        65519.99,
+        1e-8,
+        2.9802322e-8,
+        5.9604645e-8,
+        8.940697e-8,
+    ];
+    for e in -30..17 {
+        // Mantissas at 1, halfway between binary16 neighbours (ties to even both ways),
+        // one last place up, and just under 2.
+        let ulp = 2f32.powi(-10);
+        for m in [
+            1.0f32,
+            1.0 + ulp / 2.0,
+            1.0 + 3.0 * ulp / 2.0,
+            1.0 + ulp,
+            1.5,
+            2.0 - ulp / 2.0,
+            2.0 - ulp / 4.0,
+        ] {
+            let v = m * 2f32.powi(e);
+            values.push(v);
+            values.push(-v);
+        }
+    }
+    for v in values {
+        // SAFETY: a pure function of a float.
+        let got = unsafe { rf_host_f32_to_f16_bits(v) };
+        assert_eq!(got, half::f16::from_f32(v).to_bits(), "{v:e}");
+    }
+    // Products: the host's FP32 product of two binary16 values, rounded once.
+    for (a, b) in [
+        (1.5f32, 1.25f32),
+        (448.0, 0.001953125),
+        (6.0, 448.0),
+        (0.5, 6.1035156e-5),
+    ] {
+        let (ha, hb) = (
+            half::f16::from_f32(a).to_bits(),
+            half::f16::from_f32(b).to_bits(),
+        );
+        let pair = |h: u16| u32::from(h) | (u32::from(h) << 16);
+        // SAFETY: a pure function of two integers.
+        let got = unsafe { rf_host_h2_mul(pair(ha), pair(hb)) };
+        let want = half::f16::from_f32(
+            half::f16::from_bits(ha).to_f32() * half::f16::from_bits(hb).to_f32(),
+        )
+        .to_bits();
+        assert_eq!(got, pair(want), "{a} x {b}");
     }
 }
 
@@ -266,11 +455,16 @@ fn every_gpu_format_is_a_catalogue_format_with_a_codec() {
 fn every_kernel_the_launcher_names_is_defined_in_the_source() {
     let source = Module::Gemv.source();
     let kernels = Module::Gemv.kernels();
-    assert_eq!(kernels.len(), GpuFormat::ALL.len() * 9);
+    assert_eq!(
+        kernels.len(),
+        GpuFormat::ALL.len() * 9 + GpuFormat::ALL.iter().filter(|f| f.tensor_cores()).count()
+    );
     for format in GpuFormat::ALL {
         for (m, k) in [(1, 4096), (8, 4096), (3, 4111)] {
-            let launch = gemv_launch(format, m, 4097, k).expect("launchable");
-            assert!(kernels.contains(&launch.kernel), "{}", launch.kernel);
+            for device in [NO_TENSOR_CORES, H200] {
+                let launch = gemv_launch(format, m, 4097, k, device).expect("launchable");
+                assert!(kernels.contains(&launch.kernel), "{}", launch.kernel);
+            }
         }
         // Each entry point is stamped out by the source's macros under its stem.
         let stem = format
@@ -279,6 +473,11 @@ fn every_kernel_the_launcher_names_is_defined_in_the_source() {
             .replace("_any", "");
         assert!(
             source.contains(&format!("RF_GEMV_FORMAT({stem},")),
+            "{stem}"
+        );
+        assert_eq!(
+            source.contains(&format!("RF_GEMV_MMA({stem},")),
+            format.tensor_cores(),
             "{stem}"
         );
     }
@@ -324,15 +523,84 @@ fn the_launch_and_the_kernels_agree_on_rows_per_warp() {
     // SAFETY: a constant from the host build of the kernels' header.
     let rows = unsafe { rf_host_rows_per_warp() };
     assert_eq!(rows, super::kernels::GEMV_ROWS_PER_WARP as i32);
+    // SAFETY: constants and a pure function of the format's number.
+    unsafe {
+        assert_eq!(rf_host_mma_warps(), super::kernels::GEMV_MMA_WARPS as i32);
+        assert_eq!(rf_host_mma_chunks(), super::kernels::GEMV_MMA_CHUNKS as i32);
+        for format in GpuFormat::ALL {
+            assert_eq!(
+                rf_host_mma_reads(format.code()) != 0,
+                format.tensor_cores(),
+                "{format:?}"
+            );
+        }
+    }
 }
 
 #[track_caller]
 fn check_launch(format: GpuFormat, (m, n, k): (u64, u64, u64), kernel: &str, grid: u32) {
-    let launch = gemv_launch(format, m, n, k).expect("launchable");
+    let launch = gemv_launch(format, m, n, k, NO_TENSOR_CORES).expect("launchable");
     assert_eq!(launch.kernel, kernel);
     assert_eq!(launch.grid, grid);
     assert_eq!(launch.block, 128);
-    assert_eq!(launch.vectorised, !kernel.ends_with("_any"));
+    assert_eq!(launch.kind.takes_m(), kernel.ends_with("_any"));
+}
+
+#[test]
+fn launches_take_the_tensor_cores_for_whole_tiles_on_devices_that_have_them() {
+    let mma = |format, (m, n, k)| gemv_launch(format, m, n, k, H200).expect("launchable");
+    // A block takes 16 rows, with as many warps (8, 4, 2, 1) as let every block be
+    // resident at once on the H200's 132 multiprocessors (16 warps each, 2,112): 8,192
+    // rows are 512 blocks of 4 warps, 4,097 rows 257 of 8, 28,672 rows 1,792 of one.
+    let launch = mma(GpuFormat::Int4G128, (1, 8192, 8192));
+    assert_eq!(launch.kernel, "rf_gemv_int4_g128_mma");
+    assert_eq!(
+        (launch.grid, launch.block, launch.kind),
+        (512, 128, GemvKind::TensorCore)
+    );
+    assert!(launch.kind.takes_m());
+    let launch = mma(GpuFormat::Fp16, (8, 4097, 4096));
+    assert_eq!((launch.grid, launch.block), (257, 256));
+    let launch = mma(GpuFormat::Fp8E4m3, (1, 28672, 8192));
+    assert_eq!((launch.grid, launch.block), (1792, 32));
+    // A tile is four 16-byte chunks a row: 32 FP16 columns, 64 FP8/INT8, 128 INT4/NVFP4.
+    assert_eq!(
+        mma(GpuFormat::Fp16, (2, 8, 4128)).kind,
+        GemvKind::TensorCore
+    );
+    assert_eq!(
+        mma(GpuFormat::Fp8E4m3, (1, 8, 4128)).kind,
+        GemvKind::Vectorised
+    );
+    assert_eq!(
+        mma(GpuFormat::NvFp4, (1, 8, 4160)).kind,
+        GemvKind::Vectorised
+    );
+    assert_eq!(mma(GpuFormat::NvFp4, (1, 8, 4111)).kind, GemvKind::AnyShape);
+    // FP16 with one activation row stays on the 16-byte kernel (measured no faster).
+    assert_eq!(
+        mma(GpuFormat::Fp16, (1, 8, 4096)).kind,
+        GemvKind::Vectorised
+    );
+    assert_eq!(
+        mma(GpuFormat::Int8, (1, 8, 4096)).kind,
+        GemvKind::TensorCore
+    );
+    // BF16 and MXFP4 have none; a device without tensor cores runs the others.
+    assert_eq!(
+        mma(GpuFormat::Bf16, (1, 8, 4096)).kind,
+        GemvKind::Vectorised
+    );
+    assert_eq!(
+        mma(GpuFormat::MxFp4, (1, 8, 4096)).kind,
+        GemvKind::Vectorised
+    );
+    assert_eq!(
+        gemv_launch(GpuFormat::Fp16, 1, 8, 4096, NO_TENSOR_CORES)
+            .unwrap()
+            .kind,
+        GemvKind::Vectorised
+    );
 }
 
 #[test]
@@ -361,21 +629,21 @@ fn launches_take_the_vector_kernel_only_when_rows_start_on_16_bytes() {
 #[test]
 fn launches_refuse_what_the_kernels_cannot_index() {
     let f = GpuFormat::Bf16;
-    assert_eq!(gemv_launch(f, 0, 8, 8), Err(LaunchError::Rows(0)));
-    assert_eq!(gemv_launch(f, 9, 8, 8), Err(LaunchError::Rows(9)));
+    assert_eq!(gemv_launch(f, 0, 8, 8, H200), Err(LaunchError::Rows(0)));
+    assert_eq!(gemv_launch(f, 9, 8, 8, H200), Err(LaunchError::Rows(9)));
     assert_eq!(
-        gemv_launch(f, 1, 0, 8),
+        gemv_launch(f, 1, 0, 8, H200),
         Err(LaunchError::Empty { what: "n" })
     );
     assert_eq!(
-        gemv_launch(f, 1, 8, 1 << 31),
+        gemv_launch(f, 1, 8, 1 << 31, H200),
         Err(LaunchError::TooLarge {
             what: "k",
             value: 1 << 31
         })
     );
     assert!(
-        gemv_launch(f, 9, 8, 8)
+        gemv_launch(f, 9, 8, 8, H200)
             .unwrap_err()
             .to_string()
             .contains("1 to 8")

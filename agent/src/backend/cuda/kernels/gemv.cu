@@ -14,6 +14,10 @@
 //   16 bytes (8 FP16, 16 FP8/INT8, 32 FP4/INT4).
 // - `rf_gemv_<format>_any` (any k, m <= 8): element by element through `rf_value`, for
 //   the shapes the fast kernel does not take.
+// - `rf_gemv_<format>_mma` (k a multiple of a tile's 4 chunks, m <= 8; FP16, FP8, INT8,
+//   INT4 and NVFP4, compute capability 8.0 and later): tensor cores. A block of 1 to
+//   RF_MMA_WARPS warps takes 16 weight rows; its W warps take every W-th tile of the
+//   columns and add their sums in shared memory. gemv_lane.cuh says how.
 // What each lane computes is in gemv_lane.cuh, tested on the host.
 
 // Sum over the warp; every lane gets it.
@@ -73,6 +77,109 @@ __device__ __forceinline__ void rf_gemv_any(const rf_u8* __restrict__ elements,
     }
 }
 
+// c += a b for one m16n8k16 step: FP16 inputs, FP32 sums, the whole warp together.
+__device__ __forceinline__ void rf_mma_16816(float (&c)[4], const rf_u32 (&a)[4],
+                                             const rf_u32 (&b)[2]) {
+#if __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+        "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    __trap();  // the launcher picks these kernels only where tensor cores take FP16
+#endif
+}
+
+// One tile's steps added into acc: directly, or (INT4) through the tile's own sums times
+// the group scales of rows g and g + 8.
+template <int FORMAT>
+__device__ __forceinline__ void rf_mma_tile(const rf_mma_loads<FORMAT>& in,
+                                            const rf_u16* __restrict__ x, unsigned int m,
+                                            unsigned int k, unsigned int lane,
+                                            unsigned int tile, float (&acc)[4]) {
+    rf_mma_tile_regs<FORMAT> regs;
+    rf_mma_decode<FORMAT>(in, x, m, k, lane, tile, regs);
+    rf_u32 a[4], b[2];
+    if constexpr (rf_mma_tile_scaled(FORMAT)) {
+        float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+        for (int s = 0; s < rf_mma<FORMAT>::pairs / 2; ++s) {
+            rf_mma_step<FORMAT>(regs, s, a, b);
+            rf_mma_16816(c, a, b);
+        }
+        float f[2];
+        rf_mma_tile_scales<FORMAT>(in, f);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            acc[i] = fmaf(f[i / 2], c[i], acc[i]);
+        }
+    } else {
+#pragma unroll
+        for (int s = 0; s < rf_mma<FORMAT>::pairs / 2; ++s) {
+            rf_mma_step<FORMAT>(regs, s, a, b);
+            rf_mma_16816(acc, a, b);
+        }
+    }
+}
+
+// A block of blockDim.x / 32 warps (at most RF_MMA_WARPS) takes 16 weight rows.
+template <int FORMAT>
+__device__ __forceinline__ void rf_gemv_mma(const rf_u8* __restrict__ elements,
+                                            const rf_u8* __restrict__ scales,
+                                            const float* __restrict__ tensor,
+                                            const rf_u16* __restrict__ x, float* __restrict__ y,
+                                            unsigned int m, unsigned int n, unsigned int k) {
+    __shared__ float partial[RF_MMA_WARPS][32][4];
+    const unsigned int warps = blockDim.x / 32;
+    const unsigned int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const unsigned int row_base = blockIdx.x * 16;
+    const unsigned int tiles = k / (RF_MMA_CHUNKS * rf_mma<FORMAT>::codes);
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    unsigned int tile = warp;
+    // RF_MMA_DEPTH tiles' weights and scales in flight, then their arithmetic; the rest
+    // one by one.
+    for (; tile + (RF_MMA_DEPTH - 1) * warps < tiles; tile += RF_MMA_DEPTH * warps) {
+        rf_mma_loads<FORMAT> loads[RF_MMA_DEPTH];
+#pragma unroll
+        for (int d = 0; d < RF_MMA_DEPTH; ++d) {
+            rf_mma_load<FORMAT>(elements, scales, n, k, row_base, lane, tile + d * warps,
+                                loads[d]);
+        }
+#pragma unroll
+        for (int d = 0; d < RF_MMA_DEPTH; ++d) {
+            rf_mma_tile<FORMAT>(loads[d], x, m, k, lane, tile + d * warps, acc);
+        }
+    }
+    for (; tile < tiles; tile += warps) {
+        rf_mma_loads<FORMAT> last;
+        rf_mma_load<FORMAT>(elements, scales, n, k, row_base, lane, tile, last);
+        rf_mma_tile<FORMAT>(last, x, m, k, lane, tile, acc);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        partial[warp][lane][i] = acc[i];
+    }
+    __syncthreads();
+    if (warp != 0) {
+        return;
+    }
+    const unsigned int g = lane / 4, t = lane % 4;
+    const float factor = rf_mma_factor(FORMAT, tensor);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        float sum = partial[0][lane][i];
+        for (unsigned int w = 1; w < warps; ++w) {
+            sum += partial[w][lane][i];
+        }
+        // C's rows g and g + 8 are weight rows; its columns 2t and 2t + 1 activation rows.
+        const unsigned int row = row_base + g + (i >= 2 ? 8 : 0), col = 2 * t + (i & 1);
+        if (row < n && col < m) {
+            y[(unsigned long long)col * n + row] = sum * factor;
+        }
+    }
+}
+
 #define RF_GEMV_ARGS                                                                       \
     const rf_u8 *__restrict__ elements, const rf_u8 *__restrict__ scales,                  \
         const float *__restrict__ tensor, const rf_u16 *__restrict__ x,                    \
@@ -96,6 +203,12 @@ __device__ __forceinline__ void rf_gemv_any(const rf_u8* __restrict__ elements,
         rf_gemv_any<FORMAT>(elements, scales, tensor, x, y, m, n, k);                      \
     }
 
+#define RF_GEMV_MMA(NAME, FORMAT)                                                          \
+    extern "C" __global__ void __launch_bounds__(RF_MMA_WARPS * 32, 2)                     \
+        rf_gemv_##NAME##_mma(RF_GEMV_ARGS, unsigned int m, unsigned int n, unsigned int k) { \
+        rf_gemv_mma<FORMAT>(elements, scales, tensor, x, y, m, n, k);                      \
+    }
+
 RF_GEMV_FORMAT(fp16, RF_FP16)
 RF_GEMV_FORMAT(bf16, RF_BF16)
 RF_GEMV_FORMAT(fp8_e4m3, RF_FP8_E4M3)
@@ -103,3 +216,9 @@ RF_GEMV_FORMAT(int8, RF_INT8)
 RF_GEMV_FORMAT(int4_g128, RF_INT4_G128)
 RF_GEMV_FORMAT(nvfp4, RF_NVFP4)
 RF_GEMV_FORMAT(mxfp4, RF_MXFP4)
+
+RF_GEMV_MMA(fp16, RF_FP16)
+RF_GEMV_MMA(fp8_e4m3, RF_FP8_E4M3)
+RF_GEMV_MMA(int8, RF_INT8)
+RF_GEMV_MMA(int4_g128, RF_INT4_G128)
+RF_GEMV_MMA(nvfp4, RF_NVFP4)
