@@ -563,38 +563,52 @@ fn launches_take_the_tensor_cores_for_whole_tiles_on_devices_that_have_them() {
     assert_eq!((launch.grid, launch.block), (257, 256));
     let launch = mma(GpuFormat::Fp8E4m3, (1, 28672, 8192));
     assert_eq!((launch.grid, launch.block), (1792, 32));
-    // A tile is four 16-byte chunks a row: 32 FP16 columns, 64 FP8/INT8, 128 INT4/NVFP4.
-    assert_eq!(
-        mma(GpuFormat::Fp16, (2, 8, 4128)).kind,
-        GemvKind::TensorCore
-    );
-    assert_eq!(
-        mma(GpuFormat::Fp8E4m3, (1, 8, 4128)).kind,
-        GemvKind::Vectorised
-    );
-    assert_eq!(
-        mma(GpuFormat::NvFp4, (1, 8, 4160)).kind,
-        GemvKind::Vectorised
-    );
-    assert_eq!(mma(GpuFormat::NvFp4, (1, 8, 4111)).kind, GemvKind::AnyShape);
-    // FP16 with one activation row stays on the 16-byte kernel (measured no faster).
-    assert_eq!(
-        mma(GpuFormat::Fp16, (1, 8, 4096)).kind,
-        GemvKind::Vectorised
-    );
-    assert_eq!(
-        mma(GpuFormat::Int8, (1, 8, 4096)).kind,
-        GemvKind::TensorCore
-    );
-    // BF16 and MXFP4 have none; a device without tensor cores runs the others.
-    assert_eq!(
-        mma(GpuFormat::Bf16, (1, 8, 4096)).kind,
-        GemvKind::Vectorised
-    );
-    assert_eq!(
-        mma(GpuFormat::MxFp4, (1, 8, 4096)).kind,
-        GemvKind::Vectorised
-    );
+    for (format, m, k, kind, why) in [
+        // A tile is four 16-byte chunks a row: 32 FP16 columns, 64 FP8/INT8, 128 4-bit.
+        (GpuFormat::Fp16, 2, 4128, GemvKind::TensorCore, "129 tiles"),
+        (
+            GpuFormat::Fp8E4m3,
+            1,
+            4128,
+            GemvKind::Vectorised,
+            "64.5 tiles",
+        ),
+        (
+            GpuFormat::NvFp4,
+            1,
+            4160,
+            GemvKind::Vectorised,
+            "32.5 tiles",
+        ),
+        (
+            GpuFormat::NvFp4,
+            1,
+            4111,
+            GemvKind::AnyShape,
+            "rows start mid-chunk",
+        ),
+        // FP16 with one activation row stays on the 16-byte kernel (measured no faster).
+        (
+            GpuFormat::Fp16,
+            1,
+            4096,
+            GemvKind::Vectorised,
+            "FP16 at batch 1",
+        ),
+        (
+            GpuFormat::Int8,
+            1,
+            4096,
+            GemvKind::TensorCore,
+            "INT8 at batch 1",
+        ),
+        // BF16 and MXFP4 have no tensor-core kernel.
+        (GpuFormat::Bf16, 8, 4096, GemvKind::Vectorised, "BF16"),
+        (GpuFormat::MxFp4, 8, 4096, GemvKind::Vectorised, "MXFP4"),
+    ] {
+        assert_eq!(mma(format, (m, 8, k)).kind, kind, "{why}");
+    }
+    // A device without tensor cores runs the 16-byte kernels.
     assert_eq!(
         gemv_launch(GpuFormat::Fp16, 1, 8, 4096, NO_TENSOR_CORES)
             .unwrap()

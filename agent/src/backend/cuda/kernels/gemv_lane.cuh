@@ -364,6 +364,19 @@ static inline rf_u16 rf_host_f32_to_f16(float f) {
 }
 #endif
 
+#ifndef __CUDA_ARCH__
+// The host's f16x2 product or difference: each half in FP32, then rounded once.
+static inline rf_u32 rf_host_h2(rf_u32 a, rf_u32 b, bool subtract) {
+    rf_u32 d = 0;
+    for (int h = 0; h < 2; ++h) {
+        const float x = rf_f16_to_f32((rf_u16)(a >> (16 * h)));
+        const float y = rf_f16_to_f32((rf_u16)(b >> (16 * h)));
+        d |= (rf_u32)rf_host_f32_to_f16(subtract ? x - y : x * y) << (16 * h);
+    }
+    return d;
+}
+#endif
+
 // Two binary16 products, rounded to nearest (PTX `mul.rn.f16x2`). The host multiplies in
 // FP32, exact for two binary16 values, then rounds once, as the GPU does.
 RF_HD rf_u32 rf_h2_mul(rf_u32 a, rf_u32 b) {
@@ -372,12 +385,7 @@ RF_HD rf_u32 rf_h2_mul(rf_u32 a, rf_u32 b) {
     asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
     return d;
 #else
-    rf_u32 d = 0;
-    for (int h = 0; h < 2; ++h) {
-        const float p = rf_f16_to_f32((rf_u16)(a >> (16 * h))) * rf_f16_to_f32((rf_u16)(b >> (16 * h)));
-        d |= (rf_u32)rf_host_f32_to_f16(p) << (16 * h);
-    }
-    return d;
+    return rf_host_h2(a, b, false);
 #endif
 }
 
@@ -389,12 +397,7 @@ RF_HD rf_u32 rf_h2_sub(rf_u32 a, rf_u32 b) {
     asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
     return d;
 #else
-    rf_u32 d = 0;
-    for (int h = 0; h < 2; ++h) {
-        const float s = rf_f16_to_f32((rf_u16)(a >> (16 * h))) - rf_f16_to_f32((rf_u16)(b >> (16 * h)));
-        d |= (rf_u32)rf_host_f32_to_f16(s) << (16 * h);
-    }
-    return d;
+    return rf_host_h2(a, b, true);
 #endif
 }
 
