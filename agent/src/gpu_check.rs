@@ -48,8 +48,14 @@ pub const CORRECTNESS_SHAPES: [(u64, u64, u64); 6] = [
 ];
 
 /// GEMV sizes timed per format: a 7B projection, a 70B projection, and Llama-3-70B's
-/// down projection (n = 8192 outputs over k = 28672).
-pub const GEMV_SHAPES: [(u64, u64, u64); 3] = [(1, 4096, 4096), (1, 8192, 8192), (1, 8192, 28672)];
+/// down projection (n = 8192 outputs over k = 28672) and up projection (28672 over 8192,
+/// where the tensor-core kernels take one warp a block).
+pub const GEMV_SHAPES: [(u64, u64, u64); 4] = [
+    (1, 4096, 4096),
+    (1, 8192, 8192),
+    (1, 8192, 28672),
+    (1, 28672, 8192),
+];
 
 /// Batches timed at 8192 x 8192.
 pub const BATCHES: [u64; 3] = [2, 4, 8];
