@@ -296,8 +296,8 @@ RF_HD void rf_gemv_any_lane(const rf_u8* __restrict__ elements, const rf_u8* __r
 // and add their sums in shared memory.
 #define RF_MMA_WARPS 8
 // Tiles whose weights a warp has in flight before it decodes the first: four, 4 KiB a
-// warp (the 16-byte kernels' first H200 run reached 83 % of the read bandwidth with 4 KiB
-// a warp in flight, and half of that leaves the multiprocessor short of loads).
+// warp, what the 16-byte kernels had in flight when their first H200 run read FP16 at 83 %
+// of the bandwidth.
 #define RF_MMA_DEPTH 4
 
 // Whether a format has a tensor-core kernel.
