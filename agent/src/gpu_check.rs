@@ -85,9 +85,26 @@ fn shape((m, n, k): (u64, u64, u64)) -> OperatorShape {
     OperatorShape { m, n, k }
 }
 
+/// What a gpu-check run covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything the module's documentation lists.
+    Everything,
+    /// The GEMV kernels alone: correctness, the read bandwidth and the GEMV sizes and
+    /// batches, for iterating on the kernels within a short lease (no peak or cuBLASLt
+    /// GEMMs, torch or telemetry).
+    Gemv,
+}
+
 /// Runs the check into `out`, timing each point by `rule` (the correctness runs are
 /// timed briefly whatever it says).
-pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRule) -> Result<()> {
+pub fn run(
+    cuda: &CudaBackend,
+    out: &Path,
+    telemetry_seconds: f64,
+    rule: &StopRule,
+    scope: Scope,
+) -> Result<()> {
     let began = Instant::now();
     let store = Store::open(out)?;
     // Timed points in `gpu-check.jsonl`; the correctness runs (a few samples each, and
@@ -196,7 +213,10 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
     // 2. Ceilings, then the GEMV sizes and batches, then cuBLASLt GEMMs.
     let mut ceilings = MeasuredCeilings::default();
     let mut failed: Vec<(String, MeasureError)> = Vec::new();
-    let mut items = ceiling_items(cuda, cuda.peak_gemm_size());
+    let mut items = match scope {
+        Scope::Everything => ceiling_items(cuda, cuda.peak_gemm_size()),
+        Scope::Gemv => vec![Work::Read],
+    };
     for format in cuda.formats() {
         let shapes = GEMV_SHAPES
             .into_iter()
@@ -210,7 +230,11 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
         .into_iter()
         .filter(|f| cuda.peak_formats().contains(f))
         .collect();
-    for s in GEMM_SHAPES {
+    let gemm_shapes: &[(u64, u64, u64)] = match scope {
+        Scope::Everything => &GEMM_SHAPES,
+        Scope::Gemv => &[],
+    };
+    for &s in gemm_shapes {
         items.extend(gemm_formats.iter().map(|&format| Work::Operator {
             shape: shape(s),
             format,
@@ -234,9 +258,11 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
     }
     summary += &ceilings_section(&results, &device.registry_key);
     summary += &gemv_section(&results);
-    summary += &torch_section(&results);
-    summary += &calibration_section(&results, &ceilings, device.registry_key.as_deref());
-    summary += &shipped_profiles_section(&results, device.registry_key.as_deref());
+    if scope == Scope::Everything {
+        summary += &torch_section(&results);
+        summary += &calibration_section(&results, &ceilings, device.registry_key.as_deref());
+        summary += &shipped_profiles_section(&results, device.registry_key.as_deref());
+    }
     if !failed.is_empty() {
         summary += "\n## Not measured\n\n";
         for (what, why) in &failed {
@@ -245,7 +271,9 @@ pub fn run(cuda: &CudaBackend, out: &Path, telemetry_seconds: f64, rule: &StopRu
     }
 
     // 3. Telemetry.
-    summary += &telemetry(out, telemetry_seconds)?;
+    if scope == Scope::Everything {
+        summary += &telemetry(out, telemetry_seconds)?;
+    }
     let _ = writeln!(
         summary,
         "\n{failures} correctness failure(s); {} timed point(s); {:.0} s in all.",
@@ -647,5 +675,26 @@ mod tests {
         assert!(!text.contains("int8: median"), "{text}");
         let unknown = shipped_profiles_section(&results, None);
         assert!(unknown.contains("no registry entry"), "{unknown}");
+    }
+
+    #[test]
+    fn without_a_gpu_either_scope_says_so_and_writes_its_summary() {
+        use crate::backend::cuda::CudaOptions;
+        let cuda = CudaBackend::probe(CudaOptions::default());
+        if cuda.info().available {
+            // A GPU machine runs the real thing (`gpu-check`), not this test.
+            eprintln!("a GPU is present: the no-GPU path is not exercised here");
+            return;
+        }
+        for scope in [Scope::Everything, Scope::Gemv] {
+            let out = tempfile::tempdir().expect("temporary folder");
+            let err = run(&cuda, out.path(), 0.0, &StopRule::DEFAULT, scope)
+                .expect_err("no GPU, no run")
+                .to_string();
+            assert!(err.contains("no usable GPU"), "{err}");
+            let summary = std::fs::read_to_string(out.path().join("summary.md")).unwrap();
+            assert!(summary.contains("No GPU run:"), "{summary}");
+            assert!(summary.contains("| driver |"), "{summary}");
+        }
     }
 }

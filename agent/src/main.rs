@@ -175,6 +175,11 @@ enum Command {
         /// Seconds of NVML telemetry to record.
         #[arg(long, default_value_t = 10.0)]
         telemetry_seconds: f64,
+        /// Only the GEMV kernels: correctness, the read bandwidth and the GEMV sizes and
+        /// batches (no peak or cuBLASLt GEMMs, torch or telemetry), for iterating on the
+        /// kernels within a short GPU lease.
+        #[arg(long)]
+        gemv_only: bool,
     },
 }
 
@@ -251,11 +256,17 @@ fn main() -> Result<()> {
         Some(Command::GpuCheck {
             out,
             telemetry_seconds,
+            gemv_only,
         }) => gpu_check::run(
             &cli.measure.cuda(),
             out,
             *telemetry_seconds,
             &cli.measure.rule(),
+            if *gemv_only {
+                gpu_check::Scope::Gemv
+            } else {
+                gpu_check::Scope::Everything
+            },
         ),
         Some(Command::Compare { shape, formats: f }) => {
             let backend = cli.measure.backend()?;
