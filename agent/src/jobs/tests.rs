@@ -121,15 +121,8 @@ pub(crate) fn measured(
     bytes: f64,
     median_s: f64,
 ) -> Measurement {
-    let stats = Stats {
-        samples: 10,
-        median_s,
-        min_s: median_s,
-        mean_s: median_s,
-        noise: 0.0,
-        converged: true,
-        elapsed_s: 1.0,
-    };
+    // Ten samples of the same time, one second of sampling.
+    let stats = Stats::summarize(&[median_s; 10], true, 1.0);
     Measurement {
         format: Some(Format::Fp32),
         ..Measurement::sampled(

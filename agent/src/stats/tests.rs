@@ -9,7 +9,7 @@ use super::*;
 
 #[track_caller]
 fn check_summary(samples: &[f64], median_s: f64, min_s: f64, noise: f64) {
-    let s = summarize(samples, false, 0.0);
+    let s = Stats::summarize(samples, false, 0.0);
     assert_eq!(s.samples as usize, samples.len());
     assert!(
         (s.median_s - median_s).abs() < 1e-12,
@@ -86,7 +86,7 @@ fn budgets_are_clamped() {
 proptest! {
     #[test]
     fn median_lies_between_min_and_max(samples in prop::collection::vec(1e-9f64..1.0, 1..64)) {
-        let s = summarize(&samples, false, 0.0);
+        let s = Stats::summarize(&samples, false, 0.0);
         let max = samples.iter().copied().fold(0.0, f64::max);
         prop_assert!(s.min_s <= s.median_s && s.median_s <= max);
         prop_assert!(s.min_s <= s.mean_s && s.mean_s <= max * (1.0 + 1e-12));

@@ -24,7 +24,7 @@ pub use messages::{
 pub use records::{
     AgentHello, BackendInfo, BackendKind, Budget, Capability, Check, ClockStats, DeviceInfo,
     GpuSample, HostSample, Measurement, MeasurementKind, NvmlStatus, OperatorShape, ShapeError,
-    Stats, TelemetrySample,
+    Stats, TelemetrySample, median, relative_noise,
 };
 
 /// The protocol version this build speaks. Bumped on any change an older peer would

@@ -216,6 +216,51 @@ pub struct Stats {
     pub elapsed_s: f64,
 }
 
+impl Stats {
+    /// The summary of a run of samples, in seconds: their median, fastest, mean and
+    /// relative noise, whether the noise target stopped the sampling, and the seconds spent.
+    pub fn summarize(samples: &[f64], converged: bool, elapsed_s: f64) -> Stats {
+        let n = samples.len().max(1) as f64;
+        Stats {
+            samples: samples.len() as u32,
+            median_s: median(samples),
+            min_s: samples.iter().copied().fold(f64::INFINITY, f64::min),
+            mean_s: samples.iter().sum::<f64>() / n,
+            noise: relative_noise(samples),
+            converged,
+            elapsed_s,
+        }
+    }
+}
+
+/// Standard deviation over mean (0 for fewer than two samples).
+pub fn relative_noise(samples: &[f64]) -> f64 {
+    if samples.len() < 2 {
+        return 0.0;
+    }
+    let n = samples.len() as f64;
+    let mean = samples.iter().sum::<f64>() / n;
+    if mean <= 0.0 {
+        return f64::INFINITY;
+    }
+    let var = samples.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    var.sqrt() / mean
+}
+
+/// Median of a slice (mean of the middle two for even lengths; 0 for none).
+pub fn median(samples: &[f64]) -> f64 {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    if sorted.is_empty() {
+        0.0
+    } else if sorted.len() % 2 == 1 {
+        sorted[mid]
+    } else {
+        (sorted[mid - 1] + sorted[mid]) / 2.0
+    }
+}
+
 /// The check of a kernel's output against a reference.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Check {

@@ -115,15 +115,8 @@ fn measured(
     median_s: f64,
     energy_j: Option<f64>,
 ) -> Measurement {
-    let stats = Stats {
-        samples: 10,
-        median_s,
-        min_s: median_s,
-        mean_s: median_s,
-        noise: 0.001,
-        converged: true,
-        elapsed_s: 1.0,
-    };
+    // Ten samples of the same time, one second of sampling.
+    let stats = Stats::summarize(&[median_s; 10], true, 1.0);
     Measurement {
         format: format.map(|f| f.parse().unwrap()),
         activation_format: format.map(|_| rooflinr_model::format::Format::Fp32),
