@@ -619,9 +619,13 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             } else {
                 Router::TopK
             };
-            let load = loads.get(tokens, experts, top_k, ep, router);
+            let timed = loads.get(tokens, experts, top_k, ep, router, remote_copies(row));
+            let shape = MoeShape {
+                tokens: timed.tokens,
+                ..shape
+            };
             // The collector loops the layer on one set of weights and tokens.
-            let times = KernelTimes::moe(&shape, &load, &precision, hw);
+            let times = KernelTimes::moe(&shape, &timed.load, &precision, hw);
             let bytes = times.memory_s * hw.memory_bandwidth.value.get();
             Ok(times.warm(kernel_time::found_in_l2(bytes, hw.l2_bytes())))
         }
@@ -681,16 +685,94 @@ fn grouped_choice(high: &[u64], experts: u64, top_k: u64) -> Vec<u64> {
     candidates
 }
 
+/// What the collector's kernel does with a token's copies routed to other GPUs' experts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum RemoteCopies {
+    /// Left out: the framework's own expert map skips them, or the token never reaches
+    /// rank 0 (TensorRT-LLM's and vLLM's collectors, SGLang's own layer).
+    Skipped,
+    /// Computed on local expert 0. The SGLang 0.5.10 collector (aiconfigurator,
+    /// `collector/sglang/collect_moe.py` as of the commit that added its 0.5.10 tables,
+    /// cb4d907c7) hands its Triton and Marlin kernels rank 0's tokens (every token with a
+    /// local expert) with the other ranks' expert ids set to -1 and then clamped to 0, "the
+    /// zero weight ensures no contribution": each such token's every copy is multiplied,
+    /// so the work does not shrink with expert parallelism.
+    OnExpertZero,
+}
+
+/// The MoE layers (hidden size, intermediate size, top-k, experts) the SGLang 0.5.14
+/// collector runs with SGLang's default routing, so on the Triton backend its own clamped
+/// path rather than SGLang's layer (aiconfigurator at the commit that added the 0.5.14
+/// tables, e23be5a79: `collector/sglang/collect_moe.py` takes the layer for any routing
+/// option a model's case sets, and `collector/cases/models/*_cases.yaml` sets one for
+/// every other model): Mixtral 8x7B and 8x22B, Gemma 4, gpt-oss.
+const SGLANG_DEFAULT_ROUTING: [(u64, u64, u64, u64); 5] = [
+    (4096, 14336, 2, 8),
+    (6144, 16384, 2, 8),
+    (2816, 704, 8, 128),
+    (2880, 2880, 4, 128),
+    (2880, 2880, 4, 32),
+];
+
+/// How the collector behind `row` handled remote copies ([`RemoteCopies`]): SGLang's
+/// 0.5.10 collector on its clamped path for every row; its 0.5.14 collector only for BF16
+/// and block-scaled FP8 on the Triton kernel, for the models it runs with default routing
+/// ([`SGLANG_DEFAULT_ROUTING`]; the other formats and models go through SGLang's layer).
+fn remote_copies(row: &Row) -> RemoteCopies {
+    let Shape::Moe {
+        hidden,
+        inter,
+        top_k,
+        experts,
+        ..
+    } = row.shape
+    else {
+        return RemoteCopies::Skipped;
+    };
+    if Framework::parse(&row.framework) != Some(Framework::Sglang) {
+        return RemoteCopies::Skipped;
+    }
+    let clamped = match row.version.as_str() {
+        "0.5.10" => true,
+        "0.5.14" => {
+            row.kernel_source.as_deref() == Some("sglang_fused_moe_triton")
+                && matches!(row.dtype.as_str(), "bfloat16" | "fp8_block")
+                && SGLANG_DEFAULT_ROUTING.contains(&(hidden, inter, top_k, experts))
+        }
+        _ => false,
+    };
+    if clamped {
+        RemoteCopies::OnExpertZero
+    } else {
+        RemoteCopies::Skipped
+    }
+}
+
+/// The load a MoE row timed, and the tokens its kernels were given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct TimedLoad {
+    tokens: f64,
+    load: MoeLoad,
+}
+
 /// [`collector_load`]s already worked out: millions of rows share a few thousand loads.
 #[derive(Default)]
-struct MoeLoads(HashMap<(u64, u64, u64, u64, Router), MoeLoad>);
+struct MoeLoads(HashMap<(u64, u64, u64, u64, Router, RemoteCopies), TimedLoad>);
 
 impl MoeLoads {
-    fn get(&mut self, tokens: u64, experts: u64, top_k: u64, ep: u64, router: Router) -> MoeLoad {
+    fn get(
+        &mut self,
+        tokens: u64,
+        experts: u64,
+        top_k: u64,
+        ep: u64,
+        router: Router,
+        remote: RemoteCopies,
+    ) -> TimedLoad {
         *self
             .0
-            .entry((tokens, experts, top_k, ep, router))
-            .or_insert_with(|| collector_load(tokens, experts, top_k, ep, router))
+            .entry((tokens, experts, top_k, ep, router, remote))
+            .or_insert_with(|| collector_load(tokens, experts, top_k, ep, router, remote))
     }
 }
 
@@ -700,10 +782,20 @@ impl MoeLoads {
 /// router ([`balanced_choice`]). Few tokens land on the first experts, rank 0's, rather
 /// than a `1 / ep` share of them: the expected share under a random router misjudges
 /// small batches at wide expert parallelism by up to the whole of rank 0's experts.
-fn collector_load(tokens: u64, experts: u64, top_k: u64, ep: u64, router: Router) -> MoeLoad {
+/// Where the collector computes remote copies on expert 0 ([`RemoteCopies::OnExpertZero`]),
+/// rank 0 is given only the tokens with a local expert, and all their copies.
+fn collector_load(
+    tokens: u64,
+    experts: u64,
+    top_k: u64,
+    ep: u64,
+    router: Router,
+    remote: RemoteCopies,
+) -> TimedLoad {
     let local = experts / ep.max(1);
     let mut touched = vec![false; local as usize];
     let mut assignments = 0;
+    let mut given = 0;
     if local > 0 && top_k > 0 {
         let stride = experts.div_ceil(top_k);
         // From `stride` tokens on, token i's choice depends on i mod experts only.
@@ -721,17 +813,35 @@ fn collector_load(tokens: u64, experts: u64, top_k: u64, ep: u64, router: Router
             }
         };
         for i in 0..distinct {
-            for e in balanced_choice(i, tokens, experts, top_k, router) {
+            let chosen = balanced_choice(i, tokens, experts, top_k, router);
+            let here = chosen.iter().filter(|&&e| e < local).count() as u64;
+            for &e in &chosen {
                 if e < local {
-                    assignments += copies(i);
                     touched[e as usize] = true;
                 }
             }
+            match remote {
+                RemoteCopies::Skipped => assignments += here * copies(i),
+                RemoteCopies::OnExpertZero if here > 0 => {
+                    given += copies(i);
+                    assignments += chosen.len() as u64 * copies(i);
+                    if here < chosen.len() as u64 {
+                        touched[0] = true;
+                    }
+                }
+                RemoteCopies::OnExpertZero => {}
+            }
         }
     }
-    MoeLoad {
-        assignments: assignments as f64,
-        experts_touched: touched.iter().filter(|&&t| t).count() as f64,
+    TimedLoad {
+        tokens: match remote {
+            RemoteCopies::Skipped => tokens as f64,
+            RemoteCopies::OnExpertZero => given as f64,
+        },
+        load: MoeLoad {
+            assignments: assignments as f64,
+            experts_touched: touched.iter().filter(|&&t| t).count() as f64,
+        },
     }
 }
 
@@ -2039,10 +2149,76 @@ mod tests {
     }
 
     #[test]
+    fn sglangs_clamped_collector_computes_every_copy_of_rank_zeros_tokens() {
+        let clamped = |tokens, experts, top_k, ep| {
+            let l = collector_load(
+                tokens,
+                experts,
+                top_k,
+                ep,
+                Router::TopK,
+                RemoteCopies::OnExpertZero,
+            );
+            (l.tokens, l.load.assignments, l.load.experts_touched)
+        };
+        // Mixtral at EP 4: rank 0 holds experts 0 and 1. Token i goes to i mod 8 and
+        // (i + 4) mod 8, so half the tokens have a local expert and are given to rank 0
+        // with both copies computed (the remote one on expert 0); the other half never
+        // reach it. The skipping collectors compute the 8 local copies only.
+        assert_eq!(clamped(16, 8, 2, 4), (8.0, 16.0, 2.0));
+        let skipped = collector_load(16, 8, 2, 4, Router::TopK, RemoteCopies::Skipped);
+        assert_eq!(skipped.load.assignments, 8.0);
+        // At EP 2 every token has one local expert: all 2 x 16 copies, as at EP 1, so
+        // the clamped work does not shrink with expert parallelism.
+        assert_eq!(clamped(16, 8, 2, 2), (16.0, 32.0, 4.0));
+        assert_eq!(clamped(16, 8, 2, 1), (16.0, 32.0, 8.0));
+        // Wide EP: 64 tokens, each with 2 of its 8 copies on rank 0's 32 experts of 128.
+        assert_eq!(clamped(64, 128, 8, 4), (64.0, 512.0, 32.0));
+
+        // Which tables were timed so: SGLang 0.5.10 always; 0.5.14 only on the Triton
+        // kernel in BF16 or block-scaled FP8, for models run with default routing.
+        let moe =
+            |framework: &str, version: &str, dtype: &str, hidden, inter, top_k, experts| Row {
+                framework: framework.into(),
+                version: version.into(),
+                kernel: Kernel::Moe,
+                kernel_source: Some("sglang_fused_moe_triton".into()),
+                shape: Shape::Moe {
+                    tokens: 64,
+                    hidden,
+                    inter,
+                    top_k,
+                    experts,
+                    tp: 1,
+                    ep: 4,
+                    gated: true,
+                    balanced: true,
+                    min_latency: false,
+                },
+                ..row(dtype, 0, 0, 0, 1e-4)
+            };
+        let mixtral = ("bfloat16", 4096, 14336, 2, 8);
+        let qwen3 = ("bfloat16", 4096, 1536, 8, 128);
+        let of = |framework, version, (dtype, h, i, k, e): (&str, u64, u64, u64, u64)| {
+            remote_copies(&moe(framework, version, dtype, h, i, k, e))
+        };
+        assert_eq!(of("SGLang", "0.5.10", qwen3), RemoteCopies::OnExpertZero);
+        assert_eq!(of("SGLang", "0.5.14", mixtral), RemoteCopies::OnExpertZero);
+        assert_eq!(of("SGLang", "0.5.14", qwen3), RemoteCopies::Skipped);
+        assert_eq!(
+            of("SGLang", "0.5.14", ("nvfp4", 4096, 14336, 2, 8)),
+            RemoteCopies::Skipped
+        );
+        assert_eq!(of("TRTLLM", "1.0.0", mixtral), RemoteCopies::Skipped);
+        assert_eq!(of("VLLM", "0.14.0", mixtral), RemoteCopies::Skipped);
+    }
+
+    #[test]
     fn the_collectors_router_loads_rank_zero_as_the_tables_were_timed() {
         let load = |tokens, experts, top_k, ep, router| {
-            let l = collector_load(tokens, experts, top_k, ep, router);
-            (l.assignments, l.experts_touched)
+            let l = collector_load(tokens, experts, top_k, ep, router, RemoteCopies::Skipped);
+            assert_eq!(l.tokens, tokens as f64);
+            (l.load.assignments, l.load.experts_touched)
         };
         // One token's one choice is expert 0: rank 0's, whatever the parallelism (a random
         // router's share would be 1 / 128 of a copy).
