@@ -599,6 +599,11 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 return Err("a power-law router (load imbalance is not modelled)");
             }
             let (activations, weights) = formats(&row.dtype).ok_or("no format for this dtype")?;
+            let activations = if row.kernel_source.as_deref() == Some(TRTLLM_SM120_FP8_BLOCK_MOE) {
+                Format::Bf16
+            } else {
+                activations
+            };
             let shape = MoeShape {
                 tokens: tokens as f64,
                 hidden: hidden as f64,
@@ -698,7 +703,20 @@ enum RemoteCopies {
     /// zero weight ensures no contribution": each such token's every copy is multiplied,
     /// so the work does not shrink with expert parallelism.
     OnExpertZero,
+    /// Computed on the last local expert: TensorRT-LLM's Triton FP8 block-scale MoE for
+    /// SM120 (`CutlassFusedMoE` at 1.3.0rc20, `fused_moe_cutlass.py`, passes
+    /// `(ids - slot_start).clamp(0, local_n - 1)` with the other ranks' weights zeroed to
+    /// `run_triton_fp8_block_scale_moe`, which has no expert map), so every copy of every
+    /// token is multiplied on rank 0, the remote ones on its last expert. The kernel's
+    /// behaviour in serving too, not only the collector's.
+    OnLastExpert,
 }
+
+/// TensorRT-LLM's kernel for block-scaled FP8 MoE on SM120 (RTX PRO 6000): BF16
+/// activations times FP8 weights dequantised to BF16 in the K loop
+/// (`fused_moe_triton_fp8_block_scale.py`, "activations never go through FP8"), every copy
+/// computed ([`RemoteCopies::OnLastExpert`]).
+const TRTLLM_SM120_FP8_BLOCK_MOE: &str = "moe_torch_flow_triton_fp8_block";
 
 /// The MoE layers (hidden size, intermediate size, top-k, experts) the SGLang 0.5.14
 /// collector runs with SGLang's default routing, so on the Triton backend its own clamped
@@ -729,8 +747,14 @@ fn remote_copies(row: &Row) -> RemoteCopies {
     else {
         return RemoteCopies::Skipped;
     };
-    if Framework::parse(&row.framework) != Some(Framework::Sglang) {
-        return RemoteCopies::Skipped;
+    match Framework::parse(&row.framework) {
+        Some(Framework::Sglang) => {}
+        Some(Framework::TensorRtLlm)
+            if row.kernel_source.as_deref() == Some(TRTLLM_SM120_FP8_BLOCK_MOE) =>
+        {
+            return RemoteCopies::OnLastExpert;
+        }
+        _ => return RemoteCopies::Skipped,
     }
     let clamped = match row.version.as_str() {
         "0.5.10" => true,
@@ -782,8 +806,9 @@ impl MoeLoads {
 /// router ([`balanced_choice`]). Few tokens land on the first experts, rank 0's, rather
 /// than a `1 / ep` share of them: the expected share under a random router misjudges
 /// small batches at wide expert parallelism by up to the whole of rank 0's experts.
-/// Where the collector computes remote copies on expert 0 ([`RemoteCopies::OnExpertZero`]),
-/// rank 0 is given only the tokens with a local expert, and all their copies.
+/// Where the kernel computes remote copies on a local expert, rank 0 is given every copy of
+/// the tokens it is given: those with a local expert ([`RemoteCopies::OnExpertZero`]) or
+/// all of them ([`RemoteCopies::OnLastExpert`]).
 fn collector_load(
     tokens: u64,
     experts: u64,
@@ -830,13 +855,20 @@ fn collector_load(
                     }
                 }
                 RemoteCopies::OnExpertZero => {}
+                RemoteCopies::OnLastExpert => {
+                    given += copies(i);
+                    assignments += chosen.len() as u64 * copies(i);
+                    if here < chosen.len() as u64 {
+                        touched[local as usize - 1] = true;
+                    }
+                }
             }
         }
     }
     TimedLoad {
         tokens: match remote {
             RemoteCopies::Skipped => tokens as f64,
-            RemoteCopies::OnExpertZero => given as f64,
+            RemoteCopies::OnExpertZero | RemoteCopies::OnLastExpert => given as f64,
         },
         load: MoeLoad {
             assignments: assignments as f64,
@@ -2149,7 +2181,7 @@ mod tests {
     }
 
     #[test]
-    fn sglangs_clamped_collector_computes_every_copy_of_rank_zeros_tokens() {
+    fn clamped_expert_ids_compute_every_copy_of_rank_zeros_tokens() {
         let clamped = |tokens, experts, top_k, ep| {
             let l = collector_load(
                 tokens,
@@ -2174,6 +2206,14 @@ mod tests {
         assert_eq!(clamped(16, 8, 2, 1), (16.0, 32.0, 8.0));
         // Wide EP: 64 tokens, each with 2 of its 8 copies on rank 0's 32 experts of 128.
         assert_eq!(clamped(64, 128, 8, 4), (64.0, 512.0, 32.0));
+        // TensorRT-LLM's SM120 kernel takes every token: all 32 copies at EP 4, the remote
+        // ones on expert 1 (rank 0's last), and 16 of 16 tokens at EP 8 too.
+        let every = |ep| {
+            let l = collector_load(16, 8, 2, ep, Router::TopK, RemoteCopies::OnLastExpert);
+            (l.tokens, l.load.assignments, l.load.experts_touched)
+        };
+        assert_eq!(every(4), (16.0, 32.0, 2.0));
+        assert_eq!(every(8), (16.0, 32.0, 1.0));
 
         // Which tables were timed so: SGLang 0.5.10 always; 0.5.14 only on the Triton
         // kernel in BF16 or block-scaled FP8, for models run with default routing.
@@ -2210,6 +2250,11 @@ mod tests {
             RemoteCopies::Skipped
         );
         assert_eq!(of("TRTLLM", "1.0.0", mixtral), RemoteCopies::Skipped);
+        let sm120 = Row {
+            kernel_source: Some(TRTLLM_SM120_FP8_BLOCK_MOE.into()),
+            ..moe("TRTLLM", "1.3.0rc20", "fp8_block", 4096, 1536, 8, 128)
+        };
+        assert_eq!(remote_copies(&sm120), RemoteCopies::OnLastExpert);
         assert_eq!(of("VLLM", "0.14.0", mixtral), RemoteCopies::Skipped);
     }
 
