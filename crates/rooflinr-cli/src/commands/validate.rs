@@ -712,6 +712,18 @@ enum RemoteCopies {
     OnLastExpert,
 }
 
+impl RemoteCopies {
+    /// The local expert (of `local`) rank 0 multiplies other ranks' copies on, where it
+    /// multiplies them.
+    fn computed_on(self, local: u64) -> Option<usize> {
+        match self {
+            RemoteCopies::Skipped => None,
+            RemoteCopies::OnExpertZero => Some(0),
+            RemoteCopies::OnLastExpert => Some(local as usize - 1),
+        }
+    }
+}
+
 /// TensorRT-LLM's kernel for block-scaled FP8 MoE on SM120 (RTX PRO 6000): BF16
 /// activations times FP8 weights dequantised to BF16 in the K loop
 /// (`fused_moe_triton_fp8_block_scale.py`, "activations never go through FP8"), every copy
@@ -840,35 +852,28 @@ fn collector_load(
         for i in 0..distinct {
             let chosen = balanced_choice(i, tokens, experts, top_k, router);
             let here = chosen.iter().filter(|&&e| e < local).count() as u64;
-            for &e in &chosen {
-                if e < local {
-                    touched[e as usize] = true;
-                }
+            for &e in chosen.iter().filter(|&&e| e < local) {
+                touched[e as usize] = true;
             }
-            match remote {
-                RemoteCopies::Skipped => assignments += here * copies(i),
-                RemoteCopies::OnExpertZero if here > 0 => {
-                    given += copies(i);
-                    assignments += chosen.len() as u64 * copies(i);
-                    if here < chosen.len() as u64 {
-                        touched[0] = true;
-                    }
-                }
-                RemoteCopies::OnExpertZero => {}
-                RemoteCopies::OnLastExpert => {
-                    given += copies(i);
-                    assignments += chosen.len() as u64 * copies(i);
-                    if here < chosen.len() as u64 {
-                        touched[local as usize - 1] = true;
-                    }
-                }
+            let Some(on) = remote.computed_on(local) else {
+                assignments += here * copies(i);
+                continue;
+            };
+            if here == 0 && remote == RemoteCopies::OnExpertZero {
+                continue;
+            }
+            given += copies(i);
+            assignments += chosen.len() as u64 * copies(i);
+            if here < chosen.len() as u64 {
+                touched[on] = true;
             }
         }
     }
     TimedLoad {
-        tokens: match remote {
-            RemoteCopies::Skipped => tokens as f64,
-            RemoteCopies::OnExpertZero | RemoteCopies::OnLastExpert => given as f64,
+        tokens: if remote == RemoteCopies::Skipped {
+            tokens as f64
+        } else {
+            given as f64
         },
         load: MoeLoad {
             assignments: assignments as f64,
