@@ -351,6 +351,21 @@ impl Row {
     }
 }
 
+/// Bytes per activation element of the per-token INT8 quantisation SGLang's collector runs
+/// in PyTorch before each `int8_scaled_mm` of its `int8_wo` table ([`sglang_eager_int8`]):
+/// FP16 to FP32 (2 + 4), abs (4 + 4), the row's max (4), the division by the scale (4 + 4),
+/// round (4 + 4), clamp (4 + 4), to INT8 (4 + 1), each a kernel of its own.
+const SGLANG_INT8_QUANTISE_BYTES: f64 = 47.0;
+
+/// Whether `row` is from SGLang's `int8_wo` GEMM table, which is not weight-only: the
+/// collector that made it (aiconfigurator `collector/sglang/collect_gemm.py` at the commit
+/// that added SGLang 0.5.6.post2's tables, 699677931) quantises the activations to INT8 per
+/// token in eager PyTorch (`per_token_quant_int8`) and runs sgl-kernel's `int8_scaled_mm`,
+/// INT8 by INT8 on the tensor cores. TensorRT-LLM's `int8_wo` (A100) is weight-only.
+fn sglang_eager_int8(row: &Row) -> bool {
+    row.dtype == "int8_wo" && Framework::parse(&row.framework) == Some(Framework::Sglang)
+}
+
 /// Rows of M that TensorRT-LLM's block-scaled FP8 GEMM on SM120 (RTX PRO 6000) takes a
 /// step at ([`sm120_fp8_block_m_steps`]).
 const SM120_FP8_BLOCK_M_STEP: u64 = 64;
@@ -555,6 +570,12 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
     match row.shape {
         Shape::Gemm { m, n, k } => {
             let (activations, weights) = formats(&row.dtype).ok_or("no format for this dtype")?;
+            let eager_int8 = sglang_eager_int8(row);
+            let activations = if eager_int8 {
+                Format::Int8
+            } else {
+                activations
+            };
             let op = Op::Gemm {
                 m: m as f64,
                 n: n as f64,
@@ -575,6 +596,10 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 hw.memory_bandwidth.value.get(),
                 sms,
             );
+            if eager_int8 {
+                times.quantise_s =
+                    (m * k) as f64 * SGLANG_INT8_QUANTISE_BYTES / hw.memory_bandwidth.value.get();
+            }
             if row.dtype == "fp8_block" {
                 // 128 x 128 block scales, which the catalogue's FP8 (read for its bytes)
                 // does not have: like every block-scaled GEMM it keeps each tile on one
@@ -2203,6 +2228,28 @@ mod tests {
             moe(64, true).shape.to_string(),
             "64 tokens, 4096 -> 2048/2, top 8 of 128, EP 4"
         );
+    }
+
+    #[test]
+    fn sglangs_int8_table_quantises_its_activations_in_eager_pytorch() {
+        let h100 = registry::get("h100-sxm").unwrap();
+        let sglang = Row {
+            framework: "SGLang".into(),
+            ..row("int8_wo", 1024, 4096, 4096, 1e-4)
+        };
+        let trtllm = row("int8_wo", 1024, 4096, 4096, 1e-4);
+        assert!(sglang_eager_int8(&sglang));
+        assert!(!sglang_eager_int8(&trtllm));
+        let (eager, weight_only) = (
+            times(&sglang, &h100).unwrap(),
+            times(&trtllm, &h100).unwrap(),
+        );
+        // 47 bytes an activation element at the datasheet bandwidth, against a weight-only
+        // kernel's none; INT8 by INT8 runs at twice BF16's peak on an H100.
+        let bandwidth = h100.memory_bandwidth.value.get();
+        assert!((eager.quantise_s * bandwidth / (1024.0 * 4096.0) - 47.0).abs() < 1e-9);
+        assert_eq!(weight_only.quantise_s, 0.0);
+        assert!((weight_only.compute_s / eager.compute_s - 2.0).abs() < 1e-9);
     }
 
     #[test]
