@@ -748,13 +748,16 @@ enum RemoteCopies {
     /// zero weight ensures no contribution": each such token's every copy is multiplied,
     /// so the work does not shrink with expert parallelism.
     OnExpertZero,
-    /// Computed on the last local expert: TensorRT-LLM's Triton FP8 block-scale MoE for
-    /// SM120 (`CutlassFusedMoE` at 1.3.0rc20, `fused_moe_cutlass.py`, passes
+    /// Every copy of every token multiplied on rank 0, the remote ones on a local expert
+    /// (counted on the last). TensorRT-LLM's Triton FP8 block-scale MoE for SM120
+    /// (`CutlassFusedMoE` at 1.3.0rc20, `fused_moe_cutlass.py`, passes
     /// `(ids - slot_start).clamp(0, local_n - 1)` with the other ranks' weights zeroed to
-    /// `run_triton_fp8_block_scale_moe`, which has no expert map), so every copy of every
-    /// token is multiplied on rank 0, the remote ones on its last expert. The kernel's
-    /// behaviour in serving too, not only the collector's.
-    OnLastExpert,
+    /// `run_triton_fp8_block_scale_moe`, which has no expert map): the kernel's behaviour
+    /// in serving too, not only the collector's. Read off the tables, not the source:
+    /// SGLang 0.5.14's Marlin MXFP4 layer and vLLM 0.19's MXFP4 MoE, whose times at 2,048
+    /// tokens and more are the same at EP 2 to 16 as at EP 1 (median ratio 0.90-1.00 over
+    /// 10-16 shapes each on the RTX PRO 6000; 1.00 on the B200 and H200).
+    EveryCopy,
 }
 
 impl RemoteCopies {
@@ -764,7 +767,7 @@ impl RemoteCopies {
         match self {
             RemoteCopies::Skipped => None,
             RemoteCopies::OnExpertZero => Some(0),
-            RemoteCopies::OnLastExpert => Some(local as usize - 1),
+            RemoteCopies::EveryCopy => Some(local as usize - 1),
         }
     }
 }
@@ -772,7 +775,7 @@ impl RemoteCopies {
 /// TensorRT-LLM's kernel for block-scaled FP8 MoE on SM120 (RTX PRO 6000): BF16
 /// activations times FP8 weights dequantised to BF16 in the K loop
 /// (`fused_moe_triton_fp8_block_scale.py`, "activations never go through FP8"), every copy
-/// computed ([`RemoteCopies::OnLastExpert`]).
+/// computed ([`RemoteCopies::EveryCopy`]).
 const TRTLLM_SM120_FP8_BLOCK_MOE: &str = "moe_torch_flow_triton_fp8_block";
 
 /// The MoE layers (hidden size, intermediate size, top-k, experts) the SGLang 0.5.14
@@ -792,7 +795,9 @@ const SGLANG_DEFAULT_ROUTING: [(u64, u64, u64, u64); 5] = [
 /// How the collector behind `row` handled remote copies ([`RemoteCopies`]): SGLang's
 /// 0.5.10 collector on its clamped path for every row; its 0.5.14 collector only for BF16
 /// and block-scaled FP8 on the Triton kernel, for the models it runs with default routing
-/// ([`SGLANG_DEFAULT_ROUTING`]; the other formats and models go through SGLang's layer).
+/// ([`SGLANG_DEFAULT_ROUTING`]; the other formats and models go through SGLang's layer),
+/// and every copy for its Marlin MXFP4 layer; every copy for TensorRT-LLM's SM120 FP8
+/// block-scale kernel and vLLM 0.19's MXFP4 MoE.
 fn remote_copies(row: &Row) -> RemoteCopies {
     let Shape::Moe {
         hidden,
@@ -804,13 +809,20 @@ fn remote_copies(row: &Row) -> RemoteCopies {
     else {
         return RemoteCopies::Skipped;
     };
+    let source = row.kernel_source.as_deref().unwrap_or_default();
     match Framework::parse(&row.framework) {
-        Some(Framework::Sglang) => {}
-        Some(Framework::TensorRtLlm)
-            if row.kernel_source.as_deref() == Some(TRTLLM_SM120_FP8_BLOCK_MOE) =>
+        Some(Framework::Sglang)
+            if row.version == "0.5.14"
+                && row.dtype == "w4a16_mxfp4"
+                && source.starts_with("sglang_marlin_moe") =>
         {
-            return RemoteCopies::OnLastExpert;
+            return RemoteCopies::EveryCopy;
         }
+        Some(Framework::Sglang) => {}
+        Some(Framework::TensorRtLlm) if source == TRTLLM_SM120_FP8_BLOCK_MOE => {
+            return RemoteCopies::EveryCopy;
+        }
+        Some(Framework::Vllm) if source == "vllm_mxfp4_moe" => return RemoteCopies::EveryCopy,
         _ => return RemoteCopies::Skipped,
     }
     let clamped = match row.version.as_str() {
@@ -865,7 +877,7 @@ impl MoeLoads {
 /// small batches at wide expert parallelism by up to the whole of rank 0's experts.
 /// Where the kernel computes remote copies on a local expert, rank 0 is given every copy of
 /// the tokens it is given: those with a local expert ([`RemoteCopies::OnExpertZero`]) or
-/// all of them ([`RemoteCopies::OnLastExpert`]).
+/// all of them ([`RemoteCopies::EveryCopy`]).
 fn collector_load(
     tokens: u64,
     experts: u64,
@@ -2309,7 +2321,7 @@ mod tests {
         // TensorRT-LLM's SM120 kernel takes every token: all 32 copies at EP 4, the remote
         // ones on expert 1 (rank 0's last), and 16 of 16 tokens at EP 8 too.
         let every = |ep| {
-            let l = collector_load(16, 8, 2, ep, Router::TopK, RemoteCopies::OnLastExpert);
+            let l = collector_load(16, 8, 2, ep, Router::TopK, RemoteCopies::EveryCopy);
             (l.tokens, l.load.assignments, l.load.experts_touched)
         };
         assert_eq!(every(4), (16.0, 32.0, 2.0));
@@ -2354,7 +2366,24 @@ mod tests {
             kernel_source: Some(TRTLLM_SM120_FP8_BLOCK_MOE.into()),
             ..moe("TRTLLM", "1.3.0rc20", "fp8_block", 4096, 1536, 8, 128)
         };
-        assert_eq!(remote_copies(&sm120), RemoteCopies::OnLastExpert);
+        assert_eq!(remote_copies(&sm120), RemoteCopies::EveryCopy);
+        let marlin = |version: &str, dtype: &str| Row {
+            kernel_source: Some("sglang_marlin_moe".into()),
+            ..moe("SGLang", version, dtype, 2880, 2880, 4, 32)
+        };
+        assert_eq!(
+            remote_copies(&marlin("0.5.14", "w4a16_mxfp4")),
+            RemoteCopies::EveryCopy
+        );
+        assert_eq!(
+            remote_copies(&marlin("0.5.14", "int4_wo")),
+            RemoteCopies::Skipped
+        );
+        let vllm = Row {
+            kernel_source: Some("vllm_mxfp4_moe".into()),
+            ..moe("VLLM", "0.19.0", "w4a16_mxfp4", 2880, 2880, 4, 32)
+        };
+        assert_eq!(remote_copies(&vllm), RemoteCopies::EveryCopy);
         assert_eq!(of("VLLM", "0.14.0", mixtral), RemoteCopies::Skipped);
     }
 
