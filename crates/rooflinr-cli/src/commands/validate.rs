@@ -383,7 +383,8 @@ fn sm120_fp8_block_m_steps(m: u64, n: u64, sms: u32) -> f64 {
 
 /// The formats of a GEMM table dtype: (activations, weights). `fp8_block` is FP8 with a
 /// scale per 128 x 128 block (DeepSeek-V3's recipe), counted as FP8: its scales are
-/// 1/16384 of the weights. `int8_wo` is weight-only INT8 with 16-bit activations.
+/// 1/16384 of the weights. `int8_wo` is weight-only INT8 with 16-bit activations (SGLang's
+/// table is not: [`sglang_eager_int8`]).
 fn formats(dtype: &str) -> Option<(Format, Format)> {
     Some(match dtype {
         "fp8_block" => (Format::Fp8E4m3, Format::Fp8E4m3),
@@ -828,7 +829,7 @@ fn remote_copies(row: &Row) -> RemoteCopies {
     let clamped = match row.version.as_str() {
         "0.5.10" => true,
         "0.5.14" => {
-            row.kernel_source.as_deref() == Some("sglang_fused_moe_triton")
+            source == "sglang_fused_moe_triton"
                 && matches!(row.dtype.as_str(), "bfloat16" | "fp8_block")
                 && SGLANG_DEFAULT_ROUTING.contains(&(hidden, inter, top_k, experts))
         }
