@@ -762,6 +762,15 @@ enum RemoteCopies {
 }
 
 impl RemoteCopies {
+    /// How the tables' notes name the rule.
+    fn name(self) -> &'static str {
+        match self {
+            RemoteCopies::Skipped => "skipped",
+            RemoteCopies::OnExpertZero => "on expert 0",
+            RemoteCopies::EveryCopy => "every copy",
+        }
+    }
+
     /// The local expert (of `local`) rank 0 multiplies other ranks' copies on, where it
     /// multiplies them.
     fn computed_on(self, local: u64) -> Option<usize> {
@@ -1419,6 +1428,112 @@ impl Residual {
     }
 }
 
+/// Tokens from which [`ep_scaling`] compares a MoE table's times across expert parallelism:
+/// where the routed copies' work, not the fixed time, sets the layer's time.
+const EP_SCALING_MIN_TOKENS: u64 = 2048;
+
+/// How one MoE table's times change with expert parallelism: the evidence for
+/// [`RemoteCopies`]. A layer that skips the other ranks' copies takes about 1 / EP of its
+/// time at EP 1; one that multiplies every copy about the same time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct EpScaling {
+    system: String,
+    framework: String,
+    version: String,
+    /// The table's `kernel_source`.
+    kernel: Option<String>,
+    dtype: String,
+    /// How `validate` reads the table's remote copies ([`RemoteCopies::name`]; "mixed" where
+    /// its rows differ).
+    remote_copies: String,
+    /// (EP, median over shapes of the time at that EP over the time at EP 1, shapes).
+    ratios: Vec<(u64, f64, usize)>,
+}
+
+/// The time at each expert parallelism over the time at EP 1, per device, framework,
+/// version, kernel and dtype of the MoE tables: every pair of balanced-router rows alike but
+/// for their EP (same tokens, at least [`EP_SCALING_MIN_TOKENS`], widths, top-k, experts and
+/// tensor parallelism), the median over shapes for each EP.
+fn ep_scaling(rows: &[Row]) -> Vec<EpScaling> {
+    type Table = (String, String, String, Option<String>, String);
+    let mut at_ep: BTreeMap<(Table, [u64; 6]), BTreeMap<u64, f64>> = BTreeMap::new();
+    let mut rules: BTreeMap<Table, Vec<RemoteCopies>> = BTreeMap::new();
+    for r in rows {
+        let Shape::Moe {
+            tokens,
+            hidden,
+            inter,
+            top_k,
+            experts,
+            tp,
+            ep,
+            balanced: true,
+            ..
+        } = r.shape
+        else {
+            continue;
+        };
+        if tokens < EP_SCALING_MIN_TOKENS {
+            continue;
+        }
+        let table = (
+            r.system.clone(),
+            r.framework.clone(),
+            r.version.clone(),
+            r.kernel_source.clone(),
+            r.dtype_label(),
+        );
+        if ep > 1 {
+            let rule = remote_copies(r);
+            let seen = rules.entry(table.clone()).or_default();
+            if !seen.contains(&rule) {
+                seen.push(rule);
+            }
+        }
+        at_ep
+            .entry((table, [tokens, hidden, inter, top_k, experts, tp]))
+            .or_default()
+            .insert(ep, r.measured_s);
+    }
+    let mut by_table: BTreeMap<Table, BTreeMap<u64, Vec<f64>>> = BTreeMap::new();
+    for ((table, _), times) in at_ep {
+        let Some(&one) = times.get(&1) else {
+            continue;
+        };
+        for (&ep, &t) in times.range(2..) {
+            by_table
+                .entry(table.clone())
+                .or_default()
+                .entry(ep)
+                .or_default()
+                .push(t / one);
+        }
+    }
+    by_table
+        .into_iter()
+        .map(|(table, by_ep)| {
+            let rule = match rules.get(&table).map(Vec::as_slice) {
+                Some([one]) => one.name().to_string(),
+                Some([_, _, ..]) => "mixed".to_string(),
+                _ => RemoteCopies::Skipped.name().to_string(),
+            };
+            let (system, framework, version, kernel, dtype) = table;
+            EpScaling {
+                system,
+                framework,
+                version,
+                kernel,
+                dtype,
+                remote_copies: rule,
+                ratios: by_ep
+                    .into_iter()
+                    .filter_map(|(ep, v)| Some((ep, kernel_time::median(v.clone())?, v.len())))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
 /// The validation of every table.
 #[derive(Clone, Debug, Serialize)]
 struct Validation {
@@ -1431,6 +1546,8 @@ struct Validation {
     skipped: Vec<String>,
     /// NCCL collectives against the deployment model's collective cost.
     collectives: super::collectives::Collectives,
+    /// The MoE tables' times across expert parallelism ([`ep_scaling`]).
+    ep_scaling: Vec<EpScaling>,
 }
 
 /// The kernels `framework`'s rows among `predicted` ran, where one of its tables (one
@@ -1646,6 +1763,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
         residuals,
         skipped,
         collectives: Default::default(),
+        ep_scaling: ep_scaling(rows),
     }
 }
 
@@ -1786,6 +1904,29 @@ fn markdown(v: &Validation) -> String {
             let fitted_on = format!("{}, {} shapes", o.label(), o.fitted_shapes);
             let _ = writeln!(out, "{}", o.fitted.row(g, &fitted_on));
         }
+    }
+    out += "\n## MoE times across expert parallelism\n\nTime at each EP over the time at EP 1 (median over shapes alike but for their EP, 2,048 tokens and more; shapes in brackets). A layer that skips the other ranks' routed copies takes about 1 / EP; one that multiplies every copy about 1. Remote copies: how `validate` reads the table.\n\n| device | framework | version | kernel | dtype | remote copies | EP 2 | EP 4 | EP 8 | EP 16 |\n| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
+    for e in &v.ep_scaling {
+        let at = |ep: u64| {
+            e.ratios
+                .iter()
+                .find(|(x, _, _)| *x == ep)
+                .map_or_else(|| "-".to_string(), |(_, r, n)| format!("{r:.2} ({n})"))
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            e.system,
+            e.framework,
+            e.version,
+            e.kernel.as_deref().unwrap_or("-"),
+            e.dtype,
+            e.remote_copies,
+            at(2),
+            at(4),
+            at(8),
+            at(16)
+        );
     }
     for s in &v.skipped {
         let _ = writeln!(out, "\nskipped: {s}");
@@ -2291,6 +2432,59 @@ mod tests {
                 .waves,
             0.0
         );
+    }
+
+    #[test]
+    fn moe_tables_show_how_their_times_scale_with_expert_parallelism() {
+        let moe = |version: &str, tokens, ep, measured_s| Row {
+            framework: "SGLang".into(),
+            version: version.into(),
+            kernel: Kernel::Moe,
+            kernel_source: Some("sglang_fused_moe_triton".into()),
+            shape: Shape::Moe {
+                tokens,
+                hidden: 4096,
+                inter: 14336,
+                top_k: 2,
+                experts: 8,
+                tp: 1,
+                ep,
+                gated: true,
+                balanced: true,
+                min_latency: false,
+            },
+            ..row("bfloat16", 0, 0, 0, measured_s)
+        };
+        // Two shapes at EP 1, 2 and 4 in a table that multiplies every copy (SGLang 0.5.10),
+        // one with half the time at EP 2 in another; rows under 2,048 tokens and an EP with
+        // no EP-1 twin are left out.
+        let rows = [
+            moe("0.5.10", 2048, 1, 1.0e-3),
+            moe("0.5.10", 2048, 2, 0.9e-3),
+            moe("0.5.10", 2048, 4, 0.8e-3),
+            moe("0.5.10", 4096, 1, 2.0e-3),
+            moe("0.5.10", 4096, 2, 2.0e-3),
+            moe("0.5.10", 1024, 1, 1.0e-3),
+            moe("0.5.10", 1024, 2, 0.1e-3),
+            moe("0.5.10", 8192, 8, 1.0e-3),
+            moe("0.5.14", 2048, 1, 1.0e-3),
+            moe("0.5.14", 2048, 2, 0.5e-3),
+        ];
+        let scaling = ep_scaling(&rows);
+        assert_eq!(scaling.len(), 2);
+        let (old, new) = (&scaling[0], &scaling[1]);
+        assert_eq!(
+            (old.version.as_str(), old.remote_copies.as_str()),
+            ("0.5.10", "on expert 0")
+        );
+        assert_eq!(old.ratios.len(), 2);
+        assert_eq!((old.ratios[0].0, old.ratios[0].2), (2, 2));
+        assert!((old.ratios[0].1 - 0.95).abs() < 1e-12);
+        assert_eq!((old.ratios[1].0, old.ratios[1].2), (4, 1));
+        assert!((old.ratios[1].1 - 0.8).abs() < 1e-12);
+        // Mixtral's shape keeps the clamped path in 0.5.14 too.
+        assert_eq!(new.remote_copies, "on expert 0");
+        assert!((new.ratios[0].1 - 0.5).abs() < 1e-12);
     }
 
     #[test]
