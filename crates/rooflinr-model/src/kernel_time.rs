@@ -5,15 +5,16 @@
 //!        + (memory^p + compute^p)^(1/p)
 //!        + waves of blocks x per-wave latency
 //! memory = max(bytes / (bandwidth x datasheet bandwidth),
-//!              one SM's serial share of the bytes / (tile bandwidth x datasheet bandwidth),
+//!              one SM's serial share of the weights / (tile bandwidth x datasheet bandwidth),
 //!              bytes the L2 serves / (L2 bandwidth x datasheet bandwidth))
 //! compute = FLOPs / (compute x datasheet peak x tile efficiency)
 //!
 //! - `fixed_s`: time every kernel spends whatever its size (launch, prologue, epilogue,
 //!   the tail of the last wave's pipeline): the floor small GEMMs sit on.
 //! - `bandwidth`: the fraction of the datasheet bandwidth a streaming GEMM reaches.
-//! - `tile_bandwidth`: the fraction of the datasheet bandwidth one 128 x 128 output tile's
-//!   weights stream at. A skinny GEMM (decode: small M) has few output tiles; when they
+//! - `tile_bandwidth`: the fraction of the datasheet bandwidth one output tile's 128
+//!   columns of the weights stream at ([`serial_tile_share`]; a tile is 128 rows, 256 on
+//!   B200 and B300: [`gemm_tile_rows`]). A skinny GEMM (decode: small M) has few output tiles; when they
 //!   leave SMs idle, the whole bandwidth is out of reach and the time is that of one SM
 //!   walking its tiles' share of the bytes. NVIDIA's NVFP4 tables show it plainly: at M = 8
 //!   the time grows with K and not with N until N passes about 12,000 (one tile per 128
@@ -368,16 +369,33 @@ pub struct KernelTimes {
     pub route_s: f64,
 }
 
-/// The share of a GEMM's bytes one SM streams in series when each 128 x 128 output tile
-/// of an `m x n` output runs whole on one of `sms` SMs: the tiles of the fullest wave,
-/// ceil(tiles / SMs) / tiles (1 for one tile, 1 / SMs for a GEMM with a tile per SM or a
-/// multiple of that). 0 when the SM count is unknown.
-pub fn serial_tile_share(m: u64, n: u64, sms: u32) -> f64 {
-    if sms == 0 || m == 0 || n == 0 {
+/// Rows of the output one GEMM tile spans on `hw`: 256 where a pair of SMs computes one
+/// tile together (`tcgen05.mma.cta_group::2`, PTX ISA 9.0, on sm_100 and sm_103: each SM
+/// of the pair holds 128 rows and half the weights' columns), 128 elsewhere ([`TILE`]).
+/// NVIDIA's B200 NVFP4 GEMM tables take as long at M = 256 as at M = 128 (N = 2,048,
+/// K = 65,536: 134.5 and 132.8 us), and 1.7-2.0x as long at M = 257 (N = 51,200 and
+/// 65,536).
+pub fn gemm_tile_rows(hw: &Hardware) -> u64 {
+    if hw.has_tcgen05() { 2 * TILE } else { TILE }
+}
+
+/// The share of a GEMM's weights one SM streams in series when each output tile of
+/// `tile_rows` x 128 of an `m x n` output runs whole on one of `sms` SMs and streams its
+/// own 128-column panel of the weights (the whole of `k`): the tiles of the fullest wave
+/// over the column panels, ceil(tiles / SMs) / ceil(n / 128) (1 for one tile; 1 / 148 for
+/// 148 column panels on 148 SMs; 2 / 148 for twice as many tiles, two row blocks: each SM
+/// streams two panels). Row blocks over one column panel each stream it, side by side, so
+/// more rows do not share out the weights: B200's NVFP4 tables take as long at M = 129 as
+/// at M = 128, where a share of all the bytes over all the tiles had them twice as fast
+/// (B200 and GB200 NVFP4 held-out p90 22 -> 13 %, with [`gemm_tile_rows`]). 0 when the
+/// SM count is unknown.
+pub fn serial_tile_share(m: u64, n: u64, tile_rows: u64, sms: u32) -> f64 {
+    if sms == 0 || m == 0 || n == 0 || tile_rows == 0 {
         return 0.0;
     }
-    let tiles = m.div_ceil(TILE) * n.div_ceil(TILE);
-    tiles.div_ceil(u64::from(sms)) as f64 / tiles as f64
+    let panels = n.div_ceil(TILE);
+    let tiles = m.div_ceil(tile_rows) * panels;
+    tiles.div_ceil(u64::from(sms)) as f64 / panels as f64
 }
 
 /// Bytes of the pass that quantises a GEMM's activations before an FP8 or FP4 GEMM: the
@@ -410,16 +428,19 @@ impl KernelTimes {
         }
     }
 
-    /// The times of an `m x n x k` GEMM with `activations` from its datasheet roofline
-    /// prediction: the compute term stretched by the tile efficiency on `sms`
-    /// multiprocessors, and the activation quantisation at the datasheet `bandwidth`.
+    /// The times of an `m x n x k` GEMM with `activations` and `weights` on `hw` from its
+    /// datasheet roofline prediction: the compute term stretched by the tile efficiency on
+    /// the device's SMs, the activation quantisation at the datasheet bandwidth, and the
+    /// weights one SM streams in series ([`serial_tile_share`]).
     pub fn of(
         prediction: &Prediction,
         (m, n, k): (u64, u64, u64),
-        activations: Format,
-        bandwidth: f64,
-        sms: u32,
+        (activations, weights): (Format, Format),
+        hw: &Hardware,
     ) -> KernelTimes {
+        let bandwidth = hw.memory_bandwidth.value.get();
+        let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+        let weights_s = (n * k) as f64 * weights.bits_per_element() / 8.0 / bandwidth;
         KernelTimes {
             memory_s: prediction.memory_time.get(),
             compute_s: prediction.compute_time.get() / tile_efficiency(m, n, k, sms),
@@ -430,7 +451,7 @@ impl KernelTimes {
             } else {
                 0.0
             },
-            tile_stream_s: prediction.memory_time.get() * serial_tile_share(m, n, sms),
+            tile_stream_s: weights_s * serial_tile_share(m, n, gemm_tile_rows(hw), sms),
             l2_s: 0.0,
             l2_share: 0.0,
             head_dim: None,
@@ -1583,7 +1604,6 @@ pub fn calibrated(
     framework: Framework,
     prediction: &Prediction,
 ) -> Option<(f64, &'static Profile)> {
-    let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     let layout = match op {
         Op::FusedAttention(shape) if shape.q_len <= 1.0 => {
             DecodeLayout::of(framework, shape, hw.sm_version(), precision.kv)
@@ -1596,9 +1616,8 @@ pub fn calibrated(
         Op::Gemm { m, n, k, .. } => KernelTimes::of(
             prediction,
             (m as u64, n as u64, k as u64),
-            precision.activations,
-            hw.memory_bandwidth.value.get(),
-            sms,
+            (precision.activations, precision.weights),
+            hw,
         ),
         Op::FusedAttention(shape) => {
             KernelTimes::attention_of(&shape, prediction, precision, hw, layout)
@@ -1853,7 +1872,7 @@ mod tests {
             };
             let p = op.predict(&Precision::uniform(Format::Bf16), &h100, &Efficiency::IDEAL);
             let shape = (m as u64, n as u64, k as u64);
-            KernelTimes::of(&p.prediction, shape, Format::Bf16, 3.35e12, 132)
+            KernelTimes::of(&p.prediction, shape, (Format::Bf16, Format::Bf16), &h100)
         };
         assert_eq!(times(8.0, 256.0, 4096.0).waves, 2.0);
         assert_eq!(times(8.0, 256.0, 1024.0).waves, 0.0);
@@ -1953,13 +1972,31 @@ mod tests {
     #[test]
     fn one_sm_streams_the_tiles_of_the_fullest_wave() {
         // M = 8, N = 128: one output tile, so one SM reads all the weights.
-        assert_eq!(serial_tile_share(8, 128, 148), 1.0);
-        // N = 256: two tiles on two SMs, each half the bytes.
-        assert_eq!(serial_tile_share(8, 256, 148), 0.5);
+        assert_eq!(serial_tile_share(8, 128, 128, 148), 1.0);
+        // N = 256: two tiles on two SMs, each half the weights.
+        assert_eq!(serial_tile_share(8, 256, 128, 148), 0.5);
         // 148 tiles on 148 SMs: each SM a 148th; 149 tiles: one SM runs two of them.
-        assert_eq!(serial_tile_share(8, 148 * 128, 148), 1.0 / 148.0);
-        assert_eq!(serial_tile_share(8, 149 * 128, 148), 2.0 / 149.0);
-        assert_eq!(serial_tile_share(8, 128, 0), 0.0);
+        assert_eq!(serial_tile_share(8, 148 * 128, 128, 148), 1.0 / 148.0);
+        assert_eq!(serial_tile_share(8, 149 * 128, 128, 148), 2.0 / 149.0);
+        assert_eq!(serial_tile_share(8, 128, 128, 0), 0.0);
+        // A second row block streams the same column panels again on other SMs: no
+        // faster while the tiles fit on the SMs, twice as long once they take two rounds.
+        assert_eq!(serial_tile_share(129, 2048, 128, 148), 1.0 / 16.0);
+        assert_eq!(serial_tile_share(129, 148 * 128, 128, 148), 2.0 / 148.0);
+        // 256-row tiles (a pair of SMs each, sm_100): M = 256 is still one row block.
+        assert_eq!(serial_tile_share(256, 148 * 128, 256, 148), 1.0 / 148.0);
+        assert_eq!(serial_tile_share(257, 148 * 128, 256, 148), 2.0 / 148.0);
+    }
+
+    #[test]
+    fn tcgen05_parts_compute_256_row_tiles_on_pairs_of_sms() {
+        let rows = |key: &str| gemm_tile_rows(&crate::hardware::registry::get(key).unwrap());
+        assert_eq!(rows("b200"), 256);
+        assert_eq!(rows("gb300"), 256);
+        // Hopper's warpgroup MMA and sm_120's warp-level MMA: one SM per 128-row tile.
+        assert_eq!(rows("h100-sxm"), 128);
+        assert_eq!(rows("rtx-pro-6000"), 128);
+        assert_eq!(rows("a100-sxm"), 128);
     }
 
     #[test]
@@ -1985,7 +2022,7 @@ mod tests {
                 compute_s: memory_s / 100.0,
                 quantise_s: 0.0,
                 waves: 0.0,
-                tile_stream_s: memory_s * serial_tile_share(8, n, 148),
+                tile_stream_s: memory_s * serial_tile_share(8, n, 128, 148),
                 l2_s: 0.0,
                 l2_share: 0.0,
                 head_dim: None,
@@ -2034,7 +2071,7 @@ mod tests {
                     },
                     quantise_s: 0.0,
                     waves: 0.0,
-                    tile_stream_s: memory_s * serial_tile_share(8, n, 148),
+                    tile_stream_s: memory_s * serial_tile_share(8, n, 128, 148),
                     l2_s: 0.0,
                     l2_share: 0.0,
                     head_dim: None,

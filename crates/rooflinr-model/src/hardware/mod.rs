@@ -384,6 +384,14 @@ impl Hardware {
         self.sm
     }
 
+    /// Whether the tensor cores take the fifth generation's `tcgen05` instructions: sm_100
+    /// and sm_103 (B200, B300 and their Grace pairings), not sm_12x (RTX PRO 6000, GB10),
+    /// whose tensor cores keep the warp-level `mma` (PTX ISA 9.0, "TensorCore 5th
+    /// Generation Family Instructions", target requirements).
+    pub fn has_tcgen05(&self) -> bool {
+        self.sm.is_some_and(|v| (100..110).contains(&v))
+    }
+
     /// The L2 cache, bytes; 0 where the device does not state one.
     pub fn l2_bytes(&self) -> f64 {
         self.l2_cache.as_ref().map_or(0.0, |f| f.value.get())

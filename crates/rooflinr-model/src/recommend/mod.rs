@@ -82,7 +82,7 @@ impl AttentionChoice {
         let ok = match self {
             AttentionChoice::Fa2 => sm.is_none_or(|v| v >= 80),
             AttentionChoice::Fa3 => sm == Some(90),
-            AttentionChoice::Blackwell => sm.is_some_and(|v| (100..110).contains(&v)),
+            AttentionChoice::Blackwell => hardware.has_tcgen05(),
         };
         (!ok).then(|| {
             let arch = &hardware.architecture;
