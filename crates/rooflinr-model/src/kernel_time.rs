@@ -125,6 +125,17 @@ const KEY_TILE: f64 = 128.0;
 /// way, so they keep 128.
 const NARROW_KEY_TILE: f64 = 32.0;
 
+/// Query rows per tile of vLLM's prefill attention on tcgen05 parts (sm_100, sm_103): the
+/// kernels it runs there (FlashInfer's and trtllm-gen's Blackwell attention) compute with
+/// tcgen05's 128-row MMA. Read off NVIDIA's tables, against [`QUERY_TILE`]: vLLM's own fit
+/// on B200 20 -> 16 % median (p90 53 -> 39 %), on B300, GB200 and GB300 p90 48-52 -> 37-39 %
+/// (the rows of its Triton kernel, which a table with an FP8 cache also holds, fit worse:
+/// p90 84-122 -> 174-246 %; their median is unchanged).
+/// TensorRT-LLM's own kernels there fit 64 rows better (p90 17-21 % against 29-30 %), and
+/// SGLang's tables, whose Triton kernel has 64-row tiles beside FlashInfer's, no better
+/// with 128 (medians 1-2 points worse).
+const TCGEN05_QUERY_TILE: f64 = 128.0;
+
 /// The key columns per tile of a prefill attention kernel on compute capability `sm`
 /// ([`KEY_TILE`], [`NARROW_KEY_TILE`]): 32 on sm_80 to sm_89 and sm_120 and later consumer
 /// parts, 128 on Hopper, the sm_100 family and where the architecture is not known.
@@ -132,6 +143,30 @@ pub fn prefill_key_tile(sm: Option<u32>) -> f64 {
     match sm {
         Some(80..=89 | 120..=129) => NARROW_KEY_TILE,
         _ => KEY_TILE,
+    }
+}
+
+/// The tile a prefill attention kernel computes whole: query rows by key columns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrefillTile {
+    /// Query rows ([`QUERY_TILE`], [`TCGEN05_QUERY_TILE`]).
+    pub queries: f64,
+    /// Key columns ([`prefill_key_tile`]).
+    pub keys: f64,
+}
+
+impl PrefillTile {
+    /// The tile of `framework`'s prefill attention kernels on `hw`.
+    pub fn of(framework: Framework, hw: &Hardware) -> PrefillTile {
+        let queries = if framework == Framework::Vllm && hw.has_tcgen05() {
+            TCGEN05_QUERY_TILE
+        } else {
+            QUERY_TILE
+        };
+        PrefillTile {
+            queries,
+            keys: prefill_key_tile(hw.sm_version()),
+        }
     }
 }
 
@@ -144,26 +179,30 @@ pub fn prefill_key_tile(sm: Option<u32>) -> f64 {
 pub const PREFILL_HEAD_DIMS: [u32; 5] = [64, 128, 192, 256, 512];
 
 /// Query-key pairs a prefill attention kernel computes: whole tiles of 64 queries by
-/// `key_tile` keys ([`QUERY_TILE`], [`prefill_key_tile`]), skipping only tiles the causal
+/// `tile.keys` keys ([`PrefillTile`]), skipping only tiles the causal
 /// mask hides entirely. Decode (one query)
 /// computes each visible pair once: its kernels hold a sequence's few query heads in one
 /// block.
-pub fn attention_tile_pairs(shape: &AttentionShape, key_tile: f64) -> f64 {
+pub fn attention_tile_pairs(shape: &AttentionShape, tile: PrefillTile) -> f64 {
+    let PrefillTile {
+        queries: query_tile,
+        keys: key_tile,
+    } = tile;
     let (t, s) = (shape.q_len, shape.kv_len);
     if t <= 1.0 {
         return shape.visible_pairs();
     }
-    let query_tiles = (t / QUERY_TILE).ceil();
+    let query_tiles = (t / query_tile).ceil();
     let key_tiles = if shape.causal {
         // Query tile i ends at row min((i + 1) x 64, t), which sees the first
         // s - t + that many keys; under a window w its first row's first visible key is
         // s - t + i x 64 + 1 - w, and the key tiles before that one are skipped.
         (0..query_tiles as u64)
             .map(|i| {
-                let last = ((i + 1) as f64 * QUERY_TILE).min(t);
+                let last = ((i + 1) as f64 * query_tile).min(t);
                 let end = ((s - t + last).max(0.0) / key_tile).ceil();
                 let start = shape.window.map_or(0.0, |w| {
-                    ((s - t + i as f64 * QUERY_TILE + 1.0 - w).max(0.0) / key_tile).floor()
+                    ((s - t + i as f64 * query_tile + 1.0 - w).max(0.0) / key_tile).floor()
                 });
                 end - start
             })
@@ -171,7 +210,7 @@ pub fn attention_tile_pairs(shape: &AttentionShape, key_tile: f64) -> f64 {
     } else {
         query_tiles * (s / key_tile).ceil()
     };
-    key_tiles * QUERY_TILE * key_tile
+    key_tiles * query_tile * key_tile
 }
 
 /// The head width of `shape` when it is prefill attention with keys and values of one
@@ -496,7 +535,7 @@ impl KernelTimes {
     /// The times of a fused attention kernel of `shape` (as the kernel runs it:
     /// [`DecodeLayout::run_shape`]) from its datasheet roofline `prediction` (that shape's
     /// FLOPs and bytes) on `sms` multiprocessors: the compute term counts whole tiles of
-    /// `key_tile` keys ([`attention_tile_pairs`], [`prefill_key_tile`]), and the blocks run in waves, one block per query tile
+    /// `tile` ([`attention_tile_pairs`], [`PrefillTile`]), and the blocks run in waves, one block per query tile
     /// and head in prefill; in decode, one per sequence and KV head, times the sequence's
     /// parts under XQA, whose merge of the parts is one more dependent step (a wave's
     /// latency). A decode block streams its share of the bytes in series with the blocks
@@ -510,12 +549,12 @@ impl KernelTimes {
         shape: &AttentionShape,
         prediction: &Prediction,
         sms: u32,
-        key_tile: f64,
+        tile: PrefillTile,
         layout: DecodeLayout,
     ) -> KernelTimes {
         let visible = shape.visible_pairs();
         let padding = if visible > 0.0 {
-            attention_tile_pairs(shape, key_tile) / visible
+            attention_tile_pairs(shape, tile) / visible
         } else {
             1.0
         };
@@ -529,7 +568,7 @@ impl KernelTimes {
             _ => 1,
         };
         let blocks = if shape.q_len > 1.0 {
-            shape.batch * shape.heads * (shape.q_len / QUERY_TILE).ceil()
+            shape.batch * shape.heads * (shape.q_len / tile.queries).ceil()
         } else {
             shape.batch * shape.kv_heads * parts as f64
         };
@@ -569,18 +608,18 @@ impl KernelTimes {
         prediction: &Prediction,
         precision: &Precision,
         hw: &Hardware,
-        layout: DecodeLayout,
+        (framework, layout): (Framework, DecodeLayout),
     ) -> KernelTimes {
         let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
-        let key_tile = prefill_key_tile(hw.sm_version());
+        let tile = PrefillTile::of(framework, hw);
         let run = layout.run_shape(shape);
         if run == *shape {
-            return KernelTimes::attention(shape, prediction, sms, key_tile, layout);
+            return KernelTimes::attention(shape, prediction, sms, tile, layout);
         }
         let every_read = Op::FusedAttention(run)
             .predict(precision, hw, &Efficiency::IDEAL)
             .prediction;
-        let mut times = KernelTimes::attention(&run, &every_read, sms, key_tile, layout);
+        let mut times = KernelTimes::attention(&run, &every_read, sms, tile, layout);
         let once = prediction.memory_time.get();
         times.l2_s = (times.memory_s - once).max(0.0);
         times.memory_s = once;
@@ -1620,7 +1659,7 @@ pub fn calibrated(
             hw,
         ),
         Op::FusedAttention(shape) => {
-            KernelTimes::attention_of(&shape, prediction, precision, hw, layout)
+            KernelTimes::attention_of(&shape, prediction, precision, hw, (framework, layout))
         }
         _ => return None,
     };
@@ -1669,6 +1708,12 @@ pub fn calibrated_pass(
 mod tests {
     use super::*;
 
+    /// TensorRT-LLM's prefill tile on Hopper: 64 query rows by 128 keys.
+    const TRTLLM_HOPPER: PrefillTile = PrefillTile {
+        queries: QUERY_TILE,
+        keys: KEY_TILE,
+    };
+
     fn gemm(memory_s: f64, compute_s: f64) -> KernelTimes {
         KernelTimes::throughput(memory_s, compute_s)
     }
@@ -1708,13 +1753,19 @@ mod tests {
             shared_kv: false,
             window: Some(256.0),
         };
-        assert_eq!(attention_tile_pairs(&shape, KEY_TILE), 42.0 * 64.0 * 128.0);
-        assert!(attention_tile_pairs(&shape, KEY_TILE) >= shape.visible_pairs());
+        assert_eq!(
+            attention_tile_pairs(&shape, TRTLLM_HOPPER),
+            42.0 * 64.0 * 128.0
+        );
+        assert!(attention_tile_pairs(&shape, TRTLLM_HOPPER) >= shape.visible_pairs());
         let full = AttentionShape {
             window: None,
             ..shape
         };
-        assert_eq!(attention_tile_pairs(&full, KEY_TILE), 72.0 * 64.0 * 128.0);
+        assert_eq!(
+            attention_tile_pairs(&full, TRTLLM_HOPPER),
+            72.0 * 64.0 * 128.0
+        );
     }
 
     #[test]
@@ -2266,7 +2317,7 @@ mod tests {
         };
         let p = one_gflop_on_a_small_roof();
         let width = |s: &AttentionShape| {
-            KernelTimes::attention(s, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).head_dim
+            KernelTimes::attention(s, &p, 132, TRTLLM_HOPPER, DecodeLayout::PerKvHead).head_dim
         };
         assert_eq!(width(&shape), Some(64));
         let decode = AttentionShape {
@@ -2307,9 +2358,49 @@ mod tests {
             (Some(100), 128.0),
             (None, 128.0),
         ] {
-            let pairs = attention_tile_pairs(&prompt, prefill_key_tile(sm));
-            assert_eq!(pairs, 64.0 * keys, "{sm:?}");
+            let tile = PrefillTile {
+                queries: QUERY_TILE,
+                keys: prefill_key_tile(sm),
+            };
+            assert_eq!(attention_tile_pairs(&prompt, tile), 64.0 * keys, "{sm:?}");
         }
+    }
+
+    /// vLLM's kernels on tcgen05 parts compute 128 query rows a tile; TensorRT-LLM's and
+    /// SGLang's there, and vLLM's elsewhere, 64.
+    #[test]
+    fn vllm_on_tcgen05_parts_computes_128_query_rows_a_tile() {
+        let get = |key: &str| crate::hardware::registry::get(key).unwrap();
+        let (b200, h100) = (get("b200"), get("h100-sxm"));
+        assert_eq!(PrefillTile::of(Framework::Vllm, &b200).queries, 128.0);
+        assert_eq!(PrefillTile::of(Framework::TensorRtLlm, &b200).queries, 64.0);
+        assert_eq!(PrefillTile::of(Framework::Sglang, &b200).queries, 64.0);
+        assert_eq!(PrefillTile::of(Framework::Vllm, &h100).queries, 64.0);
+        assert_eq!(
+            PrefillTile::of(Framework::Vllm, &get("rtx-pro-6000")).keys,
+            32.0
+        );
+        // A 1024-token causal prompt: 8 query tiles of 128 rows see 1, 2, ..., 8 key tiles
+        // of 128 (36), against 72 tiles of 64 x 128; blocks per head 8, not 16.
+        let prompt = AttentionShape {
+            batch: 1.0,
+            q_len: 1024.0,
+            kv_len: 1024.0,
+            heads: 132.0,
+            kv_heads: 8.0,
+            qk_dim: 128.0,
+            v_dim: 128.0,
+            causal: true,
+            shared_kv: false,
+            window: None,
+        };
+        let vllm = PrefillTile::of(Framework::Vllm, &b200);
+        assert_eq!(attention_tile_pairs(&prompt, vllm), 36.0 * 128.0 * 128.0);
+        let p = one_gflop_on_a_small_roof();
+        let waves =
+            |tile| KernelTimes::attention(&prompt, &p, 132, tile, DecodeLayout::PerKvHead).waves;
+        assert_eq!(waves(vllm), 8.0);
+        assert_eq!(waves(TRTLLM_HOPPER), 16.0);
     }
 
     #[test]
@@ -2329,22 +2420,22 @@ mod tests {
         // 1024 causal: 16 query tiles of 64 rows see 1, 1, 2, 2, ..., 8, 8 = 72 key tiles of
         // 128.
         assert_eq!(
-            attention_tile_pairs(&shape(1024.0, 1024.0, true), KEY_TILE),
+            attention_tile_pairs(&shape(1024.0, 1024.0, true), TRTLLM_HOPPER),
             72.0 * 64.0 * 128.0
         );
         // 16 tokens still fill one whole tile; no mask: every tile of the 4 x 3 grid.
         assert_eq!(
-            attention_tile_pairs(&shape(16.0, 16.0, true), KEY_TILE),
+            attention_tile_pairs(&shape(16.0, 16.0, true), TRTLLM_HOPPER),
             64.0 * 128.0
         );
         assert_eq!(
-            attention_tile_pairs(&shape(256.0, 300.0, false), KEY_TILE),
+            attention_tile_pairs(&shape(256.0, 300.0, false), TRTLLM_HOPPER),
             12.0 * 64.0 * 128.0
         );
         // Decode: each visible pair once.
         let decode = shape(1.0, 5000.0, true);
         assert_eq!(
-            attention_tile_pairs(&decode, KEY_TILE),
+            attention_tile_pairs(&decode, TRTLLM_HOPPER),
             decode.visible_pairs()
         );
         // Waves: prefill blocks per query tile and head, decode per sequence and KV head.
@@ -2353,7 +2444,7 @@ mod tests {
             &shape(1024.0, 1024.0, true),
             &p,
             132,
-            KEY_TILE,
+            TRTLLM_HOPPER,
             DecodeLayout::PerKvHead,
         );
         assert_eq!(prefill.waves, 1.0);
@@ -2367,18 +2458,18 @@ mod tests {
             ..decode
         };
         assert_eq!(
-            KernelTimes::attention(&many, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).waves,
+            KernelTimes::attention(&many, &p, 132, TRTLLM_HOPPER, DecodeLayout::PerKvHead).waves,
             2.0
         );
         assert_eq!(
-            KernelTimes::attention(&many, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).memory_s,
+            KernelTimes::attention(&many, &p, 132, TRTLLM_HOPPER, DecodeLayout::PerKvHead).memory_s,
             p.memory_time.get()
         );
         // A decode block streams its share in series with the next block on its SM: 200
         // blocks on 132 SMs, two in a row on the fullest, 2 / 200 of the bytes. Prefill has
         // no such term (its blocks are compute-bound tiles).
-        let stream =
-            KernelTimes::attention(&many, &p, 132, KEY_TILE, DecodeLayout::PerKvHead).tile_stream_s;
+        let stream = KernelTimes::attention(&many, &p, 132, TRTLLM_HOPPER, DecodeLayout::PerKvHead)
+            .tile_stream_s;
         assert!((stream - p.memory_time.get() * 2.0 / 200.0).abs() < 1e-18);
         assert_eq!(prefill.tile_stream_s, 0.0);
     }
@@ -2902,8 +2993,13 @@ mod tests {
         let r = op.predict(&p, &hw, &Efficiency::IDEAL);
         let (t, profile) = calibrated(&op, &p, &hw, Framework::TensorRtLlm, &r.prediction).unwrap();
         assert_eq!(profile.kernel, own);
-        let times =
-            KernelTimes::attention_of(&s, &r.prediction, &p, &hw, DecodeLayout::PerQueryHead);
+        let times = KernelTimes::attention_of(
+            &s,
+            &r.prediction,
+            &p,
+            &hw,
+            (Framework::TensorRtLlm, DecodeLayout::PerQueryHead),
+        );
         let once = r.prediction.memory_time.get();
         let every_read = Op::FusedAttention(run)
             .predict(&p, &hw, &Efficiency::IDEAL)
@@ -2916,7 +3012,13 @@ mod tests {
         assert!(profile.terms.l2_bandwidth.is_finite());
         assert!(t > times.l2_s / profile.terms.l2_bandwidth);
         // Every other layout re-reads nothing.
-        let xqa = KernelTimes::attention_of(&s, &r.prediction, &p, &hw, DecodeLayout::Xqa);
+        let xqa = KernelTimes::attention_of(
+            &s,
+            &r.prediction,
+            &p,
+            &hw,
+            (Framework::TensorRtLlm, DecodeLayout::Xqa),
+        );
         assert_eq!((xqa.memory_s, xqa.l2_s), (once, 0.0));
     }
 
