@@ -178,8 +178,8 @@ impl PrefillTile {
 /// reaches its own share of the tensor-core peak ([`KernelTerms::head_compute`]).
 pub const PREFILL_HEAD_DIMS: [u32; 5] = [64, 128, 192, 256, 512];
 
-/// Query-key pairs a prefill attention kernel computes: whole tiles of 64 queries by
-/// `tile.keys` keys ([`PrefillTile`]), skipping only tiles the causal
+/// Query-key pairs a prefill attention kernel computes: whole tiles of `tile.queries`
+/// queries by `tile.keys` keys ([`PrefillTile`]), skipping only tiles the causal
 /// mask hides entirely. Decode (one query)
 /// computes each visible pair once: its kernels hold a sequence's few query heads in one
 /// block.
@@ -194,9 +194,9 @@ pub fn attention_tile_pairs(shape: &AttentionShape, tile: PrefillTile) -> f64 {
     }
     let query_tiles = (t / query_tile).ceil();
     let key_tiles = if shape.causal {
-        // Query tile i ends at row min((i + 1) x 64, t), which sees the first
-        // s - t + that many keys; under a window w its first row's first visible key is
-        // s - t + i x 64 + 1 - w, and the key tiles before that one are skipped.
+        // Query tile i (q rows a tile) ends at row min((i + 1) x q, t), which sees the
+        // first s - t + that many keys; under a window w its first row's first visible key
+        // is s - t + i x q + 1 - w, and the key tiles before that one are skipped.
         (0..query_tiles as u64)
             .map(|i| {
                 let last = ((i + 1) as f64 * query_tile).min(t);
