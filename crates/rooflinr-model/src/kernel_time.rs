@@ -479,7 +479,7 @@ impl KernelTimes {
     ) -> KernelTimes {
         let bandwidth = hw.memory_bandwidth.value.get();
         let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
-        let weights_s = (n * k) as f64 * weights.bits_per_element() / 8.0 / bandwidth;
+        let weights_s = weights.tensor_bytes((n * k) as f64).get() / bandwidth;
         KernelTimes {
             memory_s: prediction.memory_time.get(),
             compute_s: prediction.compute_time.get() / tile_efficiency(m, n, k, sms),
