@@ -408,6 +408,37 @@ pub struct KernelTimes {
     pub route_s: f64,
 }
 
+/// The token rows of one tile of the TRT-LLM-Gen fused MoE kernels (sm_100 and sm_103;
+/// TensorRT-LLM's `TRTLLMGenFusedMoE`, and FlashInfer's `trtllm_fused_moe` that SGLang and
+/// vLLM call), as their launcher picks it: the average copies per local expert, `tokens x
+/// top_k / local_experts` as if every copy were local, rounded up to a power of two and
+/// held to the kernel's ladder of tiles, 8 to 64 rows for 4-bit weights with BF16
+/// activations, 8 to 256 for 4-bit weights with 8- or 4-bit activations and for MXFP8, 8
+/// to 128 otherwise (FlashInfer `csrc/trtllm_fused_moe_kernel_launcher.cu`:
+/// `computeSelectedTileN` and each launcher's supported tiles). Every expert with a copy
+/// computes whole tiles of rows ([`KernelTimes::moe`]), so at expert parallelism, where a
+/// `1 / ep` share of the copies is local, most of a tile is padding: NVIDIA's B200
+/// W4A8 MXFP4 table (TensorRT-LLM, hidden 4,096, 16 of 256 experts local, top 6) takes
+/// 74 us at 160 tokens (a 64-row tile), 112 at 192 (128 rows) and 205 at 384 (256 rows).
+/// The launcher also offers the autotuner the ladder's neighbours of this tile; held
+/// against the tables, this tile fits better than the next smaller one.
+pub fn trtllm_gen_moe_tile(
+    tokens: u64,
+    top_k: u64,
+    local_experts: u64,
+    precision: &Precision,
+) -> u64 {
+    let average = (tokens * top_k).div_ceil(local_experts.max(1));
+    let four_bit_weights = matches!(precision.weights, Format::NvFp4 | Format::MxFp4);
+    let widest = match precision.activations {
+        Format::Bf16 if four_bit_weights => 64,
+        _ if four_bit_weights => 256,
+        Format::MxFp8E4m3 => 256,
+        _ => 128,
+    };
+    average.next_power_of_two().clamp(8, widest)
+}
+
 /// Rows of the output one GEMM tile spans on `hw`: 256 where a pair of SMs computes one
 /// tile together (`tcgen05.mma.cta_group::2`, PTX ISA 9.0, on sm_100 and sm_103: each SM
 /// of the pair holds 128 rows and half the weights' columns), 128 elsewhere ([`TILE`]).
@@ -636,12 +667,15 @@ impl KernelTimes {
     /// ([`KernelTimes::route_s`]), one pass over every token's routed copies, local or
     /// not, in the activation format: the routing work NVIDIA's tables show growing with
     /// the whole batch at any expert parallelism, at a rate of its own per device and
-    /// format ([`KernelTerms::route_rate`]).
+    /// format ([`KernelTerms::route_rate`]). With `tile_rows`, each expert's GEMMs compute
+    /// whole tiles of that many rows, padding included ([`trtllm_gen_moe_tile`]); without,
+    /// its copies only.
     pub fn moe(
         shape: &MoeShape,
         load: &MoeLoad,
         precision: &Precision,
         hw: &Hardware,
+        tile_rows: Option<u64>,
     ) -> KernelTimes {
         let assignments = load.assignments;
         let touched = load.experts_touched;
@@ -649,6 +683,14 @@ impl KernelTimes {
             assignments / touched
         } else {
             0.0
+        };
+        // Rows each expert's GEMMs compute: its copies, or whole tiles of them.
+        let computed = match tile_rows {
+            Some(rows) if per_expert > 0.0 => {
+                let rows = rows as f64;
+                (per_expert / rows).ceil() * rows
+            }
+            _ => per_expert,
         };
         let first = if shape.gated { 2.0 } else { 1.0 } * shape.intermediate;
         let gemms = [
@@ -693,7 +735,7 @@ impl KernelTimes {
                 .predict(precision, hw, &crate::roofline::Efficiency::IDEAL)
                 .prediction;
             times.memory_s += p.memory_time.get();
-            times.compute_s += p.compute_time.get();
+            times.compute_s += p.compute_time.get() * computed / per_expert.max(f64::MIN_POSITIVE);
         }
         let gather = precision
             .activations
@@ -2775,7 +2817,7 @@ mod tests {
         // 4096 tokens x 8 choices touch every one of 128 experts.
         assert_eq!(load.assignments, 4096.0 * 8.0);
         assert!((load.experts_touched - 128.0).abs() < 1e-6, "{load:?}");
-        let t = KernelTimes::moe(&shape, &load, &p, &hw);
+        let t = KernelTimes::moe(&shape, &load, &p, &hw, None);
         // All of the experts' weights (gate and up 2 x 1024 x 4096, down 4096 x 1024),
         // the GEMMs' activations, and the permutation: each token's 8 copies gathered
         // (read and written), read back, and one output row per token written; apart,
@@ -2797,7 +2839,7 @@ mod tests {
             expert_parallel: 8.0,
             ..shape
         };
-        let ep = KernelTimes::moe(&wide, &MoeLoad::uniform(&wide), &p, &hw);
+        let ep = KernelTimes::moe(&wide, &MoeLoad::uniform(&wide), &p, &hw, None);
         assert!((ep.compute_s * 8.0 / t.compute_s - 1.0).abs() < 1e-9);
         assert_eq!(ep.route_s, t.route_s);
         let output_rows = 4096.0 * 4096.0 * 2.0 / bw;
@@ -2813,6 +2855,7 @@ mod tests {
             },
             &p,
             &hw,
+            None,
         );
         assert_eq!(idle.compute_s, 0.0);
         assert!((idle.memory_s - output_rows).abs() < 1e-12, "{idle:?}");
@@ -2822,12 +2865,12 @@ mod tests {
             gated: false,
             ..shape
         };
-        let up_only = KernelTimes::moe(&up_only, &load, &p, &hw);
+        let up_only = KernelTimes::moe(&up_only, &load, &p, &hw, None);
         assert!((up_only.compute_s / t.compute_s - 2.0 / 3.0).abs() < 1e-9);
         // The same bytes on any device: whether and how fast the routing pass runs is
         // fitted (`KernelTerms::route_rate`), not assumed per architecture.
         let l40s = crate::hardware::registry::get("l40s").unwrap();
-        let lt = KernelTimes::moe(&shape, &load, &p, &l40s);
+        let lt = KernelTimes::moe(&shape, &load, &p, &l40s, None);
         let bytes = |t: &KernelTimes, hw: &Hardware| {
             let bw = hw.memory_bandwidth.value.get();
             (t.memory_s * bw, t.route_s * bw)
@@ -2837,6 +2880,78 @@ mod tests {
         // The plain roofline does not count the routing pass: the bound is the layer's
         // own bytes and FLOPs.
         assert_eq!(KernelTerms::ROOFLINE.predict(t), t.bound_s());
+    }
+
+    #[test]
+    fn trtllm_gen_moe_experts_compute_whole_tiles_from_the_launchers_ladder() {
+        let w4a8 = Precision {
+            activations: Format::MxFp8E4m3,
+            weights: Format::MxFp4,
+            kv: Format::MxFp8E4m3,
+            output: Format::Bf16,
+        };
+        let w4a16 = Precision {
+            weights: Format::MxFp4,
+            ..Precision::uniform(Format::Bf16)
+        };
+        let bf16 = Precision::uniform(Format::Bf16);
+        // 16 local experts, top 6: 160 tokens average 60 copies an expert (a 64-row tile),
+        // 192 tokens 72 (128 rows), 384 tokens 144 (256 rows), whatever share is local.
+        assert_eq!(trtllm_gen_moe_tile(160, 6, 16, &w4a8), 64);
+        assert_eq!(trtllm_gen_moe_tile(192, 6, 16, &w4a8), 128);
+        assert_eq!(trtllm_gen_moe_tile(384, 6, 16, &w4a8), 256);
+        // The ladder: 8 rows at the least, at most 64 for BF16 activations on 4-bit
+        // weights and 128 for BF16 weights.
+        assert_eq!(trtllm_gen_moe_tile(1, 1, 256, &w4a8), 8);
+        assert_eq!(trtllm_gen_moe_tile(16384, 8, 4, &w4a8), 256);
+        assert_eq!(trtllm_gen_moe_tile(16384, 8, 4, &w4a16), 64);
+        assert_eq!(trtllm_gen_moe_tile(16384, 8, 4, &bf16), 128);
+        assert_eq!(
+            trtllm_gen_moe_tile(100, 8, 0, &bf16),
+            128,
+            "no experts: no division by 0"
+        );
+
+        // 192 tokens over 16 GPUs: rank 0's 16 experts get 4.5 copies each and compute
+        // 128-row tiles; only the compute grows, by 128 / 4.5.
+        let hw = crate::hardware::registry::get("b200").unwrap();
+        let shape = MoeShape {
+            tokens: 192.0,
+            hidden: 4096.0,
+            intermediate: 2048.0,
+            top_k: 6.0,
+            experts: 256.0,
+            expert_parallel: 16.0,
+            gated: true,
+        };
+        let load = MoeLoad {
+            assignments: 72.0,
+            experts_touched: 16.0,
+        };
+        let copies = KernelTimes::moe(&shape, &load, &w4a8, &hw, None);
+        let tiles = KernelTimes::moe(&shape, &load, &w4a8, &hw, Some(128));
+        assert!(
+            (tiles.compute_s / copies.compute_s - 128.0 / 4.5).abs() < 1e-9,
+            "{tiles:?}"
+        );
+        assert_eq!(tiles.memory_s, copies.memory_s);
+        // More copies than one tile holds: whole tiles, the last one padded.
+        let full = MoeLoad {
+            assignments: 16.0 * 130.0,
+            ..load
+        };
+        let exact = KernelTimes::moe(&shape, &full, &w4a8, &hw, None);
+        let padded = KernelTimes::moe(&shape, &full, &w4a8, &hw, Some(128));
+        assert!((padded.compute_s / exact.compute_s - 256.0 / 130.0).abs() < 1e-9);
+        // An idle GPU computes no tiles.
+        let idle = MoeLoad {
+            assignments: 0.0,
+            experts_touched: 0.0,
+        };
+        assert_eq!(
+            KernelTimes::moe(&shape, &idle, &w4a8, &hw, Some(128)).compute_s,
+            0.0
+        );
     }
 
     #[test]

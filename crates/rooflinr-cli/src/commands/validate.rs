@@ -677,12 +677,36 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 tokens: timed.tokens,
                 ..shape
             };
+            let tile = runs_trtllm_gen_moe(row, hw).then(|| {
+                kernel_time::trtllm_gen_moe_tile(
+                    timed.tokens as u64,
+                    top_k,
+                    experts / ep,
+                    &precision,
+                )
+            });
             // The collector loops the layer on one set of weights and tokens.
-            let times = KernelTimes::moe(&shape, &timed.load, &precision, hw);
+            let times = KernelTimes::moe(&shape, &timed.load, &precision, hw, tile);
             let bytes = times.memory_s * hw.memory_bandwidth.value.get();
             Ok(times.warm(kernel_time::found_in_l2(bytes, hw.l2_bytes())))
         }
     }
+}
+
+/// Whether `row` timed a TRT-LLM-Gen fused MoE kernel, which computes whole tiles of rows
+/// per expert ([`kernel_time::trtllm_gen_moe_tile`]): on sm_100 and sm_103, TensorRT-LLM's
+/// `moe_torch_flow` (its collector's `TRTLLMGenFusedMoE`, for the MXFP4 formats and
+/// gpt-oss there) and `moe_torch_flow_min_latency`, and SGLang's and vLLM's FlashInfer
+/// `flashinfer_trtllm` kernels.
+fn runs_trtllm_gen_moe(row: &Row, hw: &Hardware) -> bool {
+    let source = row.kernel_source.as_deref().unwrap_or_default();
+    hw.has_tcgen05()
+        && match Framework::parse(&row.framework) {
+            Some(Framework::TensorRtLlm) => {
+                matches!(source, "moe_torch_flow" | "moe_torch_flow_min_latency")
+            }
+            _ => source.contains("flashinfer_trtllm"),
+        }
 }
 
 /// The router a MoE table's rows were timed with.
@@ -1859,7 +1883,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120)). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -2373,6 +2397,7 @@ mod tests {
                 ..Precision::uniform(Format::Fp8E4m3)
             },
             &hw,
+            None,
         );
         assert_eq!(t, model);
         assert!(t.quantise_s > 0.0, "FP8 activations are quantised first");
@@ -2387,6 +2412,57 @@ mod tests {
             moe(64, true).shape.to_string(),
             "64 tokens, 4096 -> 2048/2, top 8 of 128, EP 4"
         );
+    }
+
+    #[test]
+    fn trtllm_gen_moe_rows_compute_whole_tiles_per_expert() {
+        let b200 = registry::get("b200").unwrap();
+        let moe = |framework: &str, source: &str| Row {
+            kernel: Kernel::Moe,
+            framework: framework.into(),
+            kernel_source: Some(source.into()),
+            shape: Shape::Moe {
+                tokens: 192,
+                hidden: 4096,
+                inter: 2048,
+                top_k: 6,
+                experts: 256,
+                tp: 1,
+                ep: 16,
+                gated: true,
+                balanced: true,
+                min_latency: false,
+            },
+            sm: Some(100),
+            ..row("w4a8_mxfp4_mxfp8", 0, 0, 0, 1e-4)
+        };
+        // TensorRT-LLM's TRT-LLM-Gen kernel: rank 0's experts compute 128-row tiles (192 x 6
+        // copies over 16 local experts average 72), a few copies each.
+        let trtllm_gen = moe(FIT_FRAMEWORK, "moe_torch_flow");
+        assert!(runs_trtllm_gen_moe(&trtllm_gen, &b200));
+        let cutlass = moe(FIT_FRAMEWORK, "moe_torch_flow_cutlass");
+        assert!(!runs_trtllm_gen_moe(&cutlass, &b200));
+        let (tiles, copies) = (
+            times(&trtllm_gen, &b200).unwrap(),
+            times(&cutlass, &b200).unwrap(),
+        );
+        assert!(
+            tiles.compute_s > 10.0 * copies.compute_s,
+            "{tiles:?} vs {copies:?}"
+        );
+        assert_eq!(tiles.memory_s, copies.memory_s);
+        // FlashInfer's kernels in SGLang's and vLLM's tables; not on Hopper, where
+        // TensorRT-LLM's `moe_torch_flow` is its Triton kernel.
+        assert!(runs_trtllm_gen_moe(
+            &moe("SGLang", "sglang_flashinfer_trtllm_moe"),
+            &b200
+        ));
+        assert!(!runs_trtllm_gen_moe(
+            &moe("SGLang", "sglang_fused_moe_triton"),
+            &b200
+        ));
+        let h200 = registry::get("h200").unwrap();
+        assert!(!runs_trtllm_gen_moe(&trtllm_gen, &h200));
     }
 
     #[test]
