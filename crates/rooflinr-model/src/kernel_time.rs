@@ -430,11 +430,9 @@ pub fn trtllm_gen_moe_tile(
     precision: &Precision,
 ) -> u64 {
     let average = (tokens * top_k).div_ceil(local_experts.max(1));
-    let four_bit_weights = matches!(precision.weights, Format::NvFp4 | Format::MxFp4);
-    let widest = match precision.activations {
-        Format::Bf16 if four_bit_weights => 64,
-        _ if four_bit_weights => 256,
-        Format::MxFp8E4m3 => 256,
+    let widest = match (precision.activations, precision.weights) {
+        (Format::Bf16, Format::NvFp4 | Format::MxFp4) => 64,
+        (_, Format::NvFp4 | Format::MxFp4) | (Format::MxFp8E4m3, Format::MxFp8E4m3) => 256,
         _ => 128,
     };
     average.next_power_of_two().clamp(8, widest)
@@ -685,13 +683,14 @@ impl KernelTimes {
         } else {
             0.0
         };
-        // Rows each expert's GEMMs compute: its copies, or whole tiles of them.
-        let computed = match tile_rows {
+        // Each expert's GEMMs compute its copies, or whole tiles of them: the rows computed
+        // over the copies.
+        let padding = match tile_rows {
             Some(rows) if per_expert > 0.0 => {
                 let rows = rows as f64;
-                (per_expert / rows).ceil() * rows
+                (per_expert / rows).ceil() * rows / per_expert
             }
-            _ => per_expert,
+            _ => 1.0,
         };
         let first = if shape.gated { 2.0 } else { 1.0 } * shape.intermediate;
         let gemms = [
@@ -736,7 +735,7 @@ impl KernelTimes {
                 .predict(precision, hw, &crate::roofline::Efficiency::IDEAL)
                 .prediction;
             times.memory_s += p.memory_time.get();
-            times.compute_s += p.compute_time.get() * computed / per_expert.max(f64::MIN_POSITIVE);
+            times.compute_s += p.compute_time.get() * padding;
         }
         let gather = precision
             .activations
