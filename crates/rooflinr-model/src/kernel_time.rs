@@ -799,6 +799,16 @@ pub struct KernelTerms {
     /// copied element: a rate above 1 means less than one pass per copy); L40S's gated
     /// BF16 and FP8 layers fit none.
     pub route_rate: f64,
+    /// The fraction of the datasheet bandwidth the activation quantisation pass
+    /// ([`KernelTimes::quantise_s`]) runs at, where it is a kernel of its own that reaches
+    /// less than the GEMM's bandwidth fraction (`None`: the GEMM's). Fitted where the samples
+    /// quantise ([`KernelTerms::fit`]). Read off NVIDIA's tables (TensorRT-LLM's block-scaled
+    /// FP8 GEMMs on Hopper, whose activations `fp8_quantize_1x128` quantises on a fixed grid of
+    /// eight blocks per SM, `scale_1x128_kernel`): at M = 2,048-16,384 the time grows with N
+    /// from an intercept that is the pass alone, 1.3-1.6 TB/s on both H100 and H200 whatever
+    /// their HBM; fitted, 1.7 TB/s on both (50 and 35 % of their datasheet bandwidths), where
+    /// the GEMM's own operands stream at 81-85 %.
+    pub quantise_bandwidth: Option<f64>,
 }
 
 /// `memory` and `compute` seconds combined with the overlap exponent `p`
@@ -904,6 +914,9 @@ struct FitStart {
     overlap: f64,
     /// The routing pass's rate the rounds hold ([`KernelTerms::route_rate`]).
     route_rate: f64,
+    /// The quantisation pass's bandwidth fraction the rounds hold
+    /// ([`KernelTerms::quantise_bandwidth`]).
+    quantise_bandwidth: Option<f64>,
 }
 
 impl FitStart {
@@ -915,6 +928,7 @@ impl FitStart {
         compute: 1.0,
         overlap: f64::INFINITY,
         route_rate: f64::INFINITY,
+        quantise_bandwidth: None,
     };
 }
 
@@ -936,6 +950,25 @@ const ROUTE_RATES: [f64; 10] = [
     0.0625,
     0.03125,
     0.015625,
+];
+
+/// The quantisation pass's bandwidth fractions a fit tries
+/// ([`KernelTerms::quantise_bandwidth`]) besides the GEMM's own: the datasheet bandwidth
+/// down to an eighth of it in quarter powers of two (2^(-i/4), i = 0..12).
+const QUANTISE_BANDWIDTHS: [f64; 13] = [
+    1.0,
+    0.8409,
+    std::f64::consts::FRAC_1_SQRT_2,
+    0.5946,
+    0.5,
+    0.4204,
+    0.3536,
+    0.2973,
+    0.25,
+    0.2102,
+    0.1768,
+    0.1487,
+    0.125,
 ];
 
 /// The compute fraction a second fit starts from: starting at the full peak, the rounds
@@ -1065,6 +1098,7 @@ impl KernelTerms {
         overlap: f64::INFINITY,
         head_compute: [1.0; PREFILL_HEAD_DIMS.len()],
         route_rate: f64::INFINITY,
+        quantise_bandwidth: None,
     };
 
     /// The fitted throughput terms, seconds: memory (the whole chip's bandwidth, one SM
@@ -1116,7 +1150,11 @@ impl KernelTerms {
     /// quantisation pass, the waves' latency and the routing pass, seconds.
     fn overhead(&self, t: KernelTimes) -> f64 {
         self.fixed_s
-            + quantise_time(&t, self.bandwidth, self.l2_bandwidth)
+            + quantise_time(
+                &t,
+                self.quantise_bandwidth.unwrap_or(self.bandwidth),
+                self.l2_bandwidth,
+            )
             + t.waves * self.per_wave_s
             + t.route_s / self.route_rate
     }
@@ -1235,6 +1273,33 @@ impl KernelTerms {
                 best_start = start;
             }
         }
+        // Where the samples quantise their activations: the same, for the quantisation
+        // pass's bandwidth fraction (none held first: the GEMM's own).
+        let quantise_rounds = if usable.iter().any(|(t, _)| t.quantise_s > 0.0) {
+            2
+        } else {
+            0
+        };
+        for _ in 0..quantise_rounds {
+            let quantise_bandwidth = std::iter::once(None)
+                .chain(QUANTISE_BANDWIDTHS.into_iter().map(Some))
+                .map(|quantise_bandwidth| {
+                    let mut terms = best;
+                    terms.quantise_bandwidth = quantise_bandwidth;
+                    terms
+                })
+                .min_by(|a, b| error(a).total_cmp(&error(b)))
+                .and_then(|t| t.quantise_bandwidth);
+            let start = FitStart {
+                quantise_bandwidth,
+                ..best_start
+            };
+            let other = Self::fit_usable(&usable, start);
+            if error(&other) < error(&best) {
+                best = other;
+                best_start = start;
+            }
+        }
         for overlap in OVERLAPS {
             let other = Self::fit_usable(
                 &usable,
@@ -1281,7 +1346,10 @@ impl KernelTerms {
             compute: compute_start,
             overlap,
             route_rate,
+            quantise_bandwidth,
         } = start;
+        // The quantisation pass's rate: the held one, or the GEMM's fraction at `bandwidth`.
+        let quantise_rate = |bandwidth: f64| quantise_bandwidth.unwrap_or(bandwidth);
         let mut by_size: Vec<&(KernelTimes, f64)> =
             usable.iter().filter(|(t, _)| t.waves <= 1.0).collect();
         if by_size.is_empty() {
@@ -1293,6 +1361,7 @@ impl KernelTerms {
             compute: compute_start,
             overlap,
             route_rate,
+            quantise_bandwidth,
             ..KernelTerms::ROOFLINE
         };
         let tiled = usable
@@ -1324,7 +1393,11 @@ impl KernelTerms {
                         .iter()
                         .map(|(t, s)| {
                             s - terms.throughput_s(*t)
-                                - quantise_time(t, terms.bandwidth, terms.l2_bandwidth)
+                                - quantise_time(
+                                    t,
+                                    quantise_rate(terms.bandwidth),
+                                    terms.l2_bandwidth,
+                                )
                                 - t.waves * terms.per_wave_s
                                 - t.route_s / terms.route_rate
                         })
@@ -1345,7 +1418,11 @@ impl KernelTerms {
                         .map(|(t, s)| {
                             (s - fixed
                                 - terms.throughput_s(*t)
-                                - quantise_time(t, terms.bandwidth, terms.l2_bandwidth)
+                                - quantise_time(
+                                    t,
+                                    quantise_rate(terms.bandwidth),
+                                    terms.l2_bandwidth,
+                                )
                                 - t.route_s / terms.route_rate)
                                 / t.waves
                         })
@@ -1368,14 +1445,15 @@ impl KernelTerms {
             // What one throughput term accounts for when the other takes `other` seconds:
             // the rest less the quantisation pass at `bandwidth`, unoverlapped.
             let share = |t: &KernelTimes, s: f64, bandwidth: f64, other: f64| {
-                let rest =
-                    (rest(t, s) - quantise_time(t, bandwidth, terms.l2_bandwidth)).max(s * 0.05);
+                let rest = (rest(t, s)
+                    - quantise_time(t, quantise_rate(bandwidth), terms.l2_bandwidth))
+                .max(s * 0.05);
                 unoverlapped(rest, other, overlap)
             };
             let memory_term = |t: &KernelTimes| terms.terms(*t).0;
             let compute_term = |t: &KernelTimes| terms.terms(*t).1;
             // Memory-bound: the kernel's bytes and the quantisation pass both move at the
-            // bandwidth fraction, the latter at the current one (the same fixed point as
+            // bandwidth fraction (the pass at its own where held), the latter at the current one (the same fixed point as
             // solving for both: bandwidth = (bytes + quantisation) / rest under a max).
             let bandwidth = median(
                 usable
@@ -1469,6 +1547,7 @@ impl KernelTerms {
                 overlap,
                 head_compute,
                 route_rate,
+                quantise_bandwidth,
             };
             if next == terms {
                 break;
@@ -1667,6 +1746,15 @@ pub struct Profile {
     pub held_out_median: f64,
     /// 90th percentile of the same.
     pub held_out_p90: f64,
+}
+
+impl Profile {
+    /// This profile with its activation quantisation pass at `fraction` of the datasheet
+    /// bandwidth ([`KernelTerms::quantise_bandwidth`]).
+    pub const fn quantised_at(mut self, fraction: f64) -> Profile {
+        self.terms.quantise_bandwidth = Some(fraction);
+        self
+    }
 }
 
 /// Where [`PROFILES`] come from.
@@ -2064,6 +2152,55 @@ mod tests {
             "{fitted:?}"
         );
         assert_eq!(KernelTerms::fit(&[]), KernelTerms::ROOFLINE);
+    }
+
+    /// Block-scaled FP8 on Hopper in miniature: the GEMM streams its operands at 85 % of
+    /// the datasheet, its quantisation pass at 30 %. Kernels whose pass is most of their
+    /// time (large M, small N) tell the pass's rate apart, and the fit finds it on its
+    /// ladder; where every pass runs at the GEMM's rate, none is fitted apart.
+    #[test]
+    fn a_quantisation_pass_slower_than_the_gemm_is_fitted_its_own_rate() {
+        let truth = KernelTerms {
+            fixed_s: 4e-6,
+            bandwidth: 0.85,
+            compute: 0.75,
+            quantise_bandwidth: Some(0.3),
+            ..KernelTerms::ROOFLINE
+        };
+        let samples = |truth: KernelTerms| -> Vec<(KernelTimes, f64)> {
+            (0..400)
+                .map(|i| {
+                    let scale = 10f64.powf(-6.0 + 4.0 * (i as f64) / 400.0);
+                    // Memory over compute from a sixteenth to sixteen times.
+                    let ratio: f64 = [16.0, 4.0, 1.0, 0.25, 0.0625][i % 5];
+                    let mut t = gemm(scale * ratio.min(1.0), scale / ratio.max(1.0));
+                    // From a pass a tenth of the GEMM's bytes to one three times them.
+                    t.quantise_s = t.memory_s * [0.1, 0.5, 1.0, 3.0][i % 4];
+                    (t, measured(&truth, t, i))
+                })
+                .collect()
+        };
+        let fitted = KernelTerms::fit(&samples(truth));
+        let rate = fitted.quantise_bandwidth.expect("a rate of its own");
+        assert!((rate / 0.3 - 1.0).abs() < 0.1, "{fitted:?}");
+        assert!((fitted.bandwidth / 0.85 - 1.0).abs() < 0.05, "{fitted:?}");
+        // The pass's time is its bytes at its own rate, outside the throughput terms.
+        let t = KernelTimes {
+            quantise_s: 1e-4,
+            ..gemm(0.0, 0.0)
+        };
+        assert!((truth.predict(t) - (4e-6 + 1e-4 / 0.3)).abs() < 1e-12);
+        let same = KernelTerms {
+            quantise_bandwidth: None,
+            ..truth
+        };
+        let refitted = KernelTerms::fit(&samples(same));
+        assert!(
+            refitted
+                .quantise_bandwidth
+                .is_none_or(|q| (q / 0.85 - 1.0).abs() < 0.1),
+            "{refitted:?}"
+        );
     }
 
     #[test]
