@@ -1209,7 +1209,9 @@ impl KernelTerms {
     /// samples is kept. Where the samples are MoE layers with a routing pass
     /// ([`KernelTimes::route_s`]), its rate is then picked from [`ROUTE_RATES`] as the one
     /// with the smallest error with the other terms held, and the others refitted under it,
-    /// twice, each kept only where it lowers the error.
+    /// twice, each kept only where it lowers the error. Where the samples quantise their
+    /// activations ([`KernelTimes::quantise_s`]), the pass's bandwidth fraction is then
+    /// picked the same way from [`QUANTISE_BANDWIDTHS`] (or none: the GEMM's own), twice.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
         let usable = usable(samples);
