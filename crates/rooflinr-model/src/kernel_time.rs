@@ -920,6 +920,16 @@ struct FitStart {
 }
 
 impl FitStart {
+    /// `terms` with the terms this start holds ([`FitStart::route_rate`],
+    /// [`FitStart::quantise_bandwidth`]) in place of theirs.
+    fn held(self, terms: KernelTerms) -> KernelTerms {
+        KernelTerms {
+            route_rate: self.route_rate,
+            quantise_bandwidth: self.quantise_bandwidth,
+            ..terms
+        }
+    }
+
     /// Every term but the tile's, from the full peak.
     const FULL: FitStart = FitStart {
         tile_term: false,
@@ -1247,60 +1257,31 @@ impl KernelTerms {
                 }
             }
         }
-        // Where the samples route: twice, the rate that fits best with the other terms
-        // held, then the others refitted under it (the first time, they were fitted with
-        // no routing pass).
-        let route_rounds = if usable.iter().any(|(t, _)| t.route_s > 0.0) {
-            2
-        } else {
-            0
-        };
-        for _ in 0..route_rounds {
-            let route_rate = ROUTE_RATES
-                .into_iter()
-                .map(|route_rate| {
-                    let mut terms = best;
-                    terms.route_rate = route_rate;
-                    terms
-                })
-                .min_by(|a, b| error(a).total_cmp(&error(b)))
-                .map_or(f64::INFINITY, |t| t.route_rate);
-            let start = FitStart {
-                route_rate,
-                ..best_start
-            };
-            let other = Self::fit_usable(&usable, start);
-            if error(&other) < error(&best) {
-                best = other;
-                best_start = start;
-            }
+        // Where the samples route: the routing pass's rate (the first time, the other terms
+        // were fitted with no routing pass).
+        if usable.iter().any(|(t, _)| t.route_s > 0.0) {
+            Self::refit_holding(&usable, &error, (&mut best, &mut best_start), |start| {
+                ROUTE_RATES
+                    .into_iter()
+                    .map(|route_rate| FitStart {
+                        route_rate,
+                        ..start
+                    })
+                    .collect()
+            });
         }
-        // Where the samples quantise their activations: the same, for the quantisation
-        // pass's bandwidth fraction (none held first: the GEMM's own).
-        let quantise_rounds = if usable.iter().any(|(t, _)| t.quantise_s > 0.0) {
-            2
-        } else {
-            0
-        };
-        for _ in 0..quantise_rounds {
-            let quantise_bandwidth = std::iter::once(None)
-                .chain(QUANTISE_BANDWIDTHS.into_iter().map(Some))
-                .map(|quantise_bandwidth| {
-                    let mut terms = best;
-                    terms.quantise_bandwidth = quantise_bandwidth;
-                    terms
-                })
-                .min_by(|a, b| error(a).total_cmp(&error(b)))
-                .and_then(|t| t.quantise_bandwidth);
-            let start = FitStart {
-                quantise_bandwidth,
-                ..best_start
-            };
-            let other = Self::fit_usable(&usable, start);
-            if error(&other) < error(&best) {
-                best = other;
-                best_start = start;
-            }
+        // Where the samples quantise their activations: the quantisation pass's bandwidth
+        // fraction (none held first: the GEMM's own).
+        if usable.iter().any(|(t, _)| t.quantise_s > 0.0) {
+            Self::refit_holding(&usable, &error, (&mut best, &mut best_start), |start| {
+                std::iter::once(None)
+                    .chain(QUANTISE_BANDWIDTHS.into_iter().map(Some))
+                    .map(|quantise_bandwidth| FitStart {
+                        quantise_bandwidth,
+                        ..start
+                    })
+                    .collect()
+            });
         }
         for overlap in OVERLAPS {
             let other = Self::fit_usable(
@@ -1315,6 +1296,30 @@ impl KernelTerms {
             }
         }
         best
+    }
+
+    /// Twice: among `candidates` of the best start (each holding one more term at a value
+    /// of its ladder), the one whose held terms fit best with the other terms as fitted,
+    /// then the others refitted under it; kept only where it lowers `error`.
+    fn refit_holding(
+        usable: &[(KernelTimes, f64)],
+        error: &dyn Fn(&KernelTerms) -> f64,
+        (best, best_start): (&mut KernelTerms, &mut FitStart),
+        candidates: impl Fn(FitStart) -> Vec<FitStart>,
+    ) {
+        for _ in 0..2 {
+            let Some(start) = candidates(*best_start)
+                .into_iter()
+                .min_by(|a, b| error(&a.held(*best)).total_cmp(&error(&b.held(*best))))
+            else {
+                return;
+            };
+            let other = Self::fit_usable(usable, start);
+            if error(&other) < error(best) {
+                *best = other;
+                *best_start = start;
+            }
+        }
     }
 
     /// The bandwidth and compute fractions alone, by the same rounds as [`KernelTerms::fit`]
