@@ -238,6 +238,15 @@ pub enum DecodeLayout {
     /// on sm_80 to sm_90 plain multi-head attention): a block per query head, each reading
     /// its KV head's cache, so the cache is read once per query head.
     PerQueryHead,
+    /// TensorRT-LLM's XQA kernel for DeepSeek's latent attention on sm_120 (`mla_sm120.cu`),
+    /// which it runs where `supportConfigMLA` and `XQAParams::isMLA` allow: compute
+    /// capability 12.0 exactly, an FP8 (E4M3) latent cache, and one 576-wide latent head
+    /// serving 128 query heads (DeepSeek-V3 at attention TP 1). A kernel of its own, fitted
+    /// apart ([`Profiled::XqaMlaDecode`]); its blocks are counted as a block per sequence,
+    /// as NVIDIA's RTX PRO 6000 tables time it: at 131,072 tokens batch 1 to 32 take 2.2 ms
+    /// (one sequence's latent cache at 34 GB/s; 7.3 ms at 64 heads, where the generic
+    /// kernel runs), then the time grows with the batch at 60-78 % of the DRAM's rate.
+    XqaMla,
 }
 
 /// The most query heads per KV head TensorRT-LLM's XQA decode kernels take (TensorRT-LLM
@@ -247,6 +256,13 @@ pub enum DecodeLayout {
 /// about 6x over what a grouped kernel takes, and fitted as a kernel of their own reach an
 /// 8-10 % held-out median), so the limit is taken for every device.
 pub const XQA_MAX_GROUP: f64 = 32.0;
+
+/// The query heads TensorRT-LLM's sm_120 MLA kernel serves from one latent head
+/// (`XQAParams::isMLA`: `num_q_heads == 128`).
+const XQA_MLA_HEADS: f64 = 128.0;
+/// The latent head width it takes (`XQAParams::isMLA`: `head_size == 576`, DeepSeek's 512
+/// latent plus 64 rotary channels).
+const XQA_MLA_HEAD_DIM: f64 = 576.0;
 
 /// History tokens each XQA part keeps at least (TensorRT-LLM `kMinHistoryTokensPerBlock`).
 const XQA_MIN_TOKENS_PER_PART: u64 = 128;
@@ -294,8 +310,20 @@ impl DecodeLayout {
         sm: Option<u32>,
         kv: Format,
     ) -> DecodeLayout {
-        if framework != Framework::TensorRtLlm || shape.q_len > 1.0 || shape.shared_kv {
+        if framework != Framework::TensorRtLlm || shape.q_len > 1.0 {
             return DecodeLayout::PerKvHead;
+        }
+        if shape.shared_kv {
+            let xqa_mla = sm == Some(120)
+                && kv == Format::Fp8E4m3
+                && shape.heads == XQA_MLA_HEADS
+                && shape.kv_heads == 1.0
+                && shape.qk_dim == XQA_MLA_HEAD_DIM;
+            return if xqa_mla {
+                DecodeLayout::XqaMla
+            } else {
+                DecodeLayout::PerKvHead
+            };
         }
         if shape.kv_heads > 0.0 && shape.heads / shape.kv_heads > XQA_MAX_GROUP {
             return DecodeLayout::PerQueryHead;
@@ -316,7 +344,7 @@ impl DecodeLayout {
                 kv_heads: shape.heads,
                 ..*shape
             },
-            DecodeLayout::PerKvHead | DecodeLayout::Xqa => *shape,
+            DecodeLayout::PerKvHead | DecodeLayout::Xqa | DecodeLayout::XqaMla => *shape,
         }
     }
 }
@@ -571,7 +599,8 @@ impl KernelTimes {
     /// latency). A decode block streams its share of the bytes in series with the blocks
     /// that follow it on its SM (the tile term: the bytes over the blocks, times the waves
     /// of blocks): read off NVIDIA's tables, TensorRT-LLM's MLA decode on A100, L40S and
-    /// RTX PRO 6000 (no dedicated MLA kernel there) runs a block per sequence, its time flat
+    /// RTX PRO 6000 (no dedicated MLA kernel there, but [`DecodeLayout::XqaMla`]'s, timed
+    /// the same way) runs a block per sequence, its time flat
     /// in the batch up to a block per SM and in proportion to the sequence length, about
     /// 10-15 GB/s for each block; kernels that split a sequence over blocks the model does
     /// not count (FlashMLA, trtllm-gen, FlashInfer) fit a rate many SMs' worth.
@@ -1600,6 +1629,14 @@ pub enum Profiled {
         /// The KV cache.
         kv: Format,
     },
+    /// DeepSeek's latent attention in decode run by TensorRT-LLM's XQA MLA kernel on sm_120
+    /// ([`DecodeLayout::XqaMla`]): another kernel, fitted apart.
+    XqaMlaDecode {
+        /// Queries, outputs and the tensor-core type.
+        queries: Format,
+        /// The latent cache.
+        kv: Format,
+    },
     /// DeepSeek's multi-head latent attention: absorbed over the shared latent cache in
     /// decode, expanded (keys wider than values) in prefill, as the analysis runs it
     /// (`analysis::mla_attention_shape`) and NVIDIA's MLA tables measure it.
@@ -1670,11 +1707,17 @@ impl Profiled {
             Profiled::Mla { phase, queries, kv } => {
                 format!("{} MLA {}, KV {}", phase.name(), queries.name(), kv.name())
             }
+            Profiled::XqaMlaDecode { queries, kv } => format!(
+                "decode MLA {}, KV {}, XQA's sm_120 MLA kernel",
+                queries.name(),
+                kv.name()
+            ),
         }
     }
 
     /// The profile kind of a kernel of this kind laid out as `layout`: decode attention
-    /// with a block per query head is a kernel of its own.
+    /// with a block per query head, and latent attention through XQA's sm_120 MLA kernel,
+    /// are kernels of their own.
     pub fn laid_out(self, layout: DecodeLayout) -> Profiled {
         match (self, layout) {
             (
@@ -1685,6 +1728,14 @@ impl Profiled {
                 },
                 DecodeLayout::PerQueryHead,
             ) => Profiled::PerQueryHeadDecode { queries, kv },
+            (
+                Profiled::Mla {
+                    phase: Phase::Decode,
+                    queries,
+                    kv,
+                },
+                DecodeLayout::XqaMla,
+            ) => Profiled::XqaMlaDecode { queries, kv },
             _ => self,
         }
     }
@@ -3224,6 +3275,59 @@ mod tests {
             DecodeLayout::of(trt, &latent, Some(90), Format::Bf16),
             DecodeLayout::PerKvHead
         );
+        // On sm_120 exactly, DeepSeek's 576-wide latent head serving 128 query heads from
+        // an FP8 cache runs XQA's MLA kernel; a BF16 cache, 64 heads, another width,
+        // another device or framework do not.
+        let deepseek = AttentionShape {
+            qk_dim: 576.0,
+            v_dim: 512.0,
+            ..latent
+        };
+        assert_eq!(
+            DecodeLayout::of(trt, &deepseek, Some(120), fp8),
+            DecodeLayout::XqaMla
+        );
+        for (framework, shape, sm, kv) in [
+            (trt, deepseek, Some(120), Format::Bf16),
+            (
+                trt,
+                AttentionShape {
+                    heads: 64.0,
+                    ..deepseek
+                },
+                Some(120),
+                fp8,
+            ),
+            (trt, latent, Some(120), fp8),
+            (trt, deepseek, Some(121), fp8),
+            (trt, deepseek, Some(90), fp8),
+            (Framework::Sglang, deepseek, Some(120), fp8),
+        ] {
+            assert_eq!(
+                DecodeLayout::of(framework, &shape, sm, kv),
+                DecodeLayout::PerKvHead,
+                "{framework:?} {sm:?} {kv:?} {} heads, width {}",
+                shape.heads,
+                shape.qk_dim
+            );
+        }
+        assert_eq!(DecodeLayout::XqaMla.run_shape(&deepseek), deepseek);
+        let mla_decode = Profiled::of(
+            &Op::FusedAttention(deepseek),
+            &Precision {
+                kv: fp8,
+                ..Precision::uniform(Format::Bf16)
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            mla_decode.laid_out(DecodeLayout::XqaMla),
+            Profiled::XqaMlaDecode {
+                queries: Format::Bf16,
+                kv: fp8
+            }
+        );
+        assert_eq!(mla_decode.laid_out(DecodeLayout::PerKvHead), mla_decode);
         let prefill = AttentionShape {
             q_len: 512.0,
             ..shape(64.0, 1.0)

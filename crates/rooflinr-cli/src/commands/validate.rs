@@ -330,13 +330,26 @@ impl Row {
         })
     }
 
+    /// Whether the row's decode MLA ran TensorRT-LLM's XQA MLA kernel on sm_120, a kernel of
+    /// its own ([`DecodeLayout::XqaMla`]).
+    fn xqa_mla(&self) -> bool {
+        self.kernel == Kernel::GenerationMla
+            && mla(self).is_ok_and(|(shape, precision)| {
+                decode_layout(self, &shape, precision.kv) == DecodeLayout::XqaMla
+            })
+    }
+
     /// The dtype as reported: `fp8`, `bfloat16, KV fp8` for attention (`, a block per
-    /// query head` for the masked multi-head attention kernel); for the MoE
-    /// kernels judged apart, `nvfp4, min-latency kernel` and `fp8, non-gated`.
+    /// query head` for the masked multi-head attention kernel, `, XQA's MLA kernel` for
+    /// TensorRT-LLM's sm_120 MLA kernel); for the MoE kernels judged apart, `nvfp4,
+    /// min-latency kernel` and `fp8, non-gated`.
     fn dtype_label(&self) -> String {
         match (&self.kv_dtype, self.shape) {
             (Some(kv), Shape::Attention { .. }) if self.per_query_head() => {
                 format!("{}, KV {kv}, a block per query head", self.dtype)
+            }
+            (Some(kv), Shape::Mla { .. }) if self.xqa_mla() => {
+                format!("{}, KV {kv}, XQA's MLA kernel", self.dtype)
             }
             (Some(kv), _) => format!("{}, KV {kv}", self.dtype),
             (
@@ -458,7 +471,7 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
 /// kernel holds a KV head's group in a block.
 fn decode_layout(row: &Row, shape: &AttentionShape, kv: Format) -> DecodeLayout {
     match (row.kernel, Framework::parse(&row.framework)) {
-        (Kernel::GenerationAttention, Some(framework)) => {
+        (Kernel::GenerationAttention | Kernel::GenerationMla, Some(framework)) => {
             DecodeLayout::of(framework, shape, row.sm, kv)
         }
         _ => DecodeLayout::PerKvHead,
@@ -1008,7 +1021,8 @@ fn profiled(row: &Row) -> Option<Profiled> {
                 return None;
             }
             let (shape, precision) = mla(row).ok()?;
-            Profiled::of(&Op::FusedAttention(shape), &precision)
+            let layout = decode_layout(row, &shape, precision.kv);
+            Profiled::of(&Op::FusedAttention(shape), &precision).map(|k| k.laid_out(layout))
         }
         // MoE terms are reported by `validate`, not shipped.
         Shape::Moe { .. } => None,
@@ -1841,6 +1855,7 @@ fn profile_lines(v: &Validation) -> String {
                 format!("per_query_head({queries:?}, {kv:?})")
             }
             Profiled::Mla { phase, queries, kv } => format!("mla({phase:?}, {queries:?}, {kv:?})"),
+            Profiled::XqaMlaDecode { queries, kv } => format!("xqa_mla({queries:?}, {kv:?})"),
         };
         let first = g
             .fitted_on
@@ -2133,6 +2148,24 @@ mod tests {
             .unwrap();
         let (decode, _) = mla(&mla_row(Kernel::GenerationMla, 128, 1)).unwrap();
         assert_eq!(attention.op, Op::FusedAttention(decode));
+        // TensorRT-LLM's decode rows at 128 heads with an FP8 cache on sm_120 ran XQA's MLA
+        // kernel: a group and a profile of their own. At 64 heads, or on the H100, not.
+        let mut sm120 = mla_row(Kernel::GenerationMla, 128, 1);
+        sm120.sm = Some(120);
+        assert!(sm120.xqa_mla());
+        assert_eq!(sm120.dtype_label(), "bfloat16, KV fp8, XQA's MLA kernel");
+        assert_eq!(
+            profiled(&sm120),
+            Some(Profiled::XqaMlaDecode {
+                queries: Format::Bf16,
+                kv: Format::Fp8E4m3
+            })
+        );
+        let mut half = mla_row(Kernel::GenerationMla, 64, 2);
+        half.sm = Some(120);
+        assert!(!half.xqa_mla());
+        assert_eq!(half.dtype_label(), "bfloat16, KV fp8");
+        assert!(!mla_row(Kernel::GenerationMla, 128, 1).xqa_mla());
     }
 
     #[test]

@@ -80,6 +80,10 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
     Profiled::Mla { phase, queries, kv }
 }
 
+const fn xqa_mla(queries: Format, kv: Format) -> Profiled {
+    Profiled::XqaMlaDecode { queries, kv }
+}
+
 /// The shipped profiles, per device, framework and kernel (`cargo xtask validate` refits
 /// them and says whether each still matches): TensorRT-LLM's fitted on half its shapes and
 /// judged on the other half, vLLM's and SGLang's the same way on their own tables (terms
@@ -406,5 +410,6 @@ pub const PROFILES: &[Profile] = &[
     p("rtx-pro-6000", Sglang, mla(Prefill, Bf16, Bf16), [5.73295, 1.0, 0.0632695, 4.82567, 1.0, 1.0, 2.0], 0.070, 0.438),
     p("rtx-pro-6000", TensorRtLlm, mla(Decode, Bf16, Bf16), [1.18088, 0.769618, 0.376756, 8.49034, 0.00766236, 1.58802, 2.0], 0.123, 0.500),
     p("rtx-pro-6000", Sglang, mla(Decode, Bf16, Bf16), [16.5827, 0.727599, 0.136169, 0.0, 0.279523, 0.727599, 1.5], 0.227, 0.660),
-    p("rtx-pro-6000", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [0.0, 0.403331, 1.0, 8.83638, 0.00607144, 0.72762, f64::INFINITY], 0.197, 0.847),
+    p("rtx-pro-6000", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [0.0, 0.402886, 0.276866, 9.22485, 0.00580199, 0.991306, f64::INFINITY], 0.182, 0.479),
+    p("rtx-pro-6000", TensorRtLlm, xqa_mla(Bf16, Fp8E4m3), [5.61722, 0.605079, 1.0, 0.0, 0.01853, 0.605079, f64::INFINITY], 0.065, 0.327),
 ];
