@@ -295,7 +295,8 @@ impl DecodeLayout {
     /// (`decoderXQAImplJIT/kernelUtils.cpp`, `supportConfigCommon`: "for performance
     /// reasons"), so that runs the masked multi-head attention too. The rest hold a KV
     /// head's group in one block, as do prefill and MLA's shared latent cache (kernels of
-    /// their own). XQA's other refusals were tried and are not applied: its check for too
+    /// their own), but for DeepSeek's latent attention on sm_120 with an FP8 cache, which
+    /// runs XQA's MLA kernel ([`DecodeLayout::XqaMla`]). XQA's other refusals were tried and are not applied: its check for too
     /// few blocks (`mayHavePerfGain`) and for a sliding window the cache has outgrown
     /// (`supportConfigHMMA`) each raised the held-out medians of NVIDIA's Hopper, A100 and
     /// L40S tables by 1-8 points, so those tables were not timed under them. With an 8-bit
