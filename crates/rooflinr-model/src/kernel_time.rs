@@ -296,10 +296,11 @@ impl DecodeLayout {
     /// reasons"), so that runs the masked multi-head attention too. The rest hold a KV
     /// head's group in one block, as do prefill and MLA's shared latent cache (kernels of
     /// their own), but for DeepSeek's latent attention on sm_120 with an FP8 cache, which
-    /// runs XQA's MLA kernel ([`DecodeLayout::XqaMla`]). XQA's other refusals were tried and are not applied: its check for too
-    /// few blocks (`mayHavePerfGain`) and for a sliding window the cache has outgrown
-    /// (`supportConfigHMMA`) each raised the held-out medians of NVIDIA's Hopper, A100 and
-    /// L40S tables by 1-8 points, so those tables were not timed under them. With an 8-bit
+    /// runs XQA's MLA kernel ([`DecodeLayout::XqaMla`]). XQA's other refusals were tried
+    /// and are not applied: its check for too few blocks (`mayHavePerfGain`) and for a
+    /// sliding window the cache has outgrown (`supportConfigHMMA`) each raised the held-out
+    /// medians of NVIDIA's Hopper, A100 and L40S tables by 1-8 points, so those tables were
+    /// not timed under them. With an 8-bit
     /// cache (`kv`) on sm_89, NVIDIA's L40S tables show no split of the sequence: batch 1 at
     /// 131,072 tokens takes 2.1 ms at head width 128 and 4.2 ms at 256 whatever the number
     /// of heads (one block streaming each KV head's 33 MB at about 16 GB/s), ten times the
@@ -601,8 +602,8 @@ impl KernelTimes {
     /// that follow it on its SM (the tile term: the bytes over the blocks, times the waves
     /// of blocks): read off NVIDIA's tables, TensorRT-LLM's MLA decode on A100, L40S and
     /// RTX PRO 6000 (no dedicated MLA kernel there, but [`DecodeLayout::XqaMla`]'s, timed
-    /// the same way) runs a block per sequence, its time flat
-    /// in the batch up to a block per SM and in proportion to the sequence length, about
+    /// the same way) runs a block per sequence, its time flat in the batch up to a block
+    /// per SM and in proportion to the sequence length, about
     /// 10-15 GB/s for each block; kernels that split a sequence over blocks the model does
     /// not count (FlashMLA, trtllm-gen, FlashInfer) fit a rate many SMs' worth.
     pub fn attention(
