@@ -674,13 +674,26 @@ impl KernelTimes {
         let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
         let tile = PrefillTile::of(framework, hw);
         let run = layout.run_shape(shape);
+        // A decode block streams its share of the cache in series; its queries and output
+        // are a read and a write apart, not part of that stream.
+        let cache_share = |shape: &AttentionShape, p: &Prediction| {
+            let all = p.work.bytes.get();
+            if all > 0.0 {
+                (shape.cache_bytes(precision.kv).get() / all).min(1.0)
+            } else {
+                1.0
+            }
+        };
         if run == *shape {
-            return KernelTimes::attention(shape, prediction, sms, tile, layout);
+            let mut times = KernelTimes::attention(shape, prediction, sms, tile, layout);
+            times.tile_stream_s *= cache_share(shape, prediction);
+            return times;
         }
         let every_read = Op::FusedAttention(run)
             .predict(precision, hw, &Efficiency::IDEAL)
             .prediction;
         let mut times = KernelTimes::attention(&run, &every_read, sms, tile, layout);
+        times.tile_stream_s *= cache_share(&run, &every_read);
         let once = prediction.memory_time.get();
         times.l2_s = (times.memory_s - once).max(0.0);
         times.memory_s = once;
@@ -2287,6 +2300,62 @@ mod tests {
         for f in Framework::ALL {
             assert!(PROFILES.iter().any(|p| p.framework == f), "{f:?}");
         }
+    }
+
+    /// A decode block streams its share of the cache; its queries and output are not part
+    /// of that stream. DeepSeek's latent attention at 64 heads over 4 tokens: the queries
+    /// (64 x 576 in BF16, 74 KB) and the output (64 KB) outweigh the cache (4 x 576 in
+    /// FP8) sixtyfold, and the block's serial stream is the cache alone.
+    #[test]
+    fn a_decode_block_streams_the_cache_alone() {
+        let hw = crate::hardware::registry::get("rtx-pro-6000").unwrap();
+        let shape = AttentionShape {
+            batch: 1.0,
+            q_len: 1.0,
+            kv_len: 4.0,
+            heads: 64.0,
+            kv_heads: 1.0,
+            qk_dim: 576.0,
+            v_dim: 512.0,
+            causal: true,
+            shared_kv: true,
+            window: None,
+        };
+        let precision = Precision {
+            kv: Format::Fp8E4m3,
+            ..Precision::uniform(Format::Bf16)
+        };
+        // The format's own layout (FP8's per-tensor scale included).
+        let latent = Format::Fp8E4m3.tensor_bytes(4.0 * 576.0);
+        assert_eq!(shape.cache_bytes(Format::Fp8E4m3), latent);
+        let bf16_pair = AttentionShape {
+            shared_kv: false,
+            ..shape
+        };
+        assert_eq!(
+            bf16_pair.cache_bytes(Format::Bf16).get(),
+            (4.0 * 576.0 + 4.0 * 512.0) * 2.0
+        );
+        let p = Op::FusedAttention(shape)
+            .predict(&precision, &hw, &Efficiency::IDEAL)
+            .prediction;
+        let layout = DecodeLayout::of(
+            Framework::TensorRtLlm,
+            &shape,
+            hw.sm_version(),
+            precision.kv,
+        );
+        let times = KernelTimes::attention_of(
+            &shape,
+            &p,
+            &precision,
+            &hw,
+            (Framework::TensorRtLlm, layout),
+        );
+        let bandwidth = hw.memory_bandwidth.value.get();
+        // One block, one wave: its stream is the whole cache, at the datasheet bandwidth.
+        assert!((times.tile_stream_s - latent.get() / bandwidth).abs() < 1e-15);
+        assert!(times.memory_s > 50.0 * times.tile_stream_s);
     }
 
     #[test]

@@ -2876,7 +2876,9 @@ mod tests {
         assert_eq!(g.dtype, "bfloat16, KV bfloat16");
         let (_, _, calibrated) = &g.held_out_shapes[0];
         assert!(calibrated.median < 0.05, "{g:?}");
-        assert!((g.fitted.per_wave_us - 1.2).abs() < 0.2, "{g:?}");
+        // Within a quarter of the latency that made the times: a decode block's stream
+        // counting the cache alone (since 2026-11-27) moved this fit's rounds to 0.99 us.
+        assert!((g.fitted.per_wave_us - 1.2).abs() < 0.3, "{g:?}");
         // H100 decode attention in BF16 has a shipped profile, which these made-up terms
         // are not.
         assert!(

@@ -107,6 +107,18 @@ impl AttentionShape {
             None => self.kv_len,
         }
     }
+
+    /// Bytes of the KV cache the attention reads once, in the cache format `kv`: each
+    /// sequence's and KV head's keys read ([`AttentionShape::keys_read`]), keys and values
+    /// apart, or one latent row serving as both where they are shared (MLA).
+    pub fn cache_bytes(&self, kv: Format) -> Bytes {
+        let tokens = self.batch * self.kv_heads * self.keys_read();
+        if self.shared_kv {
+            kv.tensor_bytes(tokens * self.qk_dim.max(self.v_dim))
+        } else {
+            kv.tensor_bytes(tokens * self.qk_dim) + kv.tensor_bytes(tokens * self.v_dim)
+        }
+    }
 }
 
 /// One operator instance.
@@ -302,14 +314,8 @@ impl Op {
                 // prefill, twice what a causal FlashAttention kernel does).
                 let pairs = a.batch * a.heads * a.visible_pairs();
                 let flops = pairs * (2.0 * a.qk_dim + 2.0 * a.v_dim + 5.0);
-                let kv_tokens = a.batch * a.kv_heads * a.keys_read();
-                let kv_bytes = if a.shared_kv {
-                    p.kv.tensor_bytes(kv_tokens * a.qk_dim.max(a.v_dim))
-                } else {
-                    p.kv.tensor_bytes(kv_tokens * a.qk_dim) + p.kv.tensor_bytes(kv_tokens * a.v_dim)
-                };
                 let bytes = act(a.batch * a.heads * a.q_len * a.qk_dim)
-                    + kv_bytes
+                    + a.cache_bytes(p.kv)
                     + p.output.tensor_bytes(a.batch * a.heads * a.q_len * a.v_dim);
                 attention_cost(flops, bytes, p)
             }
