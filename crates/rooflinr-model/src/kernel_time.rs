@@ -417,7 +417,7 @@ pub struct KernelTimes {
     /// The datasheet memory time of the bytes one SM streams in series when each 128 x
     /// 128 output tile runs on one SM ([`serial_tile_share`]), seconds (0 where the
     /// kernel is not a GEMM or the SM count is unknown). For decode attention, one
-    /// block's share of the bytes ([`KernelTimes::attention`]).
+    /// block's share of the cache ([`KernelTimes::attention_of`]).
     pub tile_stream_s: f64,
     /// The datasheet memory time (at the DRAM bandwidth) of the bytes the kernel reads
     /// again after its first read, which the L2 serves: TensorRT-LLM's masked multi-head
@@ -663,7 +663,10 @@ impl KernelTimes {
     /// (its KV head's cache, once more for each further query head of the group) are the
     /// L2's ([`KernelTimes::l2_s`]) and the datasheet memory time is the cache read once.
     /// Read off NVIDIA's tables: L40S's masked multi-head attention over 128 query heads
-    /// and a 1 GB re-read total takes 225 us, 4.8 TB/s against its 864 GB/s DRAM.
+    /// and a 1 GB re-read total takes 225 us, 4.8 TB/s against its 864 GB/s DRAM. Knowing
+    /// the cache's format, it narrows a decode block's serial stream
+    /// ([`KernelTimes::tile_stream_s`], which [`KernelTimes::attention`] takes over all the
+    /// bytes) to the block's share of the cache ([`AttentionShape::cache_bytes`]).
     pub fn attention_of(
         shape: &AttentionShape,
         prediction: &Prediction,
