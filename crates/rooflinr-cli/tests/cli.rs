@@ -558,6 +558,72 @@ fn calibrated_predictions_keep_the_bound_and_say_where_they_come_from() {
 }
 
 #[test]
+fn a_gemm_on_activations_already_quantised_runs_no_quantisation_pass() {
+    use rooflinr_model::format::Format;
+    use rooflinr_model::kernel_time::{
+        Framework, Profiled, activation_quantisation_bytes, profile,
+    };
+    let gemm = |precision: &str, flag: &[&str]| {
+        let args = [
+            &[
+                "predict",
+                "gemm",
+                "--m",
+                "8192",
+                "--n",
+                "8192",
+                "--k",
+                "8192",
+                "--hardware",
+                "h200",
+                "--precision",
+                precision,
+                "--json",
+                "--calibrated",
+            ][..],
+            flag,
+        ]
+        .concat();
+        json(&args)
+    };
+    let layer = gemm("fp8-e4m3", &[]);
+    let alone = gemm("fp8-e4m3", &["--activations-in-format"]);
+    assert_eq!(layer["datasheet_time_s"], alone["datasheet_time_s"]);
+    // The difference is the pass: 8192 x 8192 BF16 activations read and written in FP8,
+    // at the rate TensorRT-LLM's H200 FP8 profile fitted for it.
+    let terms = profile(
+        "h200",
+        Framework::TensorRtLlm,
+        Profiled::Gemm {
+            format: Format::Fp8E4m3,
+        },
+    )
+    .unwrap()
+    .terms;
+    let fraction = terms.quantise_bandwidth.expect("a pass rate of its own");
+    let bandwidth = rooflinr_model::hardware::registry::get("h200")
+        .unwrap()
+        .memory_bandwidth
+        .value
+        .get();
+    let pass = activation_quantisation_bytes(8192, 8192, Format::Fp8E4m3) / (bandwidth * fraction);
+    let saved = layer["time_s"].as_f64().unwrap() - alone["time_s"].as_f64().unwrap();
+    assert!((saved / pass - 1.0).abs() < 1e-9, "{saved} vs {pass}");
+    assert!(
+        alone["calibration"]
+            .as_str()
+            .unwrap()
+            .ends_with("activations already in fp8-e4m3: no quantisation pass"),
+        "{alone}"
+    );
+    // 16-bit activations have no pass to leave out.
+    let bf16 = gemm("bf16", &[]);
+    let bf16_alone = gemm("bf16", &["--activations-in-format"]);
+    assert_eq!(bf16["time_s"], bf16_alone["time_s"]);
+    assert_eq!(bf16["calibration"], bf16_alone["calibration"]);
+}
+
+#[test]
 fn each_framework_is_calibrated_by_its_own_kernels_profile() {
     use rooflinr_model::kernel_time::{Framework, Profiled, profile};
     // A B200 FP8 GEMV: TensorRT-LLM's FP8 path carries a fixed time several kernels long,

@@ -1851,15 +1851,48 @@ pub fn profile(hardware: &str, framework: Framework, kernel: Profiled) -> Option
         .find(|p| p.hardware == hardware && p.framework == framework && p.kernel == kernel)
 }
 
+/// Where a GEMM's activations come from, which decides whether a low-precision GEMM
+/// runs the activation quantisation pass ([`KernelTimes::quantise_s`]) first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activations {
+    /// BF16, quantised by a pass of their own before the GEMM: a serving framework's
+    /// linear layer, and what NVIDIA's tables time.
+    QuantisedFirst,
+    /// Already in the GEMM's format: a library GEMM on low-precision operands (cuBLASLt's
+    /// in the agent's `gpu-check`). The profile's fixed time still counts the pass's
+    /// launch, which the tables do not time apart.
+    InFormat,
+}
+
 /// The expected time of `op` on `hw` in `precision` under the shipped profile, with the
 /// profile; `None` for operators with no profile for their kind, device and formats.
-/// `prediction` is the datasheet roofline's.
+/// `prediction` is the datasheet roofline's. A GEMM's activations are quantised first
+/// ([`Activations::QuantisedFirst`]), as in the tables the profiles are fitted on.
 pub fn calibrated(
     op: &Op,
     precision: &Precision,
     hw: &Hardware,
     framework: Framework,
     prediction: &Prediction,
+) -> Option<(f64, &'static Profile)> {
+    calibrated_with(
+        op,
+        precision,
+        hw,
+        framework,
+        prediction,
+        Activations::QuantisedFirst,
+    )
+}
+
+/// [`calibrated`], with a GEMM's activations from `activations`.
+pub fn calibrated_with(
+    op: &Op,
+    precision: &Precision,
+    hw: &Hardware,
+    framework: Framework,
+    prediction: &Prediction,
+    activations: Activations,
 ) -> Option<(f64, &'static Profile)> {
     let layout = match op {
         Op::FusedAttention(shape) if shape.q_len <= 1.0 => {
@@ -1870,12 +1903,18 @@ pub fn calibrated(
     let kind = Profiled::of(op, precision)?.laid_out(layout);
     let profile = profile(&hw.key, framework, kind)?;
     let times = match *op {
-        Op::Gemm { m, n, k, .. } => KernelTimes::of(
-            prediction,
-            (m as u64, n as u64, k as u64),
-            (precision.activations, precision.weights),
-            hw,
-        ),
+        Op::Gemm { m, n, k, .. } => {
+            let mut times = KernelTimes::of(
+                prediction,
+                (m as u64, n as u64, k as u64),
+                (precision.activations, precision.weights),
+                hw,
+            );
+            if activations == Activations::InFormat {
+                times.quantise_s = 0.0;
+            }
+            times
+        }
         Op::FusedAttention(shape) => {
             KernelTimes::attention_of(&shape, prediction, precision, hw, (framework, layout))
         }

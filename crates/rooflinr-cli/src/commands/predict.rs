@@ -33,6 +33,12 @@ pub struct Args {
     /// each serving framework.
     #[arg(long, value_parser = crate::args::parse_framework, default_value = "trtllm", global = true)]
     framework: rooflinr_model::kernel_time::Framework,
+    /// With `--calibrated`: a low-precision GEMM's activations arrive already in their
+    /// format (a library GEMM on FP8 or FP4 operands), so the pass that quantises BF16
+    /// activations first, which the serving frameworks' linear layers run and the profiles
+    /// count by default, is left out.
+    #[arg(long, global = true)]
+    activations_in_format: bool,
 }
 
 /// The operator to predict.
@@ -381,7 +387,7 @@ fn calibrate(
     r: &OpPrediction,
     hw: &Hardware,
     p: &Precision,
-    framework: kernel_time::Framework,
+    (framework, activations): (kernel_time::Framework, kernel_time::Activations),
 ) {
     let Some(kind) = kernel_time::Profiled::of(op, p) else {
         json.calibration = Some(format!(
@@ -390,15 +396,26 @@ fn calibrate(
         ));
         return;
     };
-    match kernel_time::calibrated(op, p, hw, framework, &r.prediction) {
+    match kernel_time::calibrated_with(op, p, hw, framework, &r.prediction, activations) {
         Some((time_s, profile)) => {
             json.time_s = time_s;
             json.calibration = Some(format!(
-                "{} kernels ({}), {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
+                "{} kernels ({}), {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%{}",
                 framework.name(),
                 profile.kernel.name(),
                 profile.held_out_median * 100.0,
-                profile.held_out_p90 * 100.0
+                profile.held_out_p90 * 100.0,
+                match activations {
+                    kernel_time::Activations::InFormat
+                        if p.activations.bits_per_element() < 16.0 =>
+                    {
+                        format!(
+                            "; activations already in {}: no quantisation pass",
+                            p.activations
+                        )
+                    }
+                    _ => String::new(),
+                }
             ));
         }
         None => {
@@ -435,7 +452,19 @@ pub fn run(args: Args) -> Result<()> {
             let predicted = op.predict(&precision, &hw, &efficiency);
             let mut json = prediction_json(name, &hw, &precision, &predicted);
             if args.calibrated {
-                calibrate(&mut json, &op, &predicted, &hw, &precision, args.framework);
+                let activations = if args.activations_in_format {
+                    kernel_time::Activations::InFormat
+                } else {
+                    kernel_time::Activations::QuantisedFirst
+                };
+                calibrate(
+                    &mut json,
+                    &op,
+                    &predicted,
+                    &hw,
+                    &precision,
+                    (args.framework, activations),
+                );
             }
             json
         })
