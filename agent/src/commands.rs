@@ -25,9 +25,10 @@ fn run(
     let mut out = Vec::new();
     for (i, work) in items.iter().enumerate() {
         eprintln!("[{}/{}] measuring {}", i + 1, items.len(), work.label());
+        let began = std::time::Instant::now();
         let mut m = backend.measure(work, rule, &cancel)?;
         // Each median as it is measured, so a run cut short still reports what it measured.
-        eprintln!("  {}", measured_line(&m));
+        eprintln!("  {}", measured_line(&m, began.elapsed()));
         ceilings.record(&m);
         compare_with_ceilings(ceilings, &mut m);
         out.push(m);
@@ -46,13 +47,18 @@ pub fn measure_ceilings(
     Ok((measured, ceilings))
 }
 
-/// One measurement as the progress lines print it: its median and sample count.
-pub fn measured_line(m: &Measurement) -> String {
+/// One measurement as the progress lines print it: its median and sample count, and the
+/// `wall` time the point took, of which the sampling was `stats.elapsed_s` (the rest is
+/// preparing and uploading the operands and checking the output against its reference:
+/// on a lent GPU, device time the samples do not use).
+pub fn measured_line(m: &Measurement, wall: std::time::Duration) -> String {
     format!(
-        "{}: {} (median of {} samples)",
+        "{}: {} (median of {} samples; {:.1} s in all, {:.1} s of it sampling)",
         m.label,
         si(m.stats.median_s, "s"),
-        m.stats.samples
+        m.stats.samples,
+        wall.as_secs_f64(),
+        m.stats.elapsed_s
     )
 }
 

@@ -209,6 +209,10 @@ pub fn run(
             );
         }
     }
+    eprintln!(
+        "correctness: {:.1} s since the start (the kernels' compilation included)",
+        began.elapsed().as_secs_f64()
+    );
 
     // 2. Ceilings, then the GEMV sizes and batches, then cuBLASLt GEMMs.
     let mut ceilings = MeasuredCeilings::default();
@@ -242,9 +246,10 @@ pub fn run(
     }
     for (i, work) in items.iter().enumerate() {
         eprintln!("[{}/{}] measuring {}", i + 1, items.len(), work.label());
+        let began = Instant::now();
         match cuda.measure(work, rule, &cancel) {
             Ok(mut m) => {
-                eprintln!("  {}", crate::commands::measured_line(&m));
+                eprintln!("  {}", crate::commands::measured_line(&m, began.elapsed()));
                 ceilings.record(&m);
                 compare_with_ceilings(&ceilings, &mut m);
                 record(false, &m)?;
