@@ -52,18 +52,21 @@ const FRAGMENT: (u64, u64) = (16, 8);
 /// The output tile most Hopper and Blackwell GEMM kernels use (CUTLASS's and cuBLAS's
 /// default 128 x 128).
 const TILE: u64 = 128;
-/// The least K one SM takes of a tile when a GEMM's work is shared out along K: four
+/// The least K one SM takes of a tile when a GEMM's work is shared out along K: two
 /// 64-deep k-blocks. Chosen on NVIDIA's GEMM tables (`rooflinr validate`): 512 left the
-/// shapes just past a whole wave of tiles 25-55 % slower than measured on H100; 256 and
-/// 128 fit about equally, 128 a little worse on A100.
-const MIN_SPLIT_K: u64 = 256;
+/// shapes just past a whole wave of tiles 25-55 % slower than measured on H100. Against
+/// 256, 128 brought the L40S's BF16 held-out p90 from 35 to 31 % (one 128 x 128 x 256 tile
+/// there takes 2.8 us, less than one SM's share of the peak allows) and moved no other
+/// held-out group by more than a point; 64 raised B200's FP8 from 4 / 12 to 7 / 19 % and
+/// A100's BF16 p90 from 25 to 27 %.
+const MIN_SPLIT_K: u64 = 128;
 
 /// The fraction of the tensor cores' work that is useful for an `m x n x k` GEMM on `sms`
 /// multiprocessors: fragment padding times wave efficiency. The work is shared out as
 /// stream-K kernels do (Osama et al., "Stream-K: Work-centric Parallel Decomposition for
 /// Dense Matrix-Matrix Multiplication on the GPU", PPoPP 2023; CUTLASS's and cuBLAS's
 /// Hopper and Blackwell GEMMs): each 128 x 128 output tile's K loop in chunks of at least
-/// `MIN_SPLIT_K` (256), spread evenly over the SMs, so only the last round of chunks leaves
+/// `MIN_SPLIT_K` (128), spread evenly over the SMs, so only the last round of chunks leaves
 /// SMs idle, and a GEMM with fewer chunks than SMs leaves the rest idle. A GEMM with a
 /// few more tiles than SMs no longer pays a second, nearly empty wave of whole tiles:
 /// NVIDIA's BF16 tables show it does not (H100 BF16 held-out p90 30 -> 26 %).
@@ -2207,22 +2210,22 @@ mod tests {
 
     #[test]
     fn tile_efficiency_counts_padding_and_the_last_wave() {
-        // H100: 132 SMs. 8192^2 outputs: 4096 tiles of 32 chunks of K = 131,072 chunks,
-        // 993 rounds of 132 -> 131,072 / (993 x 132).
+        // H100: 132 SMs. 8192^2 outputs: 4096 tiles of 64 chunks of K = 262,144 chunks,
+        // 1,986 rounds of 132 -> 262,144 / (1,986 x 132).
         let e = tile_efficiency(8192, 8192, 8192, 132);
-        assert!((e - 131_072.0 / (993.0 * 132.0)).abs() < 1e-12, "{e}");
-        // A few more tiles than SMs: 140 tiles x 4 chunks = 560 over 5 rounds, not the
+        assert!((e - 262_144.0 / (1986.0 * 132.0)).abs() < 1e-12, "{e}");
+        // A few more tiles than SMs: 140 tiles x 8 chunks = 1,120 over 9 rounds, not the
         // 140 / 264 of two waves of whole tiles.
         let e = tile_efficiency(1280, 1792, 1024, 132);
-        assert!((e - 560.0 / (5.0 * 132.0)).abs() < 1e-12, "{e}");
-        // M = 1: one row of a 8-row fragment; 32 tiles x 16 chunks = 512 over 4 rounds.
+        assert!((e - 1120.0 / (9.0 * 132.0)).abs() < 1e-12, "{e}");
+        // M = 1: one row of a 8-row fragment; 32 tiles x 32 chunks = 1,024 over 8 rounds.
         let e = tile_efficiency(1, 4096, 4096, 132);
         assert!(
-            (e - (1.0 / 8.0) * (512.0 / (4.0 * 132.0))).abs() < 1e-12,
+            (e - (1.0 / 8.0) * (1024.0 / (8.0 * 132.0))).abs() < 1e-12,
             "{e}"
         );
         // K shorter than a chunk is one chunk: 4 tiles on 132 SMs.
-        let e = tile_efficiency(256, 256, 128, 132);
+        let e = tile_efficiency(256, 256, 64, 132);
         assert!((e - 4.0 / 132.0).abs() < 1e-12, "{e}");
         assert_eq!(tile_efficiency(0, 1, 1, 132), 1.0);
     }
