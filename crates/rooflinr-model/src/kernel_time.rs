@@ -85,13 +85,35 @@ pub fn tile_efficiency(m: u64, n: u64, k: u64, sms: u32) -> f64 {
 }
 
 /// K from which a GEMM with few output tiles is split into partial products and a
-/// reduction of them ([`reduces_partial_sums`]).
+/// reduction of them ([`reduces_partial_sums`]) on Hopper and the sm_100 family, and for
+/// 8-bit or narrower activations everywhere.
 const REDUCED_SPLIT_K: u64 = 2048;
+/// K from which 16-bit GEMMs with few output tiles split and reduce on the other
+/// architectures ([`reduced_split_k`]).
+const REDUCED_SPLIT_K_16_BIT_ELSEWHERE: u64 = 512;
 
-/// Whether an `m x n x k` GEMM with `activations` on `sms` SMs runs as two dependent
-/// kernels: partial products over slices of K, then a reduction of the partial sums. A
-/// GEMM whose 128 x 128 output tiles fill at most an eighth of the SMs, over a K of at
-/// least 2,048, leaves most of the GPU idle unless K is split; the split's second step is
+/// The K from which a GEMM with few output tiles on `hw` with `activations` splits K and
+/// reduces the partial sums ([`reduces_partial_sums`]). On A100 (sm_80), L40S (sm_89) and
+/// RTX PRO 6000 (sm_120) NVIDIA's BF16 tables at M = 2-16 run 18-36 % slower than the
+/// single-step prediction from K = 512 (A100 8 x 4096 x 512: 10.6 us, 8 x 4096 x 256:
+/// 4.9 us); counting the second step from there brought the held-out BF16 p90 from 25 to
+/// 23 % on A100, 31 to 29 % on L40S and 28 to 26 % on RTX PRO 6000 (vLLM's and SGLang's
+/// tables under TensorRT-LLM's terms 1-3 points lower too) and moved no other group. Their
+/// FP8 GEMMs, counted so, fitted worse (L40S p90 17 -> 19 %), and Hopper's and Blackwell's
+/// tables split from 2,048 ([`REDUCED_SPLIT_K`]).
+pub fn reduced_split_k(hw: &Hardware, activations: Format) -> u64 {
+    let hopper_or_blackwell = hw.sm_version() == Some(90) || hw.has_tcgen05();
+    if hopper_or_blackwell || activations.bits_per_element() < 16.0 {
+        REDUCED_SPLIT_K
+    } else {
+        REDUCED_SPLIT_K_16_BIT_ELSEWHERE
+    }
+}
+
+/// Whether an `m x n x k` GEMM with `activations` on `hw` runs as two dependent kernels:
+/// partial products over slices of K, then a reduction of the partial sums. A GEMM whose
+/// 128 x 128 output tiles fill at most an eighth of the SMs, over a K of at least 2,048
+/// ([`reduced_split_k`]), leaves most of the GPU idle unless K is split; the split's second step is
 /// a kernel of its own, whose launch and prologue no pipeline hides. Kernels with block
 /// scales keep each tile on one SM and do not split (NVFP4's tables grow with K at one
 /// SM's rate). Read off NVIDIA's GEMM tables, not a kernel library's source: H100 BF16 at
@@ -99,9 +121,13 @@ const REDUCED_SPLIT_K: u64 = 2048;
 /// K = 2,560 to 7,168, while its bytes take under 1 us; counting this step brings BF16's
 /// held-out p90 from 26-30 % to 18-23 % on Hopper and Blackwell (NVFP4's would rise from
 /// 23 to 40 %, so block-scaled GEMMs are left out).
-pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, sms: u32) -> bool {
+pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, hw: &Hardware) -> bool {
+    let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
     let tiles = m.div_ceil(TILE) * n.div_ceil(TILE);
-    sms > 0 && !activations.is_block_scaled() && tiles * 8 <= u64::from(sms) && k >= REDUCED_SPLIT_K
+    sms > 0
+        && !activations.is_block_scaled()
+        && tiles * 8 <= u64::from(sms)
+        && k >= reduced_split_k(hw, activations)
 }
 
 /// Query rows per tile of a prefill (FlashAttention-style) kernel. TensorRT-LLM's context
@@ -548,7 +574,7 @@ impl KernelTimes {
             compute_s: prediction.compute_time.get() / tile_efficiency(m, n, k, sms),
             quantise_s: activation_quantisation_bytes(m, k, activations) / bandwidth,
             // Split-K's two dependent steps, each exposing its latency.
-            waves: if reduces_partial_sums(m, n, k, activations, sms) {
+            waves: if reduces_partial_sums(m, n, k, activations, hw) {
                 2.0
             } else {
                 0.0
@@ -2181,17 +2207,55 @@ mod tests {
 
     #[test]
     fn few_tiles_over_a_long_k_reduce_their_partial_sums_in_a_second_kernel() {
-        // H100, 132 SMs: M = 8, N = 256 is 2 tiles; from K = 2,048 it splits and reduces.
-        assert!(!reduces_partial_sums(8, 256, 1536, Format::Bf16, 132));
-        assert!(reduces_partial_sums(8, 256, 2048, Format::Bf16, 132));
-        // 16 tiles fill at most an eighth of 132 SMs; 17 do not.
-        assert!(reduces_partial_sums(128, 2048, 4096, Format::Fp8E4m3, 132));
-        assert!(!reduces_partial_sums(128, 2176, 4096, Format::Fp8E4m3, 132));
-        // Block-scaled GEMMs keep each tile on one SM; an unknown SM count says nothing.
-        assert!(!reduces_partial_sums(8, 256, 4096, Format::NvFp4, 132));
-        assert!(!reduces_partial_sums(8, 256, 4096, Format::Bf16, 0));
-        // The GEMM's times carry it as two dependent steps, and only then.
         let h100 = crate::hardware::registry::get("h100-sxm").unwrap();
+        // H100, 132 SMs: M = 8, N = 256 is 2 tiles; from K = 2,048 it splits and reduces.
+        assert!(!reduces_partial_sums(8, 256, 1536, Format::Bf16, &h100));
+        assert!(reduces_partial_sums(8, 256, 2048, Format::Bf16, &h100));
+        // 16 tiles fill at most an eighth of 132 SMs; 17 do not.
+        assert!(reduces_partial_sums(
+            128,
+            2048,
+            4096,
+            Format::Fp8E4m3,
+            &h100
+        ));
+        assert!(!reduces_partial_sums(
+            128,
+            2176,
+            4096,
+            Format::Fp8E4m3,
+            &h100
+        ));
+        // Block-scaled GEMMs keep each tile on one SM; an unknown SM count says nothing.
+        assert!(!reduces_partial_sums(8, 256, 4096, Format::NvFp4, &h100));
+        let mut unknown = h100.clone();
+        unknown.sm_count = None;
+        assert!(!reduces_partial_sums(8, 256, 4096, Format::Bf16, &unknown));
+        // A100, L40S and RTX PRO 6000 split 16-bit GEMMs from K = 512, 8-bit ones from 2,048;
+        // the sm_100 family as Hopper does.
+        for key in ["a100-sxm", "l40s", "rtx-pro-6000"] {
+            let hw = crate::hardware::registry::get(key).unwrap();
+            assert!(
+                !reduces_partial_sums(8, 256, 256, Format::Bf16, &hw),
+                "{key}"
+            );
+            assert!(
+                reduces_partial_sums(8, 256, 512, Format::Bf16, &hw),
+                "{key}"
+            );
+            assert!(
+                !reduces_partial_sums(8, 256, 1536, Format::Fp8E4m3, &hw),
+                "{key}"
+            );
+            assert!(
+                reduces_partial_sums(8, 256, 2048, Format::Fp8E4m3, &hw),
+                "{key}"
+            );
+        }
+        let b200 = crate::hardware::registry::get("b200").unwrap();
+        assert!(!reduces_partial_sums(8, 256, 1536, Format::Bf16, &b200));
+        assert!(reduces_partial_sums(8, 256, 2048, Format::Bf16, &b200));
+        // The GEMM's times carry it as two dependent steps, and only then.
         let times = |m: f64, n: f64, k: f64| {
             let op = Op::Gemm {
                 m,
