@@ -122,7 +122,7 @@ pub fn reduced_split_k(hw: &Hardware, activations: Format) -> u64 {
 /// held-out p90 from 26-30 % to 18-23 % on Hopper and Blackwell (NVFP4's would rise from
 /// 23 to 40 %, so block-scaled GEMMs are left out).
 pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, hw: &Hardware) -> bool {
-    let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+    let sms = hw.sms();
     let tiles = m.div_ceil(TILE) * n.div_ceil(TILE);
     sms > 0
         && !activations.is_block_scaled()
@@ -567,7 +567,7 @@ impl KernelTimes {
         hw: &Hardware,
     ) -> KernelTimes {
         let bandwidth = hw.memory_bandwidth.value.get();
-        let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+        let sms = hw.sms();
         let weights_s = weights.tensor_bytes((n * k) as f64).get() / bandwidth;
         KernelTimes {
             memory_s: prediction.memory_time.get(),
@@ -703,7 +703,7 @@ impl KernelTimes {
         hw: &Hardware,
         (framework, layout): (Framework, DecodeLayout),
     ) -> KernelTimes {
-        let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+        let sms = hw.sms();
         let tile = PrefillTile::of(framework, hw);
         let run = layout.run_shape(shape);
         // A decode block streams its share of the cache in series; its queries and output

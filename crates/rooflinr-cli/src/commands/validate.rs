@@ -580,7 +580,7 @@ fn gemm_loop(
 /// prefill) and its waves of blocks. MoE: the layer on the load the tables timed, from
 /// `loads`.
 fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTimes, &'static str> {
-    let sms = hw.sm_count.as_ref().map_or(0, |f| f.value);
+    let sms = hw.sms();
     match row.shape {
         Shape::Gemm { m, n, k } => {
             let (activations, weights) = formats(&row.dtype).ok_or("no format for this dtype")?;

@@ -392,6 +392,11 @@ impl Hardware {
         self.sm.is_some_and(|v| (100..110).contains(&v))
     }
 
+    /// The streaming multiprocessors; 0 where the device does not state them.
+    pub fn sms(&self) -> u32 {
+        self.sm_count.as_ref().map_or(0, |f| f.value)
+    }
+
     /// The L2 cache, bytes; 0 where the device does not state one.
     pub fn l2_bytes(&self) -> f64 {
         self.l2_cache.as_ref().map_or(0.0, |f| f.value.get())
