@@ -2235,22 +2235,18 @@ mod tests {
         // the sm_100 family as Hopper does.
         for key in ["a100-sxm", "l40s", "rtx-pro-6000"] {
             let hw = crate::hardware::registry::get(key).unwrap();
-            assert!(
-                !reduces_partial_sums(8, 256, 256, Format::Bf16, &hw),
-                "{key}"
-            );
-            assert!(
-                reduces_partial_sums(8, 256, 512, Format::Bf16, &hw),
-                "{key}"
-            );
-            assert!(
-                !reduces_partial_sums(8, 256, 1536, Format::Fp8E4m3, &hw),
-                "{key}"
-            );
-            assert!(
-                reduces_partial_sums(8, 256, 2048, Format::Fp8E4m3, &hw),
-                "{key}"
-            );
+            for (k, format, splits) in [
+                (256, Format::Bf16, false),
+                (512, Format::Bf16, true),
+                (1536, Format::Fp8E4m3, false),
+                (2048, Format::Fp8E4m3, true),
+            ] {
+                assert_eq!(
+                    reduces_partial_sums(8, 256, k, format, &hw),
+                    splits,
+                    "{key}, K = {k}, {format}"
+                );
+            }
         }
         let b200 = crate::hardware::registry::get("b200").unwrap();
         assert!(!reduces_partial_sums(8, 256, 1536, Format::Bf16, &b200));
