@@ -661,9 +661,11 @@ mod tests {
     fn h200_gemms() -> Vec<Measurement> {
         include_str!("../../docs/gpu-runs/h200-2026-11-27/gpu-check.jsonl")
             .lines()
-            .map(|l| {
-                let record: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
-                serde_json::from_value(record["measurement"].clone()).expect("a measurement")
+            .filter_map(|l| {
+                match rooflinr_protocol::decode(l.as_bytes()).expect("a server message") {
+                    rooflinr_protocol::ServerMessage::Result(r) => Some(*r.measurement),
+                    _ => None,
+                }
             })
             .filter(|m: &Measurement| m.kind == MeasurementKind::Gemm)
             .collect()
