@@ -4,7 +4,8 @@
 //! time = fixed + quantisation bytes / (bandwidth x datasheet bandwidth)
 //!        + (memory^p + compute^p)^(1/p)
 //!        + waves of blocks x per-wave latency
-//! memory = max(bytes / (bandwidth x datasheet bandwidth),
+//! memory = max(bytes read / (bandwidth x datasheet bandwidth)
+//!                + output written / (write bandwidth x datasheet bandwidth),
 //!              one SM's serial share of the weights / (tile bandwidth x datasheet bandwidth),
 //!              bytes the L2 serves / (L2 bandwidth x datasheet bandwidth))
 //! compute = FLOPs / (compute x datasheet peak x tile efficiency)
@@ -12,6 +13,10 @@
 //! - `fixed_s`: time every kernel spends whatever its size (launch, prologue, epilogue,
 //!   the tail of the last wave's pipeline): the floor small GEMMs sit on.
 //! - `bandwidth`: the fraction of the datasheet bandwidth a streaming GEMM reaches.
+//! - `write_bandwidth`: the fraction a GEMM's epilogue writes its output at, where that is
+//!   slower than its operands stream (the bandwidth fraction where not fitted): at small K
+//!   over a large output a GEMM is its output's write, and NVIDIA's tables show kernels
+//!   whose epilogue writes at a third of the datasheet rate.
 //! - `tile_bandwidth`: the fraction of the datasheet bandwidth one output tile's 128
 //!   columns of the weights stream at ([`serial_tile_share`]; a tile is 128 rows, 256 on
 //!   B200 and B300: [`gemm_tile_rows`]). A skinny GEMM (decode: small M) has few output tiles; when they
@@ -448,6 +453,10 @@ pub struct KernelTimes {
     /// kernel is not a GEMM or the SM count is unknown). For decode attention, one
     /// block's share of the cache ([`KernelTimes::attention_of`]).
     pub tile_stream_s: f64,
+    /// The datasheet memory time of the output the kernel writes, seconds: part of
+    /// `memory_s`, moved at [`KernelTerms::write_bandwidth`] (a GEMM's `m x n` output; 0
+    /// for other kernels).
+    pub write_s: f64,
     /// The datasheet memory time (at the DRAM bandwidth) of the bytes the kernel reads
     /// again after its first read, which the L2 serves: TensorRT-LLM's masked multi-head
     /// attention reading its KV head's cache once more for each further query head
@@ -549,6 +558,7 @@ impl KernelTimes {
             quantise_s: 0.0,
             waves: 0.0,
             tile_stream_s: 0.0,
+            write_s: 0.0,
             l2_s: 0.0,
             l2_share: 0.0,
             head_dim: None,
@@ -556,16 +566,17 @@ impl KernelTimes {
         }
     }
 
-    /// The times of an `m x n x k` GEMM with `activations` and `weights` on `hw` from its
-    /// datasheet roofline prediction: the compute term stretched by the tile efficiency on
-    /// the device's SMs, the activation quantisation at the datasheet bandwidth, and the
-    /// weights one SM streams in series ([`serial_tile_share`]).
+    /// The times of an `m x n x k` GEMM in `precision` on `hw` from its datasheet roofline
+    /// prediction: the compute term stretched by the tile efficiency on the device's SMs,
+    /// the activation quantisation at the datasheet bandwidth, the weights one SM streams
+    /// in series ([`serial_tile_share`]) and the output written.
     pub fn of(
         prediction: &Prediction,
         (m, n, k): (u64, u64, u64),
-        (activations, weights): (Format, Format),
+        precision: &Precision,
         hw: &Hardware,
     ) -> KernelTimes {
+        let (activations, weights) = (precision.activations, precision.weights);
         let bandwidth = hw.memory_bandwidth.value.get();
         let sms = hw.sms();
         let weights_s = weights.tensor_bytes((n * k) as f64).get() / bandwidth;
@@ -580,6 +591,7 @@ impl KernelTimes {
                 0.0
             },
             tile_stream_s: weights_s * serial_tile_share(m, n, gemm_tile_rows(hw), sms),
+            write_s: precision.output.tensor_bytes((m * n) as f64).get() / bandwidth,
             l2_s: 0.0,
             l2_share: 0.0,
             head_dim: None,
@@ -608,6 +620,12 @@ impl KernelTimes {
     /// The datasheet (DRAM) times of the bytes the DRAM and the L2 serve, seconds: every
     /// byte passes through the L2 (the first read of each with the re-reads), and the DRAM
     /// serves the share the L2 does not hold.
+    /// The datasheet time of the output the DRAM takes, seconds: the output's write less
+    /// the share a loop's L2 holds ([`KernelTimes::l2_share`]).
+    fn written_s(&self) -> f64 {
+        self.write_s * (1.0 - self.l2_share)
+    }
+
     fn dram_and_l2_s(&self) -> (f64, f64) {
         (
             self.memory_s * (1.0 - self.l2_share),
@@ -678,6 +696,7 @@ impl KernelTimes {
             } else {
                 0.0
             },
+            write_s: 0.0,
             l2_s: 0.0,
             l2_share: 0.0,
             head_dim: prefill_head_dim(shape),
@@ -794,6 +813,7 @@ impl KernelTimes {
             ) / bandwidth,
             waves: 0.0,
             tile_stream_s: 0.0,
+            write_s: 0.0,
             l2_s: 0.0,
             l2_share: 0.0,
             head_dim: None,
@@ -885,6 +905,15 @@ pub struct KernelTerms {
     /// their HBM; fitted, 1.7 TB/s on both (50 and 35 % of their datasheet bandwidths), where
     /// the GEMM's own operands stream at 81-85 %.
     pub quantise_bandwidth: Option<f64>,
+    /// The fraction of the datasheet bandwidth a kernel writes its output at
+    /// ([`KernelTimes::write_s`]), where its epilogue writes slower than its operands
+    /// stream (`None`: at the bandwidth fraction, as the roofline counts every byte).
+    /// Fitted on the GEMMs ([`KernelTerms::fit`], [`WRITE_BANDWIDTHS`]). Read off NVIDIA's
+    /// tables (TensorRT-LLM): at M = 8,192 and K = 128 a GEMM is its output's write, and
+    /// H200's BF16 and FP8 GEMMs write it at 2.7-2.9 TB/s at N = 8,192-65,536, its
+    /// block-scaled FP8 GEMMs at 1.4-1.5 TB/s; B300's NVFP4 GEMMs at 1.9-2.1 TB/s of its
+    /// 7.7 TB/s.
+    pub write_bandwidth: Option<f64>,
 }
 
 /// `memory` and `compute` seconds combined with the overlap exponent `p`
@@ -993,15 +1022,19 @@ struct FitStart {
     /// The quantisation pass's bandwidth fraction the rounds hold
     /// ([`KernelTerms::quantise_bandwidth`]).
     quantise_bandwidth: Option<f64>,
+    /// The output's write bandwidth fraction the rounds hold
+    /// ([`KernelTerms::write_bandwidth`]).
+    write_bandwidth: Option<f64>,
 }
 
 impl FitStart {
     /// `terms` with the terms this start holds ([`FitStart::route_rate`],
-    /// [`FitStart::quantise_bandwidth`]) in place of theirs.
+    /// [`FitStart::quantise_bandwidth`], [`FitStart::write_bandwidth`]) in place of theirs.
     fn held(self, terms: KernelTerms) -> KernelTerms {
         KernelTerms {
             route_rate: self.route_rate,
             quantise_bandwidth: self.quantise_bandwidth,
+            write_bandwidth: self.write_bandwidth,
             ..terms
         }
     }
@@ -1015,6 +1048,7 @@ impl FitStart {
         overlap: f64::INFINITY,
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
+        write_bandwidth: None,
     };
 }
 
@@ -1037,6 +1071,11 @@ const ROUTE_RATES: [f64; 10] = [
     0.03125,
     0.015625,
 ];
+
+/// The output write's bandwidth fractions a fit tries ([`KernelTerms::write_bandwidth`])
+/// besides the kernel's own: the datasheet bandwidth down to an eighth of it, as for the
+/// quantisation pass ([`QUANTISE_BANDWIDTHS`]).
+const WRITE_BANDWIDTHS: [f64; 13] = QUANTISE_BANDWIDTHS;
 
 /// The quantisation pass's bandwidth fractions a fit tries
 /// ([`KernelTerms::quantise_bandwidth`]) besides the GEMM's own: the datasheet bandwidth
@@ -1185,6 +1224,7 @@ impl KernelTerms {
         head_compute: [1.0; PREFILL_HEAD_DIMS.len()],
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
+        write_bandwidth: None,
     };
 
     /// The fitted throughput terms, seconds: memory (the whole chip's bandwidth, one SM
@@ -1212,8 +1252,10 @@ impl KernelTerms {
     /// tiles, the L2 serving the re-reads.
     fn memory_limits(&self, t: KernelTimes) -> [f64; 3] {
         let (dram_s, l2_s) = t.dram_and_l2_s();
+        let written_s = t.written_s();
         [
-            dram_s / self.bandwidth,
+            (dram_s - written_s) / self.bandwidth
+                + written_s / self.write_bandwidth.unwrap_or(self.bandwidth),
             t.tile_stream_s / self.tile_bandwidth,
             l2_s / self.l2_bandwidth,
         ]
@@ -1359,6 +1401,22 @@ impl KernelTerms {
                     .collect()
             });
         }
+        // Where the samples write an output: its bandwidth fraction, each of the ladder's
+        // with the other terms refitted under it (held with the others as fitted, a slower
+        // write only adds time, and the bandwidth fraction read with it would not move).
+        if usable.iter().any(|(t, _)| t.write_s > 0.0) {
+            for write_bandwidth in WRITE_BANDWIDTHS {
+                let start = FitStart {
+                    write_bandwidth: Some(write_bandwidth),
+                    ..best_start
+                };
+                let other = Self::fit_usable(&usable, start);
+                if error(&other) < error(&best) {
+                    best = other;
+                    best_start = start;
+                }
+            }
+        }
         for overlap in OVERLAPS {
             let other = Self::fit_usable(
                 &usable,
@@ -1430,6 +1488,7 @@ impl KernelTerms {
             overlap,
             route_rate,
             quantise_bandwidth,
+            write_bandwidth,
         } = start;
         // The quantisation pass's rate: the held one, or the GEMM's fraction at `bandwidth`.
         let quantise_rate = |bandwidth: f64| quantise_bandwidth.unwrap_or(bandwidth);
@@ -1445,6 +1504,7 @@ impl KernelTerms {
             overlap,
             route_rate,
             quantise_bandwidth,
+            write_bandwidth,
             ..KernelTerms::ROOFLINE
         };
         let tiled = usable
@@ -1544,7 +1604,18 @@ impl KernelTerms {
                     .filter(|(t, _)| {
                         binds(t, Regime::Memory) && !terms.tile_bound(*t) && !terms.l2_bound(*t)
                     })
-                    .map(|(t, s)| t.memory_s / share(t, *s, terms.bandwidth, compute_term(t)))
+                    .map(|(t, s)| {
+                        // The output's write at its own rate where held.
+                        let written = t.written_s();
+                        let write_time = write_bandwidth.map_or(0.0, |w| written / w);
+                        let read = if write_bandwidth.is_some() {
+                            written
+                        } else {
+                            0.0
+                        };
+                        let share = share(t, *s, terms.bandwidth, compute_term(t));
+                        (t.memory_s - read) / (share - write_time).max(share * 0.05)
+                    })
                     .collect(),
             )
             .unwrap_or(terms.bandwidth)
@@ -1631,6 +1702,7 @@ impl KernelTerms {
                 head_compute,
                 route_rate,
                 quantise_bandwidth,
+                write_bandwidth,
             };
             if next == terms {
                 break;
@@ -1860,6 +1932,13 @@ impl Profile {
         self.terms.quantise_bandwidth = Some(fraction);
         self
     }
+
+    /// This profile with its output written at `fraction` of the datasheet bandwidth
+    /// ([`KernelTerms::write_bandwidth`]).
+    pub const fn writes_at(mut self, fraction: f64) -> Profile {
+        self.terms.write_bandwidth = Some(fraction);
+        self
+    }
 }
 
 /// Where [`PROFILES`] come from.
@@ -1933,12 +2012,8 @@ pub fn calibrated_with(
     let profile = profile(&hw.key, framework, kind)?;
     let times = match *op {
         Op::Gemm { m, n, k, .. } => {
-            let mut times = KernelTimes::of(
-                prediction,
-                (m as u64, n as u64, k as u64),
-                (precision.activations, precision.weights),
-                hw,
-            );
+            let mut times =
+                KernelTimes::of(prediction, (m as u64, n as u64, k as u64), precision, hw);
             if activations == Activations::InFormat {
                 times.quantise_s = 0.0;
             }
@@ -2004,8 +2079,6 @@ mod tests {
         KernelTimes::throughput(memory_s, compute_s)
     }
 
-    /// Sample `i`'s measured time: `truth`'s prediction with +-2 % noise from a fixed
-    /// pattern.
     /// The roofline prediction of 1 GFLOP over 1 MB on a roof of 1,000 GB/s and 200 TFLOPS.
     fn one_gflop_on_a_small_roof() -> Prediction {
         crate::roofline::Roof {
@@ -2018,6 +2091,8 @@ mod tests {
         })
     }
 
+    /// Sample `i`'s measured time: `truth`'s prediction with +-2 % noise from a fixed
+    /// pattern.
     fn measured(truth: &KernelTerms, t: KernelTimes, i: usize) -> f64 {
         truth.predict(t) * (1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0))
     }
@@ -2178,6 +2253,7 @@ mod tests {
             quantise_s: 1e-6,
             waves: 0.0,
             tile_stream_s: 0.0,
+            write_s: 0.0,
             l2_s: 0.0,
             l2_share: 0.0,
             head_dim: None,
@@ -2261,7 +2337,12 @@ mod tests {
             };
             let p = op.predict(&Precision::uniform(Format::Bf16), &h100, &Efficiency::IDEAL);
             let shape = (m as u64, n as u64, k as u64);
-            KernelTimes::of(&p.prediction, shape, (Format::Bf16, Format::Bf16), &h100)
+            KernelTimes::of(
+                &p.prediction,
+                shape,
+                &Precision::uniform(Format::Bf16),
+                &h100,
+            )
         };
         assert_eq!(times(8.0, 256.0, 4096.0).waves, 2.0);
         assert_eq!(times(8.0, 256.0, 1024.0).waves, 0.0);
@@ -2377,6 +2458,65 @@ mod tests {
             refitted
                 .quantise_bandwidth
                 .is_none_or(|q| (q / 0.85 - 1.0).abs() < 0.1),
+            "{refitted:?}"
+        );
+    }
+
+    /// An epilogue slower than the main loop in miniature: the GEMM reads its operands at
+    /// 80 % of the datasheet bandwidth and writes its output at 30 %. GEMMs whose output is
+    /// most of their bytes (large M and N, small K) tell the write's rate apart, and the
+    /// fit finds it on its ladder; where the output is written at the operands' rate, no
+    /// slower rate is fitted.
+    #[test]
+    fn an_output_written_slower_than_the_operands_stream_is_fitted_its_own_rate() {
+        let truth = KernelTerms {
+            fixed_s: 3e-6,
+            bandwidth: 0.8,
+            compute: 0.7,
+            write_bandwidth: Some(0.2973),
+            ..KernelTerms::ROOFLINE
+        };
+        let samples = |truth: KernelTerms| -> Vec<(KernelTimes, f64)> {
+            (0..400)
+                .map(|i| {
+                    let scale = 10f64.powf(-6.0 + 4.0 * (i as f64) / 400.0);
+                    // Memory over compute from a sixteenth to sixteen times.
+                    let ratio: f64 = [16.0, 4.0, 1.0, 0.25, 0.0625][i % 5];
+                    let mut t = gemm(scale * ratio.min(1.0), scale / ratio.max(1.0));
+                    // From an output a twentieth of the bytes (decode) to nine tenths
+                    // (K = 128 over a large M x N).
+                    t.write_s = t.memory_s * [0.05, 0.3, 0.6, 0.9][i % 4];
+                    (t, measured(&truth, t, i))
+                })
+                .collect()
+        };
+        let fitted = KernelTerms::fit(&samples(truth));
+        let rate = fitted.write_bandwidth.expect("a rate of its own");
+        assert!((rate / 0.2973 - 1.0).abs() < 0.1, "{fitted:?}");
+        assert!((fitted.bandwidth / 0.8 - 1.0).abs() < 0.05, "{fitted:?}");
+        // A memory-bound GEMM's memory term: its reads at the bandwidth fraction, its
+        // write at its own rate.
+        let t = KernelTimes {
+            write_s: 1e-4,
+            ..gemm(3e-4, 0.0)
+        };
+        let want = 3e-6 + 2e-4 / 0.8 + 1e-4 / 0.2973;
+        assert!(
+            (truth.predict(t) / want - 1.0).abs() < 1e-12,
+            "{}",
+            truth.predict(t)
+        );
+        // Unfitted, the write moves at the bandwidth fraction, as the roofline counts it.
+        let plain = KernelTerms {
+            write_bandwidth: None,
+            ..truth
+        };
+        assert!((plain.predict(t) - (3e-6 + 3e-4 / 0.8)).abs() < 1e-15);
+        let refitted = KernelTerms::fit(&samples(plain));
+        assert!(
+            refitted
+                .write_bandwidth
+                .is_none_or(|w| (w / 0.8 - 1.0).abs() < 0.15),
             "{refitted:?}"
         );
     }
@@ -2517,6 +2657,7 @@ mod tests {
                 quantise_s: 0.0,
                 waves: 0.0,
                 tile_stream_s: memory_s * serial_tile_share(8, n, 128, 148),
+                write_s: 0.0,
                 l2_s: 0.0,
                 l2_share: 0.0,
                 head_dim: None,
@@ -2566,6 +2707,7 @@ mod tests {
                     quantise_s: 0.0,
                     waves: 0.0,
                     tile_stream_s: memory_s * serial_tile_share(8, n, 128, 148),
+                    write_s: 0.0,
                     l2_s: 0.0,
                     l2_share: 0.0,
                     head_dim: None,
@@ -2625,6 +2767,7 @@ mod tests {
                     quantise_s: 0.0,
                     waves: 1.0 + (i % 300) as f64,
                     tile_stream_s: 0.0,
+                    write_s: 0.0,
                     l2_s: 0.0,
                     l2_share: 0.0,
                     head_dim: None,

@@ -603,7 +603,7 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 output: Format::Bf16,
             };
             let p = op.predict(&precision, hw, &Efficiency::IDEAL);
-            let mut times = KernelTimes::of(&p.prediction, (m, n, k), (activations, weights), hw);
+            let mut times = KernelTimes::of(&p.prediction, (m, n, k), &precision, hw);
             if eager_int8 {
                 times.quantise_s =
                     (m * k) as f64 * SGLANG_INT8_QUANTISE_BYTES / hw.memory_bandwidth.value.get();
@@ -1296,6 +1296,9 @@ struct Fitted {
     /// The rate the activation quantisation pass runs at, GB/s, where fitted apart from the
     /// GEMM's bandwidth (`KernelTerms::quantise_bandwidth`; none: at the GEMM's).
     quantise_gb_s: Option<f64>,
+    /// The rate the output is written at, GB/s, where fitted apart from the kernel's
+    /// bandwidth (`KernelTerms::write_bandwidth`; none: at the kernel's).
+    write_gb_s: Option<f64>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
     #[serde(skip)]
@@ -1331,6 +1334,9 @@ impl Fitted {
             quantise_gb_s: terms
                 .quantise_bandwidth
                 .map(|q| q * hw.memory_bandwidth.value.get() / 1e9),
+            write_gb_s: terms
+                .write_bandwidth
+                .map(|w| w * hw.memory_bandwidth.value.get() / 1e9),
             shipped: shipped_status(shipped, &terms),
             terms,
         }
@@ -1339,7 +1345,7 @@ impl Fitted {
     /// The row of the "Fitted terms" table, `fitted_on` naming the framework and shapes.
     fn row(&self, g: &Group, fitted_on: &str) -> String {
         format!(
-            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {} | {:.2} us | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {} | {:.2} us | {} | {} | {} | {} | {} | {} | {} |",
             g.hardware,
             g.kernel.name(),
             g.dtype,
@@ -1365,6 +1371,8 @@ impl Fitted {
             self.route_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             self.quantise_gb_s
+                .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
+            self.write_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             self.shipped
         )
@@ -1421,10 +1429,15 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
         && close(p.terms.tile_bandwidth, terms.tile_bandwidth)
         && close(p.terms.l2_bandwidth, terms.l2_bandwidth)
         && close(p.terms.overlap, terms.overlap)
-        && match (p.terms.quantise_bandwidth, terms.quantise_bandwidth) {
+        && [
+            (p.terms.quantise_bandwidth, terms.quantise_bandwidth),
+            (p.terms.write_bandwidth, terms.write_bandwidth),
+        ]
+        .into_iter()
+        .all(|pair| match pair {
             (Some(a), Some(b)) => close(a, b),
             (a, b) => a == b,
-        }
+        })
         && p.terms
             .head_compute
             .iter()
@@ -1434,7 +1447,7 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, output write {:?}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1443,7 +1456,8 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
             p.terms.l2_bandwidth,
             p.terms.overlap,
             p.terms.head_compute,
-            p.terms.quantise_bandwidth
+            p.terms.quantise_bandwidth,
+            p.terms.write_bandwidth
         )
     }
 }
@@ -1898,9 +1912,12 @@ fn profile_lines(v: &Validation) -> String {
             let quantised = t
                 .quantise_bandwidth
                 .map_or_else(String::new, |q| format!(".quantised_at({})", literal(q)));
+            let writes = t
+                .write_bandwidth
+                .map_or_else(String::new, |w| format!(".writes_at({})", literal(w)));
             let _ = writeln!(
                 out,
-                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){quantised},",
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){quantised}{writes},",
                 g.hardware, held.median, held.p90
             );
         }
@@ -1914,7 +1931,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass where it is not the kernel's own; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass where it is not the kernel's own, the rate a GEMM writes its output at where it is not its operands'; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -1954,7 +1971,7 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | activation quantisation | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | activation quantisation | output write | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {
