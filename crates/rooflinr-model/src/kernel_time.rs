@@ -617,15 +617,15 @@ impl KernelTimes {
         }
     }
 
-    /// The datasheet (DRAM) times of the bytes the DRAM and the L2 serve, seconds: every
-    /// byte passes through the L2 (the first read of each with the re-reads), and the DRAM
-    /// serves the share the L2 does not hold.
     /// The datasheet time of the output the DRAM takes, seconds: the output's write less
     /// the share a loop's L2 holds ([`KernelTimes::l2_share`]).
     fn written_s(&self) -> f64 {
         self.write_s * (1.0 - self.l2_share)
     }
 
+    /// The datasheet (DRAM) times of the bytes the DRAM and the L2 serve, seconds: every
+    /// byte passes through the L2 (the first read of each with the re-reads), and the DRAM
+    /// serves the share the L2 does not hold.
     fn dram_and_l2_s(&self) -> (f64, f64) {
         (
             self.memory_s * (1.0 - self.l2_share),
@@ -1605,16 +1605,14 @@ impl KernelTerms {
                         binds(t, Regime::Memory) && !terms.tile_bound(*t) && !terms.l2_bound(*t)
                     })
                     .map(|(t, s)| {
-                        // The output's write at its own rate where held.
-                        let written = t.written_s();
-                        let write_time = write_bandwidth.map_or(0.0, |w| written / w);
-                        let read = if write_bandwidth.is_some() {
-                            written
-                        } else {
-                            0.0
-                        };
                         let share = share(t, *s, terms.bandwidth, compute_term(t));
-                        (t.memory_s - read) / (share - write_time).max(share * 0.05)
+                        // Where the output's write has a rate of its own held, the rest of
+                        // the bytes over the rest of the time.
+                        let (read_s, write_time) = match write_bandwidth {
+                            Some(w) => (t.memory_s - t.written_s(), t.written_s() / w),
+                            None => (t.memory_s, 0.0),
+                        };
+                        read_s / (share - write_time).max(share * 0.05)
                     })
                     .collect(),
             )
