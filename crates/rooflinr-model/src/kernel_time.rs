@@ -2095,6 +2095,24 @@ mod tests {
         truth.predict(t) * (1.0 + 0.02 * (((i * 7919) % 11) as f64 / 5.0 - 1.0))
     }
 
+    /// 400 GEMMs from a microsecond to 10 ms of datasheet time, memory over compute from
+    /// a sixteenth to sixteen times, each changed by `vary` (given its index), measured as
+    /// `truth` predicts them.
+    fn spread_of_gemms(
+        truth: &KernelTerms,
+        vary: impl Fn(&mut KernelTimes, usize),
+    ) -> Vec<(KernelTimes, f64)> {
+        (0..400)
+            .map(|i| {
+                let scale = 10f64.powf(-6.0 + 4.0 * (i as f64) / 400.0);
+                let ratio: f64 = [16.0, 4.0, 1.0, 0.25, 0.0625][i % 5];
+                let mut t = gemm(scale * ratio.min(1.0), scale / ratio.max(1.0));
+                vary(&mut t, i);
+                (t, measured(truth, t, i))
+            })
+            .collect()
+    }
+
     /// A 256-key window over a 1024-token prompt: query tile i (64 rows) reads key tiles
     /// (128 keys) from floor((64 i + 1 - 256) / 128) to ceil(64 (i + 1) / 128), so 1, 1,
     /// 2, 2, then 3 tiles each: 42 tiles of 64 x 128 pairs.
@@ -2424,18 +2442,11 @@ mod tests {
             quantise_bandwidth: Some(0.3),
             ..KernelTerms::ROOFLINE
         };
-        let samples = |truth: KernelTerms| -> Vec<(KernelTimes, f64)> {
-            (0..400)
-                .map(|i| {
-                    let scale = 10f64.powf(-6.0 + 4.0 * (i as f64) / 400.0);
-                    // Memory over compute from a sixteenth to sixteen times.
-                    let ratio: f64 = [16.0, 4.0, 1.0, 0.25, 0.0625][i % 5];
-                    let mut t = gemm(scale * ratio.min(1.0), scale / ratio.max(1.0));
-                    // From a pass a tenth of the GEMM's bytes to one three times them.
-                    t.quantise_s = t.memory_s * [0.1, 0.5, 1.0, 3.0][i % 4];
-                    (t, measured(&truth, t, i))
-                })
-                .collect()
+        let samples = |truth: KernelTerms| {
+            // From a pass a tenth of the GEMM's bytes to one three times them.
+            spread_of_gemms(&truth, |t, i| {
+                t.quantise_s = t.memory_s * [0.1, 0.5, 1.0, 3.0][i % 4];
+            })
         };
         let fitted = KernelTerms::fit(&samples(truth));
         let rate = fitted.quantise_bandwidth.expect("a rate of its own");
@@ -2474,19 +2485,12 @@ mod tests {
             write_bandwidth: Some(0.2973),
             ..KernelTerms::ROOFLINE
         };
-        let samples = |truth: KernelTerms| -> Vec<(KernelTimes, f64)> {
-            (0..400)
-                .map(|i| {
-                    let scale = 10f64.powf(-6.0 + 4.0 * (i as f64) / 400.0);
-                    // Memory over compute from a sixteenth to sixteen times.
-                    let ratio: f64 = [16.0, 4.0, 1.0, 0.25, 0.0625][i % 5];
-                    let mut t = gemm(scale * ratio.min(1.0), scale / ratio.max(1.0));
-                    // From an output a twentieth of the bytes (decode) to nine tenths
-                    // (K = 128 over a large M x N).
-                    t.write_s = t.memory_s * [0.05, 0.3, 0.6, 0.9][i % 4];
-                    (t, measured(&truth, t, i))
-                })
-                .collect()
+        let samples = |truth: KernelTerms| {
+            // From an output a twentieth of the bytes (decode) to nine tenths (K = 128
+            // over a large M x N).
+            spread_of_gemms(&truth, |t, i| {
+                t.write_s = t.memory_s * [0.05, 0.3, 0.6, 0.9][i % 4];
+            })
         };
         let fitted = KernelTerms::fit(&samples(truth));
         let rate = fitted.write_bandwidth.expect("a rate of its own");
