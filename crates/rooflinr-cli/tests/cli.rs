@@ -626,6 +626,85 @@ fn a_gemm_on_activations_already_quantised_runs_no_quantisation_pass() {
 }
 
 #[test]
+fn a_model_with_activations_in_format_counts_no_quantisation_pass() {
+    use rooflinr_model::kernel_time::{Activations, Framework, calibrated_pass_with};
+    // Llama-3-8B prefill in FP8 on the H100, the model crate's calibrated pass either way.
+    let model = |format: &str, flag: &[&str]| {
+        let args = [
+            &[
+                "model",
+                "--preset",
+                "llama-3-8b",
+                "--hardware",
+                "h100-sxm",
+                "--phase",
+                "prefill",
+                "--seq",
+                "4096",
+                "--weights",
+                format,
+                "--activations",
+                format,
+                "--calibrated",
+                "--json",
+            ][..],
+            flag,
+        ]
+        .concat();
+        json(&args)
+    };
+    let first = model("fp8-e4m3", &[]);
+    let fused = model("fp8-e4m3", &["--activations-in-format"]);
+    assert_eq!(first["datasheet_time_s"], fused["datasheet_time_s"]);
+    let hw = registry::get("h100-sxm").unwrap();
+    let scenario = Scenario {
+        phase: Phase::Prefill,
+        batch: 1,
+        seq: 4096,
+        precision: Precision::uniform(Format::Fp8E4m3),
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    };
+    let config = presets::get("llama-3-8b").unwrap();
+    let a = analysis::analyze(&config, &hw, &scenario, &Efficiency::IDEAL).unwrap();
+    for (json, activations) in [
+        (&first, Activations::QuantisedFirst),
+        (&fused, Activations::InFormat),
+    ] {
+        let pass = calibrated_pass_with(&a.ops, &hw, Framework::TensorRtLlm, activations);
+        let time = json["time_s"].as_f64().unwrap();
+        assert!(
+            (time / pass.time_s - 1.0).abs() < 1e-12,
+            "{time} vs {pass:?}"
+        );
+    }
+    assert!(fused["time_s"].as_f64() < first["time_s"].as_f64());
+    assert!(
+        fused["calibration"]
+            .as_str()
+            .unwrap()
+            .ends_with("activations already in fp8-e4m3: no quantisation pass"),
+        "{fused}"
+    );
+    // BF16 has no pass to leave out, and the flag only means something calibrated.
+    assert_eq!(
+        model("bf16", &[])["time_s"],
+        model("bf16", &["--activations-in-format"])["time_s"]
+    );
+    check_error(
+        &[
+            "model",
+            "--preset",
+            "llama-3-8b",
+            "--hardware",
+            "h100-sxm",
+            "--activations-in-format",
+        ],
+        "--calibrated",
+    );
+}
+
+#[test]
 fn each_framework_is_calibrated_by_its_own_kernels_profile() {
     use rooflinr_model::kernel_time::{Framework, Profiled, profile};
     // A B200 FP8 GEMV: TensorRT-LLM's FP8 path carries a fixed time several kernels long,

@@ -1970,6 +1970,26 @@ pub enum Activations {
     InFormat,
 }
 
+impl Activations {
+    /// What a calibrated figure says of activations in `format`: that no quantisation
+    /// pass is counted, where the activations are low-precision and arrive in their
+    /// format; `None` otherwise (16- and 32-bit activations need no pass either way).
+    pub fn note(self, format: Format) -> Option<String> {
+        (self == Activations::InFormat && format.bits_per_element() < 16.0)
+            .then(|| format!("activations already in {format}: no quantisation pass"))
+    }
+
+    /// [`Activations::InFormat`] where `in_format`, else [`Activations::QuantisedFirst`]
+    /// (a command line's `--activations-in-format`).
+    pub fn in_format(in_format: bool) -> Activations {
+        if in_format {
+            Activations::InFormat
+        } else {
+            Activations::QuantisedFirst
+        }
+    }
+}
+
 /// The expected time of `op` on `hw` in `precision` under the shipped profile, with the
 /// profile; `None` for operators with no profile for their kind, device and formats.
 /// `prediction` is the datasheet roofline's. A GEMM's activations are quantised first
@@ -2043,13 +2063,32 @@ pub fn calibrated_pass(
     hw: &Hardware,
     framework: Framework,
 ) -> CalibratedPass {
+    calibrated_pass_with(ops, hw, framework, Activations::QuantisedFirst)
+}
+
+/// [`calibrated_pass`], with every GEMM's activations from `activations`
+/// ([`Activations::InFormat`]: a what-if where each low-precision GEMM's quantisation pass
+/// is fused into the kernel before it, so none runs on its own).
+pub fn calibrated_pass_with(
+    ops: &[crate::analysis::OpReport],
+    hw: &Hardware,
+    framework: Framework,
+    activations: Activations,
+) -> CalibratedPass {
     let mut pass = CalibratedPass {
         time_s: 0.0,
         calibrated_ops: 0,
         bound_ops: 0,
     };
     for o in ops {
-        match calibrated(&o.op, &o.precision, hw, framework, &o.result.prediction) {
+        match calibrated_with(
+            &o.op,
+            &o.precision,
+            hw,
+            framework,
+            &o.result.prediction,
+            activations,
+        ) {
             Some((t, _)) => {
                 pass.time_s += t * o.count;
                 pass.calibrated_ops += 1;
@@ -3249,6 +3288,68 @@ mod tests {
         let pass = calibrated_pass(&a.ops, &gb10, Framework::TensorRtLlm);
         assert_eq!(pass.calibrated_ops, 0);
         assert!((pass.time_s - a.time.get()).abs() <= 1e-12 * a.time.get());
+    }
+
+    /// Llama-3-8B prefill in FP8 on the H100: with activations arriving in their format,
+    /// the pass is shorter by exactly each FP8 GEMM's quantisation pass (its bytes at the
+    /// profile's pass rate, times the layers), and nothing else moves; in BF16 there is no
+    /// pass to leave out.
+    #[test]
+    fn a_pass_with_activations_in_format_leaves_out_every_gemms_quantisation_pass() {
+        use crate::analysis::{self, AttentionKernel, Scenario};
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let config = crate::presets::get("llama-3-8b").unwrap();
+        let analyse = |format: Format| {
+            let scenario = Scenario {
+                phase: analysis::Phase::Prefill,
+                batch: 1,
+                seq: 4096,
+                precision: Precision::uniform(format),
+                attention: AttentionKernel::Fused,
+                quantize_embeddings: false,
+            };
+            analysis::analyze(&config, &hw, &scenario, &crate::roofline::Efficiency::IDEAL).unwrap()
+        };
+        let fp8 = analyse(Format::Fp8E4m3);
+        let first = calibrated_pass(&fp8.ops, &hw, Framework::TensorRtLlm);
+        let in_format =
+            calibrated_pass_with(&fp8.ops, &hw, Framework::TensorRtLlm, Activations::InFormat);
+        assert_eq!(first.calibrated_ops, in_format.calibrated_ops);
+        let terms = profile(
+            "h100-sxm",
+            Framework::TensorRtLlm,
+            Profiled::Gemm {
+                format: Format::Fp8E4m3,
+            },
+        )
+        .unwrap()
+        .terms;
+        let rate = hw.memory_bandwidth.value.get() * terms.quantise_bandwidth.unwrap();
+        let passes: f64 = fp8
+            .ops
+            .iter()
+            .filter_map(|o| match o.op {
+                Op::Gemm { m, k, .. } if Profiled::of(&o.op, &o.precision).is_some() => Some(
+                    o.count * activation_quantisation_bytes(m as u64, k as u64, Format::Fp8E4m3)
+                        / rate,
+                ),
+                _ => None,
+            })
+            .sum();
+        assert!(passes > 0.0);
+        let saved = first.time_s - in_format.time_s;
+        assert!((saved / passes - 1.0).abs() < 1e-9, "{saved} vs {passes}");
+        let bf16 = analyse(Format::Bf16);
+        assert_eq!(
+            calibrated_pass(&bf16.ops, &hw, Framework::TensorRtLlm).time_s,
+            calibrated_pass_with(
+                &bf16.ops,
+                &hw,
+                Framework::TensorRtLlm,
+                Activations::InFormat
+            )
+            .time_s
+        );
     }
 
     #[test]

@@ -58,6 +58,13 @@ pub struct Args {
     /// each serving framework.
     #[arg(long, value_parser = crate::args::parse_framework, default_value = "trtllm")]
     framework: rooflinr_model::kernel_time::Framework,
+    /// With `--calibrated`: every low-precision GEMM's activations arrive already in their
+    /// format, as where a framework fuses the quantisation pass into the norm or
+    /// activation before the GEMM; by default each GEMM counts a pass of its own, as
+    /// NVIDIA's tables time a linear layer. Which layers a framework fuses is not known
+    /// here: the two give the range.
+    #[arg(long, requires = "calibrated")]
+    activations_in_format: bool,
 }
 
 #[derive(Serialize)]
@@ -179,16 +186,20 @@ fn analysed_json(
 ) -> ModelJson {
     let mut json = to_json(config, &hw.key, scenario, a);
     if args.calibrated {
-        let pass = kernel_time::calibrated_pass(&a.ops, hw, args.framework);
+        let activations = kernel_time::Activations::in_format(args.activations_in_format);
+        let pass = kernel_time::calibrated_pass_with(&a.ops, hw, args.framework, activations);
         let tokens_per_pass = a.tokens_per_s * a.time.get();
         json.time_s = pass.time_s;
         json.tokens_per_s = tokens_per_pass / pass.time_s;
         json.calibration = Some(format!(
-            "{} of {} operators (GEMMs and attention with a profile on {} for {} kernels) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}",
+            "{} of {} operators (GEMMs and attention with a profile on {} for {} kernels) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}{}",
             pass.calibrated_ops,
             pass.calibrated_ops + pass.bound_ops,
             hw.key,
-            args.framework.name()
+            args.framework.name(),
+            activations
+                .note(scenario.precision.activations)
+                .map_or_else(String::new, |note| format!("; {note}"))
         ));
     }
     json

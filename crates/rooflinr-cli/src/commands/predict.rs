@@ -405,17 +405,9 @@ fn calibrate(
                 profile.kernel.name(),
                 profile.held_out_median * 100.0,
                 profile.held_out_p90 * 100.0,
-                match activations {
-                    kernel_time::Activations::InFormat
-                        if p.activations.bits_per_element() < 16.0 =>
-                    {
-                        format!(
-                            "; activations already in {}: no quantisation pass",
-                            p.activations
-                        )
-                    }
-                    _ => String::new(),
-                }
+                activations
+                    .note(p.activations)
+                    .map_or_else(String::new, |note| format!("; {note}"))
             ));
         }
         None => {
@@ -452,11 +444,7 @@ pub fn run(args: Args) -> Result<()> {
             let predicted = op.predict(&precision, &hw, &efficiency);
             let mut json = prediction_json(name, &hw, &precision, &predicted);
             if args.calibrated {
-                let activations = if args.activations_in_format {
-                    kernel_time::Activations::InFormat
-                } else {
-                    kernel_time::Activations::QuantisedFirst
-                };
+                let activations = kernel_time::Activations::in_format(args.activations_in_format);
                 calibrate(
                     &mut json,
                     &op,
