@@ -2361,8 +2361,9 @@ mod tests {
             ],
             "{others:?}"
         );
-        // Each kernel apart: its own fixed time. As one, the two pull one fit apart.
-        assert!(others[1].own_fit.median > 0.05, "{others:?}");
+        // Each kernel apart: its own fixed time. As one, the two pull one fit apart: its
+        // tail misses by far more than either kernel's own fit.
+        assert!(others[1].own_fit.p90 > 0.1, "{others:?}");
         for (o, fixed_us) in others
             .iter()
             .zip([5.0, 75.0, 90.0, 60.0])
