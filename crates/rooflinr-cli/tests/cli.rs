@@ -623,6 +623,23 @@ fn a_gemm_on_activations_already_quantised_runs_no_quantisation_pass() {
     let bf16_alone = gemm("bf16", &["--activations-in-format"]);
     assert_eq!(bf16["time_s"], bf16_alone["time_s"]);
     assert_eq!(bf16["calibration"], bf16_alone["calibration"]);
+    // The flag only means something calibrated.
+    check_error(
+        &[
+            "predict",
+            "gemm",
+            "--m",
+            "1",
+            "--n",
+            "8",
+            "--k",
+            "8",
+            "--hardware",
+            "h200",
+            "--activations-in-format",
+        ],
+        "--calibrated",
+    );
 }
 
 #[test]

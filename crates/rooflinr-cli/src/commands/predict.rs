@@ -37,7 +37,7 @@ pub struct Args {
     /// format (a library GEMM on FP8 or FP4 operands), so the pass that quantises BF16
     /// activations first, which the serving frameworks' linear layers run and the profiles
     /// count by default, is left out.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, requires = "calibrated")]
     activations_in_format: bool,
 }
 
