@@ -1401,10 +1401,12 @@ impl KernelTerms {
                     .collect()
             });
         }
+        // GEMMs: the samples whose output write is counted apart.
+        let gemms = usable.iter().any(|(t, _)| t.write_s > 0.0);
         // Where the samples write an output: its bandwidth fraction, each of the ladder's
         // with the other terms refitted under it (held with the others as fitted, a slower
         // write only adds time, and the bandwidth fraction read with it would not move).
-        if usable.iter().any(|(t, _)| t.write_s > 0.0) {
+        if gemms {
             for write_bandwidth in WRITE_BANDWIDTHS {
                 let start = FitStart {
                     write_bandwidth: Some(write_bandwidth),
@@ -1429,8 +1431,7 @@ impl KernelTerms {
                 best = other;
             }
         }
-        // GEMMs (the samples whose output write is counted apart): the terms refined.
-        if usable.iter().any(|(t, _)| t.write_s > 0.0) {
+        if gemms {
             best = Self::refine(best, &error);
         }
         best
