@@ -16,7 +16,8 @@
 //! - `write_bandwidth`: the fraction a GEMM's epilogue writes its output at, where that is
 //!   slower than its operands stream (the bandwidth fraction where not fitted): at small K
 //!   over a large output a GEMM is its output's write, and NVIDIA's tables show kernels
-//!   whose epilogue writes at a third of the datasheet rate.
+//!   whose epilogue writes at a third of the datasheet rate. A MoE layer's token traffic
+//!   (its copies gathered, its intermediate, its rows summed back) moves at it too.
 //! - `tile_bandwidth`: the fraction of the datasheet bandwidth one output tile's 128
 //!   columns of the weights stream at ([`serial_tile_share`]; a tile is 128 rows, 256 on
 //!   B200 and B300: [`gemm_tile_rows`]). A skinny GEMM (decode: small M) has few output tiles; when they
@@ -453,9 +454,11 @@ pub struct KernelTimes {
     /// kernel is not a GEMM or the SM count is unknown). For decode attention, one
     /// block's share of the cache ([`KernelTimes::attention_of`]).
     pub tile_stream_s: f64,
-    /// The datasheet memory time of the output the kernel writes, seconds: part of
-    /// `memory_s`, moved at [`KernelTerms::write_bandwidth`] (a GEMM's `m x n` output; 0
-    /// for other kernels).
+    /// The datasheet memory time of the activations the kernel writes, seconds: part of
+    /// `memory_s`, moved at [`KernelTerms::write_bandwidth`]. A GEMM's `m x n` output; a
+    /// MoE layer's token traffic, every byte but its experts' weights (the copies gathered
+    /// in expert order, the GEMMs' inputs and outputs, the rows summed back), which its
+    /// passes write and read again ([`KernelTimes::moe`]); 0 for other kernels.
     pub write_s: f64,
     /// The datasheet memory time (at the DRAM bandwidth) of the bytes the kernel reads
     /// again after its first read, which the L2 serves: TensorRT-LLM's masked multi-head
@@ -842,6 +845,14 @@ impl KernelTimes {
             .tensor_bytes((assignments + shape.tokens) * shape.hidden)
             .get();
         times.memory_s += (gather + finalize) / bandwidth;
+        // Every byte but the experts' weights, which the GEMMs read once per touched expert.
+        let weights = touched
+            * (precision.weights.tensor_bytes(first * shape.hidden).get()
+                + precision
+                    .weights
+                    .tensor_bytes(shape.hidden * shape.intermediate)
+                    .get());
+        times.write_s = (times.memory_s - weights / bandwidth).max(0.0);
         times
     }
 
@@ -905,10 +916,11 @@ pub struct KernelTerms {
     /// their HBM; fitted, 1.7 TB/s on both (50 and 35 % of their datasheet bandwidths), where
     /// the GEMM's own operands stream at 81-85 %.
     pub quantise_bandwidth: Option<f64>,
-    /// The fraction of the datasheet bandwidth a kernel writes its output at
+    /// The fraction of the datasheet bandwidth a kernel writes its activations at
     /// ([`KernelTimes::write_s`]), where its epilogue writes slower than its operands
     /// stream (`None`: at the bandwidth fraction, as the roofline counts every byte).
-    /// Fitted on the GEMMs ([`KernelTerms::fit`], [`WRITE_BANDWIDTHS`]). Read off NVIDIA's
+    /// Fitted where the samples write activations ([`KernelTerms::fit`],
+    /// [`WRITE_BANDWIDTHS`]): a GEMM's output, a MoE layer's token traffic. Read off NVIDIA's
     /// tables (TensorRT-LLM): at M = 8,192 and K = 128 a GEMM is its output's write, and
     /// H200's BF16 and FP8 GEMMs write it at 2.7-2.9 TB/s at N = 8,192-65,536, its
     /// block-scaled FP8 GEMMs at 1.4-1.5 TB/s; B300's NVFP4 GEMMs at 1.9-2.1 TB/s of its
@@ -1072,7 +1084,7 @@ const ROUTE_RATES: [f64; 10] = [
     0.015625,
 ];
 
-/// The output write's bandwidth fractions a fit tries ([`KernelTerms::write_bandwidth`])
+/// The activation write's bandwidth fractions a fit tries ([`KernelTerms::write_bandwidth`])
 /// besides the kernel's own: the datasheet bandwidth down to an eighth of it, as for the
 /// quantisation pass ([`QUANTISE_BANDWIDTHS`]).
 const WRITE_BANDWIDTHS: [f64; 13] = QUANTISE_BANDWIDTHS;
@@ -1401,12 +1413,11 @@ impl KernelTerms {
                     .collect()
             });
         }
-        // GEMMs: the samples whose output write is counted apart.
-        let gemms = usable.iter().any(|(t, _)| t.write_s > 0.0);
-        // Where the samples write an output: its bandwidth fraction, each of the ladder's
-        // with the other terms refitted under it (held with the others as fitted, a slower
-        // write only adds time, and the bandwidth fraction read with it would not move).
-        if gemms {
+        // Where the samples write activations (a GEMM's output, a MoE layer's token
+        // traffic): their bandwidth fraction, each of the ladder's with the other terms
+        // refitted under it (held with the others as fitted, a slower write only adds time,
+        // and the bandwidth fraction read with it would not move).
+        if usable.iter().any(|(t, _)| t.write_s > 0.0) {
             for write_bandwidth in WRITE_BANDWIDTHS {
                 let start = FitStart {
                     write_bandwidth: Some(write_bandwidth),
@@ -1431,7 +1442,11 @@ impl KernelTerms {
                 best = other;
             }
         }
-        if gemms {
+        // GEMMs: the samples that write activations and route none.
+        if usable
+            .iter()
+            .any(|(t, _)| t.write_s > 0.0 && t.route_s == 0.0)
+        {
             best = Self::refine(best, &error);
         }
         best
@@ -2612,6 +2627,29 @@ mod tests {
         );
     }
 
+    /// MoE layers (which route) whose token traffic moves at 40 % of the datasheet
+    /// bandwidth while their weights stream at 80 %: the fit finds the slower rate for the
+    /// activations they write, as for a GEMM's output.
+    #[test]
+    fn a_moe_layers_token_traffic_moved_slower_than_its_weights_is_fitted_its_own_rate() {
+        let truth = KernelTerms {
+            fixed_s: 20e-6,
+            bandwidth: 0.8,
+            compute: 0.7,
+            write_bandwidth: Some(0.4204),
+            ..KernelTerms::ROOFLINE
+        };
+        // From decode (the weights nearly all the bytes) to prefill (the copies most).
+        let samples = spread_of_gemms(&truth, |t, i| {
+            t.route_s = t.memory_s * 0.01;
+            t.write_s = t.memory_s * [0.02, 0.3, 0.6, 0.9][i % 4];
+        });
+        let fitted = KernelTerms::fit(&samples);
+        let rate = fitted.write_bandwidth.expect("a rate of its own");
+        assert!((rate / 0.4204 - 1.0).abs() < 0.1, "{fitted:?}");
+        assert!((fitted.bandwidth / 0.8 - 1.0).abs() < 0.05, "{fitted:?}");
+    }
+
     /// Terms a fifth off in each continuous term, refined against the times they made:
     /// each comes back within a few percent, and the error never rises.
     #[test]
@@ -3578,6 +3616,16 @@ mod tests {
         let permutation = (3.0 * 4096.0 * 8.0 + 4096.0) * 4096.0 * 2.0;
         assert!(t.memory_s > (weights + permutation) / bw, "{t:?}");
         assert!(t.memory_s < (weights + permutation) * 1.5 / bw, "{t:?}");
+        // Its written activations: every byte but the weights, the GEMMs' inputs (the
+        // gathered copies, then the 1024-wide intermediate) and outputs (the 2048-wide gate
+        // and up, the 4096-wide down) with the permutation.
+        let gemm_activations = 4096.0 * 8.0 * (4096.0 + 2048.0 + 1024.0 + 4096.0) * 2.0;
+        let written = (gemm_activations + permutation) / bw;
+        assert!((t.write_s / written - 1.0).abs() < 1e-9, "{t:?}");
+        assert!(
+            (t.memory_s - t.write_s - weights / bw).abs() < 1e-12,
+            "{t:?}"
+        );
         // FLOPs: 2 x tokens x top-k x (3 x 1024 x 4096) at the BF16 peak.
         let peak = hw.ceiling(crate::format::Math::Bf16, false).peak.get();
         let flops = 2.0 * 4096.0 * 8.0 * 3.0 * 1024.0 * 4096.0;
@@ -3608,6 +3656,7 @@ mod tests {
         );
         assert_eq!(idle.compute_s, 0.0);
         assert!((idle.memory_s - output_rows).abs() < 1e-12, "{idle:?}");
+        assert_eq!(idle.write_s, idle.memory_s);
         assert_eq!(idle.route_s, t.route_s);
         // Not gated: no gate projection.
         let up_only = MoeShape {

@@ -1296,8 +1296,9 @@ struct Fitted {
     /// The rate the activation quantisation pass runs at, GB/s, where fitted apart from the
     /// GEMM's bandwidth (`KernelTerms::quantise_bandwidth`; none: at the GEMM's).
     quantise_gb_s: Option<f64>,
-    /// The rate the output is written at, GB/s, where fitted apart from the kernel's
-    /// bandwidth (`KernelTerms::write_bandwidth`; none: at the kernel's).
+    /// The rate activations are written at (a GEMM's output, a MoE layer's token
+    /// traffic), GB/s, where fitted apart from the kernel's bandwidth
+    /// (`KernelTerms::write_bandwidth`; none: at the kernel's).
     write_gb_s: Option<f64>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
@@ -1447,7 +1448,7 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, output write {:?}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, activations written {:?}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1931,7 +1932,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass where it is not the kernel's own, the rate a GEMM writes its output at where it is not its operands'; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass where it is not the kernel's own, the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -1971,7 +1972,7 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | activation quantisation | output write | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | activation quantisation | activations written | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {
