@@ -277,9 +277,21 @@ pub fn save_lab(json: &str) -> Result<(), String> {
     })
 }
 
-/// The saved measurements and imports (JSON).
+/// Forgets the saved measurements and imports (there are none to keep).
+pub fn forget_lab() {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(LAB_KEY);
+    }
+}
+
+/// The saved measurements and imports (JSON); none where nothing, or only an empty string
+/// (what earlier versions saved for no measurements), is stored.
 pub fn saved_lab() -> Option<String> {
-    storage()?.get_item(LAB_KEY).ok().flatten()
+    storage()?
+        .get_item(LAB_KEY)
+        .ok()
+        .flatten()
+        .filter(|json| !json.trim().is_empty())
 }
 
 /// Whether anything answers HTTP at `url` (a no-cors request: the status is not readable,

@@ -105,6 +105,10 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     };
     let note = text_of(&client, "[data-figure=model-time] + .note").await?;
     assert!(note.contains(&expected_note(Framework::Vllm)), "{note}");
+    // Opened again with no measurements saved, the page has nothing to say about them (it
+    // once saved an empty string for none, then failed to read it back on every visit).
+    let lab = text_of(&client, "#lab").await?;
+    assert!(!lab.contains("could not be read"), "{lab}");
     client
         .find(fantoccini::Locator::Css("#framework-select"))
         .await?

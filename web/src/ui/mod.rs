@@ -167,9 +167,7 @@ pub fn App() -> impl IntoView {
                 }
             }
             Some(Err(_)) => {}
-            None => {
-                let _ = browser::save_lab("");
-            }
+            None => browser::forget_lab(),
         }
     });
 
