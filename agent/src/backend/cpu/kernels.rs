@@ -21,9 +21,9 @@ const ROWS: usize = 4;
 /// Vectors of a batch the GEMV multiplies together: [`ROWS`] x `VECTORS` accumulators and
 /// the [`ROWS`] converted weight chunks fit AVX2's sixteen registers.
 const VECTORS: usize = 2;
-/// Vectors the float kernels multiply together where they run with AVX-512
-/// ([`simd::wide_float_kernels`]): [`ROWS`] x `WIDE_VECTORS` accumulators fit its
-/// thirty-two registers.
+/// Vectors the kernels multiply together where they run with AVX-512
+/// ([`simd::wide_float_kernels`], [`simd::wide_int4_kernels`]): [`ROWS`] x
+/// `WIDE_VECTORS` accumulators fit its thirty-two registers.
 const WIDE_VECTORS: usize = 4;
 /// Weight rows (output columns) per GEMM panel.
 const GEMM_PANEL: usize = 64;
@@ -90,9 +90,8 @@ impl<'a> Activations<'a> {
     }
 
     /// Every vector times weight rows `rows`, each result given to `out` with its row and
-    /// vector: [`WIDE_VECTORS`] float vectors at a time where the wide kernels run, then
-    /// [`VECTORS`] at a time (the float kernels convert each weight once for them), the
-    /// last one alone.
+    /// vector: [`WIDE_VECTORS`] at a time where the wide kernels run, then [`VECTORS`] at a
+    /// time (the kernels convert or unpack each weight once for them), the last one alone.
     fn dot_every_vector<const R: usize>(
         &self,
         w: &Weights,
@@ -108,7 +107,12 @@ impl<'a> Activations<'a> {
         };
         let n = self.len();
         let mut i = 0;
-        if matches!(self, Activations::Float(_)) && simd::wide_float_kernels() {
+        let wide = match (self, &w.packed) {
+            (Activations::Float(_), _) => simd::wide_float_kernels(),
+            (Activations::Quantized(_), Packed::Int4 { .. }) => simd::wide_int4_kernels(),
+            (Activations::Quantized(_), _) => false,
+        };
+        if wide {
             while i + WIDE_VECTORS <= n {
                 give(i, &self.dot::<R, WIDE_VECTORS>(w, rows, i));
                 i += WIDE_VECTORS;
