@@ -256,6 +256,11 @@ pub fn RooflineChart(
                         names.iter().map(|n| n.to_ascii_uppercase()).collect::<Vec<_>>().join(" · "),
                         si(*peak, "FLOP/s")
                     ),
+                    short: format!(
+                        "{} {}",
+                        names.iter().map(|n| n.to_ascii_uppercase()).collect::<Vec<_>>().join("·"),
+                        si(*peak, "")
+                    ),
                     ridge: format!("ridge {:.0}", peak / bandwidth),
                 })
                 .collect();
@@ -277,7 +282,7 @@ pub fn RooflineChart(
                     let show_ridge = geometry::inside(&f, rx, ry);
                     view! {
                         <path d=geometry::path(&v, &f, &outline) fill="none" stroke=colour stroke-width="2"></path>
-                        {text(&placed.roofs[i], label.text, labels::ROOF_FONT, "600", colour)}
+                        {text(&placed.roofs[i], placed.roof_texts[i].clone(), labels::ROOF_FONT, "600", colour)}
                         {show_ridge.then(|| view! { <circle cx=rx cy=ry r="3.5" fill=colour></circle> })}
                         {text(&placed.ridges[i], label.ridge, labels::RIDGE_FONT, "400", colour)}
                     }

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rooflinr_model::hardware::registry;
 
 use super::labels::{Anchor, ChartLabels, Placed, RoofLabel, Wanted, chart_labels, place};
-use super::{Extent, Frame, inside};
+use super::{Extent, Frame, Viewport, inside};
 
 const F: Frame = Frame::DEFAULT;
 
@@ -29,24 +29,44 @@ fn roofs(bandwidth: f64, peaks: &[(&str, f64)]) -> Vec<RoofLabel> {
                 names.join(" · ").to_uppercase(),
                 rooflinr_model::units::si(peak, "FLOP/s")
             ),
+            short: format!(
+                "{} {}",
+                names.join("·").to_uppercase(),
+                rooflinr_model::units::si(peak, "")
+            ),
             ridge: format!("ridge {:.0}", peak / bandwidth),
         })
         .collect()
 }
 
 fn layout(bandwidth: f64, peaks: &[(&str, f64)]) -> (Vec<RoofLabel>, ChartLabels) {
+    let (roofs, _, labels) = layout_in(&F, bandwidth, peaks);
+    (roofs, labels)
+}
+
+/// The labels of a chart of `peaks` in `frame`, fitted to them as the calculator fits it.
+fn layout_in(
+    frame: &Frame,
+    bandwidth: f64,
+    peaks: &[(&str, f64)],
+) -> (Vec<RoofLabel>, Viewport, ChartLabels) {
     let roofs = roofs(bandwidth, peaks);
     let mut extent = Extent::default();
     for r in &roofs {
         extent.include(r.peak / bandwidth, r.peak);
     }
     let view = extent.fit();
-    let labels = chart_labels(&F, &view, bandwidth, &roofs, "memory 3.35 TB/s");
-    (roofs, labels)
+    let labels = chart_labels(frame, &view, bandwidth, &roofs, "memory 3.35 TB/s");
+    (roofs, view, labels)
 }
 
 #[track_caller]
 fn check(roofs: &[RoofLabel], labels: &ChartLabels) {
+    check_in(&F, roofs, labels);
+}
+
+#[track_caller]
+fn check_in(frame: &Frame, roofs: &[RoofLabel], labels: &ChartLabels) {
     let all: Vec<&Placed> = labels
         .roofs
         .iter()
@@ -56,7 +76,7 @@ fn check(roofs: &[RoofLabel], labels: &ChartLabels) {
         .collect();
     for (i, a) in all.iter().enumerate() {
         assert!(
-            inside(&F, a.rect.x0, a.rect.y0) && inside(&F, a.rect.x1, a.rect.y1),
+            inside(frame, a.rect.x0, a.rect.y0) && inside(frame, a.rect.x1, a.rect.y1),
             "{a:?} leaves the plot"
         );
         for b in &all[i + 1..] {
@@ -83,6 +103,43 @@ fn registry_devices_have_no_overlapping_labels() {
             .collect();
         let (roofs, labels) = layout(bandwidth, &peaks);
         check(&roofs, &labels);
+    }
+}
+
+#[test]
+fn on_a_phone_no_roof_label_lies_across_the_memory_slope() {
+    // In the narrow chart a roof's label at the right edge is wider than the room right of
+    // its ridge, so the slope rising to the higher roofs ran through it (H100: TF32, the
+    // FP16 and BF16 roof, FP64 and FP32); such a label sits left of its ridge instead, or
+    // without its unit.
+    for hw in registry::all() {
+        let bandwidth = hw.memory_bandwidth.value.get();
+        let peaks: Vec<(&str, f64)> = hw
+            .peaks
+            .iter()
+            .map(|p| (p.math.name(), p.rate.value.get()))
+            .collect();
+        let frame = Frame::NARROW;
+        let (roofs, view, labels) = layout_in(&frame, bandwidth, &peaks);
+        check_in(&frame, &roofs, &labels);
+        // The slope as drawn: from the plot's left edge up to the highest roof's ridge,
+        // every tenth of a unit.
+        let top = roofs.iter().map(|r| r.peak).fold(0.0, f64::max);
+        let (x_end, _) = view.project(&frame, top / bandwidth, top);
+        let mut px = frame.x0();
+        while px <= x_end {
+            let (intensity, _) = view.invert(&frame, px, frame.y0());
+            let (sx, sy) = view.project(&frame, intensity, intensity * bandwidth);
+            for placed in labels.roofs.iter().flatten() {
+                let r = placed.rect;
+                assert!(
+                    !(r.x0 < sx && sx < r.x1 && r.y0 < sy && sy < r.y1),
+                    "{}: the slope crosses {placed:?} at ({sx:.1}, {sy:.1})",
+                    hw.key
+                );
+            }
+            px += 0.1;
+        }
     }
 }
 

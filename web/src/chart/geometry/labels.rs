@@ -24,6 +24,10 @@ pub struct RoofLabel {
     pub peak: f64,
     /// Label text.
     pub text: String,
+    /// The label without the unit or spaces between formats (`FP8·INT8 500 T`), for a narrow
+    /// chart where the whole
+    /// label fits nowhere clear of the memory slope (the axis names the unit).
+    pub short: String,
     /// Ridge label text (`ridge 295`).
     pub ridge: String,
 }
@@ -31,8 +35,11 @@ pub struct RoofLabel {
 /// The chart's labels, placed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChartLabels {
-    /// One per roof, in the order given: at the right edge above its line.
+    /// One per roof, in the order given: at the right edge above its line, or left of its
+    /// ridge point.
     pub roofs: Vec<Option<Placed>>,
+    /// The text each roof's label was placed with: its `text`, or its `short` text.
+    pub roof_texts: Vec<String>,
     /// One per roof: beside its ridge point, when the point is in view.
     pub ridges: Vec<Option<Placed>>,
     /// The memory roof's label, where the slope enters the plot.
@@ -45,8 +52,11 @@ pub const ROOF_FONT: f64 = 12.0;
 pub const RIDGE_FONT: f64 = 11.0;
 
 /// Lays out every label of a roofline chart: roof labels first (highest peak first, each
-/// at the right edge just above its line), then ridge labels (below right of the ridge
-/// point, or left of it), then the memory roof's label.
+/// at the right edge just above its line; where the memory slope rising to a higher roof
+/// would run through it there, ending just left of its ridge point, in its short form if
+/// only that fits, or in its short form at the edge if that is clear of the slope), then
+/// ridge labels (below right of the ridge point, or left of it), then the memory roof's
+/// label.
 pub fn chart_labels(
     frame: &Frame,
     view: &super::Viewport,
@@ -56,18 +66,49 @@ pub fn chart_labels(
 ) -> ChartLabels {
     let mut order: Vec<usize> = (0..roofs.len()).collect();
     rooflinr_model::sort::sort_by(&mut order, |&a, &b| roofs[b].peak.total_cmp(&roofs[a].peak));
+    let top = order.first().map_or(0.0, |&i| roofs[i].peak);
     let mut wanted = Vec::new();
     for &i in &order {
-        let (_, ry) = view.project(frame, roofs[i].peak / bandwidth, roofs[i].peak);
-        wanted.push(Wanted {
+        let (rx, ry) = view.project(frame, roofs[i].peak / bandwidth, roofs[i].peak);
+        let at_edge = Wanted {
             text: roofs[i].text.clone(),
             font_size: ROOF_FONT,
             x: frame.x1() - 6.0,
             y: ry - 6.0,
             anchor: Anchor::End,
             may_flip: false,
+        };
+        let before_ridge = |text: &str| Wanted {
+            text: text.to_string(),
+            x: rx - 6.0,
+            ..at_edge.clone()
+        };
+        let short_at_edge = Wanted {
+            text: roofs[i].short.clone(),
+            ..at_edge.clone()
+        };
+        let fits = |w: &Wanted| w.x - text_width(&w.text, w.font_size) >= frame.x0();
+        let clear =
+            |w: &Wanted| roofs[i].peak >= top || !slope_crosses(frame, view, bandwidth, top, w);
+        let choice = [
+            before_ridge(&roofs[i].text),
+            before_ridge(&roofs[i].short),
+            short_at_edge,
+        ]
+        .into_iter()
+        .find(|w| fits(w) && clear(w));
+        wanted.push(match choice {
+            Some(w) if !clear(&at_edge) => w,
+            _ => at_edge,
         });
     }
+    let roof_texts: Vec<String> = {
+        let mut texts = vec![String::new(); roofs.len()];
+        for (&i, w) in order.iter().zip(&wanted) {
+            texts[i] = w.text.clone();
+        }
+        texts
+    };
     let mut ridge_of = Vec::new();
     for &i in &order {
         let (rx, ry) = view.project(frame, roofs[i].peak / bandwidth, roofs[i].peak);
@@ -104,7 +145,38 @@ pub fn chart_labels(
     }
     ChartLabels {
         roofs: roof_slots,
+        roof_texts,
         ridges: ridge_slots,
         memory: placed.next().flatten(),
     }
+}
+
+/// Whether the memory slope, drawn up to the ridge of the roof at `top` FLOP/s, runs through
+/// the box `label` wants: where the slope crosses the box's height, left of its right end
+/// and right of its left one.
+fn slope_crosses(
+    frame: &Frame,
+    view: &super::Viewport,
+    bandwidth: f64,
+    top: f64,
+    label: &Wanted,
+) -> bool {
+    let (x0, x1) = (label.x - text_width(&label.text, label.font_size), label.x);
+    let (top_x, top_y) = view.project(frame, top / bandwidth, top);
+    // The slope's x at screen height y: the intensity whose memory-bound performance is the
+    // performance at y.
+    let slope_x = |y: f64| {
+        let (_, flops) = view.invert(frame, frame.x0(), y);
+        view.project(frame, flops / bandwidth, flops).0
+    };
+    // The box's top and bottom as the placer draws it, clipped to where the slope is drawn.
+    let (y_top, y_bottom) = (
+        (label.y - 0.8 * label.font_size).max(top_y),
+        label.y + 0.25 * label.font_size,
+    );
+    if y_top >= y_bottom {
+        return false;
+    }
+    let (a, b) = (slope_x(y_bottom), slope_x(y_top).min(top_x));
+    a < x1 && b > x0
 }
