@@ -170,6 +170,12 @@ async fn the_calculator_pairs_measures_calibrates_and_reports() -> Result<()> {
 
     // Every measured point is in the table and on the chart, beside its datasheet twin.
     assert_eq!(count(&client, "#theory-table tbody tr").await?, 10);
+    // Measured on this machine's CPU against the H100's datasheet: the table says so.
+    let elsewhere = text_of(&client, "#lab-elsewhere").await?;
+    assert!(
+        elsewhere.starts_with("Measured on ") && elsewhere.contains("not on NVIDIA H100"),
+        "{elsewhere}"
+    );
     assert_eq!(count(&client, "#roofline-chart .measured-mark").await?, 10);
     assert!(count(&client, "#error-summary tbody tr").await? >= 1);
     // The times shown are the agent's, as written to its results file.
@@ -289,6 +295,8 @@ async fn a_real_h200_run_imports_into_the_calculator() -> Result<()> {
     );
     let fractions = text_of(&client, "#lab-fractions").await?;
     assert!(fractions.contains("NVIDIA H200"), "{fractions}");
+    // Measured on the device selected: no warning about another device.
+    assert_eq!(count(&client, "#lab-elsewhere").await?, 0);
     let percents: Vec<f64> = fractions
         .split('%')
         .filter_map(|part| part.rsplit(' ').next()?.parse().ok())

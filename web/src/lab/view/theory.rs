@@ -2,13 +2,31 @@
 //! fractions, the calibrated model and its energy.
 
 use leptos::prelude::*;
-use rooflinr_model::hardware::Hardware;
+use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::units::si;
 
 use crate::compute::{ModelView, Problem};
 use crate::lab::{LabView, calibrate_model, phase_rows};
 fn pct(v: f64) -> String {
     format!("{:+.1}%", v * 100.0)
+}
+
+/// The devices agents measured on that are not `hw`, a registry device (the registry's own
+/// matching of device names); none where `hw` is a custom device, whose figures the user
+/// may have taken from the measured one.
+fn measured_elsewhere(v: &LabView, hw: &Hardware) -> Vec<String> {
+    if registry::get(&hw.key).is_err() {
+        return Vec::new();
+    }
+    let mut devices: Vec<String> = v
+        .calibrations
+        .iter()
+        .filter_map(|(source, _)| source.agent_device())
+        .filter(|device| registry::key_for_device(device, None) != Some(hw.key.as_str()))
+        .map(str::to_string)
+        .collect();
+    devices.dedup();
+    devices
 }
 
 /// The point-by-point table, the error summaries, the fitted fractions, the calibrated
@@ -129,9 +147,26 @@ pub(super) fn TheoryTable(
             || "Energy: no measurement read an energy counter (the CPU backend has none; NVML's counter is read on a GPU).".to_string(),
             |w| format!("Energy: mean measured power {w:.0} W over the measurements with an energy reading."),
         );
+        let elsewhere = hardware.with(|h| {
+            h.as_ref()
+                .map(|h| measured_elsewhere(&v, h))
+                .unwrap_or_default()
+        });
+        let elsewhere = (!elsewhere.is_empty()).then(|| {
+            view! {
+                <p class="notice-inline" id="lab-elsewhere" role="note">
+                    {format!(
+                        "Measured on {}, not on {}: these errors hold that device's times against this datasheet. Choose the device the agent measured on, or a custom device with its figures, to compare like with like.",
+                        elsewhere.join(" and "),
+                        device()
+                    )}
+                </p>
+            }
+        });
         view! {
             <div class="theory">
                 <h3>{move || format!("Theory against reality on {}", device())}</h3>
+                {elsewhere}
                 <p class="hint">
                     {format!(
                         "Datasheet: the roofline from the selected device's datasheet. Calibrated: the roofline with the fitted fractions ({}). Errors are (predicted − measured) / measured.",
