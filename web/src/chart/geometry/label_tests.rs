@@ -3,7 +3,7 @@
 //! while the plot has room for them all.
 
 use proptest::prelude::*;
-use rooflinr_model::hardware::registry;
+use rooflinr_model::hardware::{Hardware, registry};
 
 use super::labels::{Anchor, ChartLabels, Placed, RoofLabel, Wanted, chart_labels, place};
 use super::{Extent, Frame, Viewport, inside};
@@ -36,6 +36,14 @@ fn roofs(bandwidth: f64, peaks: &[(&str, f64)]) -> Vec<RoofLabel> {
             ),
             ridge: format!("ridge {:.0}", peak / bandwidth),
         })
+        .collect()
+}
+
+/// A registry device's peaks as the chart names them.
+fn peaks_of(hw: &Hardware) -> Vec<(&'static str, f64)> {
+    hw.peaks
+        .iter()
+        .map(|p| (p.math.name(), p.rate.value.get()))
         .collect()
 }
 
@@ -95,13 +103,7 @@ fn check_in(frame: &Frame, roofs: &[RoofLabel], labels: &ChartLabels) {
 #[test]
 fn registry_devices_have_no_overlapping_labels() {
     for hw in registry::all() {
-        let bandwidth = hw.memory_bandwidth.value.get();
-        let peaks: Vec<(&str, f64)> = hw
-            .peaks
-            .iter()
-            .map(|p| (p.math.name(), p.rate.value.get()))
-            .collect();
-        let (roofs, labels) = layout(bandwidth, &peaks);
+        let (roofs, labels) = layout(hw.memory_bandwidth.value.get(), &peaks_of(&hw));
         check(&roofs, &labels);
     }
 }
@@ -114,13 +116,8 @@ fn on_a_phone_no_roof_label_lies_across_the_memory_slope() {
     // without its unit.
     for hw in registry::all() {
         let bandwidth = hw.memory_bandwidth.value.get();
-        let peaks: Vec<(&str, f64)> = hw
-            .peaks
-            .iter()
-            .map(|p| (p.math.name(), p.rate.value.get()))
-            .collect();
         let frame = Frame::NARROW;
-        let (roofs, view, labels) = layout_in(&frame, bandwidth, &peaks);
+        let (roofs, view, labels) = layout_in(&frame, bandwidth, &peaks_of(&hw));
         check_in(&frame, &roofs, &labels);
         // The slope as drawn: from the plot's left edge up to the highest roof's ridge,
         // every tenth of a unit.
@@ -148,12 +145,7 @@ fn close_peaks_move_apart_instead_of_overlapping() {
     // GB10: FP6, FP8 and INT8 at 250 TFLOP/s share one label; FP4 at 500 and FP16 at 125
     // sit close above and below, with their ridges 916 and 458 apart by a factor of two.
     let gb10 = registry::get("gb10").unwrap();
-    let peaks: Vec<(&str, f64)> = gb10
-        .peaks
-        .iter()
-        .map(|p| (p.math.name(), p.rate.value.get()))
-        .collect();
-    let (roofs, labels) = layout(gb10.memory_bandwidth.value.get(), &peaks);
+    let (roofs, labels) = layout(gb10.memory_bandwidth.value.get(), &peaks_of(&gb10));
     check(&roofs, &labels);
     // Two labels wanting the same spot: the second moves by at least a line.
     let wanted = |text: &str| Wanted {
