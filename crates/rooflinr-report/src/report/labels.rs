@@ -89,7 +89,9 @@ pub fn text_width(text: &str, font_size: f64) -> f64 {
     text.chars().count() as f64 * font_size * CHAR_WIDTH_EM
 }
 
-fn rect_for(text: &str, font_size: f64, x: f64, y: f64, anchor: Anchor) -> Rect {
+/// The estimated box of `text` drawn at `font_size` with its anchor at `x` and its baseline
+/// at `y`.
+pub fn rect_for(text: &str, font_size: f64, x: f64, y: f64, anchor: Anchor) -> Rect {
     let w = text_width(text, font_size);
     let (x0, x1) = match anchor {
         Anchor::Start => (x, x + w),

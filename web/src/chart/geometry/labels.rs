@@ -2,7 +2,7 @@
 //! by the report crate's label placement (`rooflinr_report::report::labels`), which the
 //! report's SVG chart uses too.
 
-pub use rooflinr_report::report::labels::{Anchor, Placed, Rect, Wanted, text_width};
+pub use rooflinr_report::report::labels::{Anchor, Placed, Rect, Wanted, rect_for, text_width};
 
 use super::Frame;
 
@@ -25,8 +25,8 @@ pub struct RoofLabel {
     /// Label text.
     pub text: String,
     /// The label without the unit or spaces between formats (`FP8·INT8 500 T`), for a narrow
-    /// chart where the whole
-    /// label fits nowhere clear of the memory slope (the axis names the unit).
+    /// chart where the whole label fits nowhere clear of the memory slope (the axis names
+    /// the unit).
     pub short: String,
     /// Ridge label text (`ridge 295`).
     pub ridge: String,
@@ -87,7 +87,7 @@ pub fn chart_labels(
             text: roofs[i].short.clone(),
             ..at_edge.clone()
         };
-        let fits = |w: &Wanted| w.x - text_width(&w.text, w.font_size) >= frame.x0();
+        let fits = |w: &Wanted| rect_for(&w.text, w.font_size, w.x, w.y, w.anchor).x0 >= frame.x0();
         let clear =
             |w: &Wanted| roofs[i].peak >= top || !slope_crosses(frame, view, bandwidth, top, w);
         let choice = [
@@ -161,7 +161,7 @@ fn slope_crosses(
     top: f64,
     label: &Wanted,
 ) -> bool {
-    let (x0, x1) = (label.x - text_width(&label.text, label.font_size), label.x);
+    let rect = rect_for(&label.text, label.font_size, label.x, label.y, label.anchor);
     let (top_x, top_y) = view.project(frame, top / bandwidth, top);
     // The slope's x at screen height y: the intensity whose memory-bound performance is the
     // performance at y.
@@ -169,14 +169,11 @@ fn slope_crosses(
         let (_, flops) = view.invert(frame, frame.x0(), y);
         view.project(frame, flops / bandwidth, flops).0
     };
-    // The box's top and bottom as the placer draws it, clipped to where the slope is drawn.
-    let (y_top, y_bottom) = (
-        (label.y - 0.8 * label.font_size).max(top_y),
-        label.y + 0.25 * label.font_size,
-    );
+    // The box's height, clipped to where the slope is drawn.
+    let (y_top, y_bottom) = (rect.y0.max(top_y), rect.y1);
     if y_top >= y_bottom {
         return false;
     }
     let (a, b) = (slope_x(y_bottom), slope_x(y_top).min(top_x));
-    a < x1 && b > x0
+    a < rect.x1 && b > rect.x0
 }
