@@ -25,6 +25,7 @@ fn measured_elsewhere(v: &LabView, hw: &Hardware) -> Vec<String> {
         .filter(|device| registry::key_for_device(device, None) != Some(hw.key.as_str()))
         .map(str::to_string)
         .collect();
+    devices.sort_unstable();
     devices.dedup();
     devices
 }
