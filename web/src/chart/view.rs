@@ -249,20 +249,7 @@ pub fn RooflineChart(
             }
             let wanted: Vec<RoofLabel> = groups
                 .iter()
-                .map(|(peak, names)| RoofLabel {
-                    peak: *peak,
-                    text: format!(
-                        "{} {}",
-                        names.iter().map(|n| n.to_ascii_uppercase()).collect::<Vec<_>>().join(" · "),
-                        si(*peak, "FLOP/s")
-                    ),
-                    short: format!(
-                        "{} {}",
-                        names.iter().map(|n| n.to_ascii_uppercase()).collect::<Vec<_>>().join("·"),
-                        si(*peak, "")
-                    ),
-                    ridge: format!("ridge {:.0}", peak / bandwidth),
-                })
+                .map(|(peak, names)| RoofLabel::new(*peak, names, bandwidth))
                 .collect();
             // Labels are laid out together so that none covers another.
             let placed = labels::chart_labels(&f, &v, bandwidth, &wanted, &memory_label);

@@ -22,20 +22,7 @@ fn roofs(bandwidth: f64, peaks: &[(&str, f64)]) -> Vec<RoofLabel> {
     }
     groups
         .into_iter()
-        .map(|(peak, names)| RoofLabel {
-            peak,
-            text: format!(
-                "{} {}",
-                names.join(" · ").to_uppercase(),
-                rooflinr_model::units::si(peak, "FLOP/s")
-            ),
-            short: format!(
-                "{} {}",
-                names.join("·").to_uppercase(),
-                rooflinr_model::units::si(peak, "")
-            ),
-            ridge: format!("ridge {:.0}", peak / bandwidth),
-        })
+        .map(|(peak, names)| RoofLabel::new(peak, &names, bandwidth))
         .collect()
 }
 

@@ -2,6 +2,7 @@
 //! by the report crate's label placement (`rooflinr_report::report::labels`), which the
 //! report's SVG chart uses too.
 
+use rooflinr_model::units::si;
 pub use rooflinr_report::report::labels::{Anchor, Placed, Rect, Wanted, rect_for, text_width};
 
 use super::Frame;
@@ -30,6 +31,20 @@ pub struct RoofLabel {
     pub short: String,
     /// Ridge label text (`ridge 295`).
     pub ridge: String,
+}
+
+impl RoofLabel {
+    /// The label of the roof at `peak` FLOP/s that the formats `names` share (`fp8`,
+    /// `int8`), on a memory roof of `bandwidth` bytes/s.
+    pub fn new(peak: f64, names: &[&str], bandwidth: f64) -> RoofLabel {
+        let upper: Vec<String> = names.iter().map(|n| n.to_ascii_uppercase()).collect();
+        RoofLabel {
+            peak,
+            text: format!("{} {}", upper.join(" · "), si(peak, "FLOP/s")),
+            short: format!("{} {}", upper.join("·"), si(peak, "")),
+            ridge: format!("ridge {:.0}", peak / bandwidth),
+        }
+    }
 }
 
 /// The chart's labels, placed.
