@@ -803,7 +803,7 @@ fn decode_attention_is_calibrated_by_its_own_profile() {
     assert!(t > d, "{t} vs {d}");
     let said = v["calibration"].as_str().unwrap();
     assert!(
-        said.contains("attention shapes") && said.contains("held-out median"),
+        said.contains("attention and MoE shapes") && said.contains("held-out median"),
         "{said}"
     );
     // The FP16 cache has no profile on this device: the bound, and which profiles exist.

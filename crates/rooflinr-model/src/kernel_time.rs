@@ -1830,6 +1830,14 @@ pub enum Profiled {
         /// The latent cache (decode); prefill attends in the activation format.
         kv: Format,
     },
+    /// A fused MoE layer's routed experts ([`FusedMoe`], timed by [`KernelTimes::moe`]):
+    /// routing, gate and up fused, SwiGLU, down and the weighted sum, one kernel group.
+    Moe {
+        /// The tokens' copies and the tensor-core type.
+        activations: Format,
+        /// The experts' weights.
+        weights: Format,
+    },
 }
 
 /// The widest head the attention profiles were fitted on (the tables' `head_dim` runs to
@@ -1893,6 +1901,18 @@ impl Profiled {
                 "decode MLA {}, KV {}, XQA's sm_120 MLA kernel",
                 queries.name(),
                 kv.name()
+            ),
+            Profiled::Moe {
+                activations,
+                weights,
+            } if activations == weights => format!("MoE {}", weights.name()),
+            Profiled::Moe {
+                activations,
+                weights,
+            } => format!(
+                "MoE {} weights, {} activations",
+                weights.name(),
+                activations.name()
             ),
         }
     }
@@ -1986,6 +2006,10 @@ pub struct Profile {
     pub held_out_median: f64,
     /// 90th percentile of the same.
     pub held_out_p90: f64,
+    /// A MoE profile's kernel computes whole tiles of rows per expert
+    /// ([`trtllm_gen_moe_tile`]): TRT-LLM-Gen's fused MoE, as every row it was fitted on
+    /// ran. `false` for every other kernel.
+    pub whole_tiles: bool,
 }
 
 impl Profile {
@@ -2002,10 +2026,23 @@ impl Profile {
         self.terms.write_bandwidth = Some(fraction);
         self
     }
+
+    /// This MoE profile with its routing pass at `rate` times the datasheet bandwidth
+    /// ([`KernelTerms::route_rate`]).
+    pub const fn routes_at(mut self, rate: f64) -> Profile {
+        self.terms.route_rate = rate;
+        self
+    }
+
+    /// This MoE profile computing whole tiles of rows per expert ([`Profile::whole_tiles`]).
+    pub const fn in_whole_tiles(mut self) -> Profile {
+        self.whole_tiles = true;
+        self
+    }
 }
 
 /// Where [`PROFILES`] come from.
-pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of one framework's GEMM and attention shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
+pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of one framework's GEMM, attention and MoE shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
 
 /// Profiles are shipped where their held-out median error is at most this: a fit that
 /// misses by more (vLLM's block-scaled FP8 GEMMs on Hopper, 91-96 %; SGLang's prefill
@@ -2110,8 +2147,128 @@ pub fn calibrated_with(
     Some((profile.terms.predict(times), profile))
 }
 
-/// A whole pass with every operator that has a shipped profile (GEMMs and attention) at
-/// its expected time and every other operator at its roofline bound.
+/// The operators of a MoE block that a fused MoE kernel runs as one ([`FusedMoe`]): the
+/// top-k routing over the router's logits, the routed experts' gate, up, SwiGLU and down,
+/// and the weighted sum of each token's expert outputs. TensorRT-LLM's fused MoE module
+/// applies its routing method inside its forward, after the router's GEMM (a GEMM of its
+/// own, profiled as one), and NVIDIA's MoE tables time that forward.
+pub const FUSED_MOE_OPS: [crate::analysis::OpId; 6] = {
+    use crate::analysis::OpId;
+    [
+        OpId::RouterTopk,
+        OpId::ExpertsGateProj,
+        OpId::ExpertsUpProj,
+        OpId::ExpertsSiluMul,
+        OpId::ExpertsDownProj,
+        OpId::MoeCombine,
+    ]
+};
+
+/// A MoE block's routed experts on one GPU as the fused kernel runs them
+/// ([`FUSED_MOE_OPS`]), read from the pass's operators.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FusedMoe {
+    /// The layer's shape on this GPU.
+    pub shape: MoeShape,
+    /// The copies routed to this GPU's experts and the experts they touch.
+    pub load: MoeLoad,
+    /// The experts' formats.
+    pub precision: Precision,
+    /// Instances per pass (the MoE layers this GPU runs).
+    pub count: f64,
+}
+
+impl FusedMoe {
+    /// The fused layer of `ops` (one GPU's operators, its routed experts whole on each of
+    /// `expert_parallel` GPUs, 1 where every expert is local or split by columns); `None`
+    /// for a pass with no routed experts.
+    pub fn of(ops: &[crate::analysis::OpReport], expert_parallel: f64) -> Option<FusedMoe> {
+        use crate::analysis::OpId;
+        let find = |id: OpId| ops.iter().find(|o| o.id == id);
+        let gate = find(OpId::ExpertsGateProj)?;
+        let Op::BatchedGemm {
+            batch: touched,
+            m: per_expert,
+            k: hidden,
+            ..
+        } = gate.op
+        else {
+            return None;
+        };
+        let Op::BatchedGemm {
+            k: intermediate, ..
+        } = find(OpId::ExpertsDownProj)?.op
+        else {
+            return None;
+        };
+        let Op::MoeCombine { tokens, top_k, .. } = find(OpId::MoeCombine)?.op else {
+            return None;
+        };
+        let Op::RouterTopK { experts, .. } = find(OpId::RouterTopk)?.op else {
+            return None;
+        };
+        Some(FusedMoe {
+            shape: MoeShape {
+                tokens,
+                hidden,
+                intermediate,
+                top_k,
+                experts,
+                expert_parallel,
+                // The analysis runs routed experts as SwiGLU: gate and up.
+                gated: true,
+            },
+            load: MoeLoad {
+                assignments: touched * per_expert,
+                experts_touched: touched,
+            },
+            precision: gate.precision,
+            count: gate.count,
+        })
+    }
+
+    /// Its profile kind.
+    pub fn kind(&self) -> Profiled {
+        Profiled::Moe {
+            activations: self.precision.activations,
+            weights: self.precision.weights,
+        }
+    }
+
+    /// Its datasheet times on `hw`, each expert's rows computed in whole tiles where
+    /// `whole_tiles` ([`Profile::whole_tiles`]).
+    pub fn times(&self, hw: &Hardware, whole_tiles: bool) -> KernelTimes {
+        let tile = whole_tiles.then(|| {
+            trtllm_gen_moe_tile(
+                self.shape.tokens.round() as u64,
+                self.shape.top_k.round() as u64,
+                (self.shape.experts / self.shape.expert_parallel).round() as u64,
+                &self.precision,
+            )
+        });
+        KernelTimes::moe(&self.shape, &self.load, &self.precision, hw, tile)
+    }
+
+    /// Its expected time per instance under the shipped profile for `framework` on `hw`,
+    /// with the profile; `None` where none is shipped.
+    pub fn calibrated(
+        &self,
+        hw: &Hardware,
+        framework: Framework,
+        activations: Activations,
+    ) -> Option<(f64, &'static Profile)> {
+        let profile = profile(&hw.key, framework, self.kind())?;
+        let mut times = self.times(hw, profile.whole_tiles);
+        if activations == Activations::InFormat {
+            times.quantise_s = 0.0;
+        }
+        Some((profile.terms.predict(times), profile))
+    }
+}
+
+/// A whole pass with every operator that has a shipped profile (GEMMs, attention, and a
+/// MoE block's routed experts as one fused layer, [`FusedMoe`]) at its expected time and
+/// every other operator at its roofline bound.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CalibratedPass {
     /// Seconds for the pass.
@@ -2131,8 +2288,8 @@ pub fn calibrated_pass(
     calibrated_pass_with(ops, hw, framework, Activations::QuantisedFirst)
 }
 
-/// [`calibrated_pass`], with every GEMM's activations from `activations`
-/// ([`Activations::InFormat`]: a what-if where each low-precision GEMM's quantisation pass
+/// [`calibrated_pass`], with every GEMM's and fused MoE layer's activations from
+/// `activations` ([`Activations::InFormat`]: a what-if where each low-precision GEMM's quantisation pass
 /// is fused into the kernel before it, so none runs on its own).
 pub fn calibrated_pass_with(
     ops: &[crate::analysis::OpReport],
@@ -2140,12 +2297,33 @@ pub fn calibrated_pass_with(
     framework: Framework,
     activations: Activations,
 ) -> CalibratedPass {
+    calibrated_pass_placed(ops, hw, framework, activations, 1.0)
+}
+
+/// [`calibrated_pass_with`] for one GPU of a deployment whose routed experts are whole on
+/// each of `expert_parallel` GPUs (1: every expert local, or each split by columns).
+pub fn calibrated_pass_placed(
+    ops: &[crate::analysis::OpReport],
+    hw: &Hardware,
+    framework: Framework,
+    activations: Activations,
+    expert_parallel: f64,
+) -> CalibratedPass {
     let mut pass = CalibratedPass {
         time_s: 0.0,
         calibrated_ops: 0,
         bound_ops: 0,
     };
+    let moe = FusedMoe::of(ops, expert_parallel)
+        .and_then(|m| Some(m.calibrated(hw, framework, activations)?.0 * m.count));
+    if let Some(t) = moe {
+        pass.time_s += t;
+    }
     for o in ops {
+        if moe.is_some() && FUSED_MOE_OPS.contains(&o.id) {
+            pass.calibrated_ops += 1;
+            continue;
+        }
         match calibrated_with(
             &o.op,
             &o.precision,
@@ -3428,6 +3606,105 @@ mod tests {
         let pass = calibrated_pass(&a.ops, &gb10, Framework::TensorRtLlm);
         assert_eq!(pass.calibrated_ops, 0);
         assert!((pass.time_s - a.time.get()).abs() <= 1e-12 * a.time.get());
+    }
+
+    /// Mixtral-8x7B decode in BF16 on the H100: its routed experts (routing, gate, up,
+    /// SwiGLU, down and the weighted sum) are one fused layer at the MoE profile's expected
+    /// time, read from the analysis's own operators; every other operator keeps its own
+    /// time. With experts whole on each of 2 GPUs, each GPU's layer has half the experts
+    /// local (TRT-LLM-Gen's tile size follows the copies per local expert).
+    #[test]
+    fn a_moe_blocks_routed_experts_are_one_fused_layer_at_its_profiles_time() {
+        use crate::analysis::{self, AttentionKernel, OpId, Scenario};
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let config = crate::presets::get("mixtral-8x7b").unwrap();
+        let scenario = Scenario {
+            phase: analysis::Phase::Decode,
+            batch: 64,
+            seq: 4096,
+            precision: Precision::uniform(Format::Bf16),
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        };
+        let a = analysis::analyze(&config, &hw, &scenario, &crate::roofline::Efficiency::IDEAL)
+            .unwrap();
+        let moe = FusedMoe::of(&a.ops, 1.0).unwrap();
+        // Mixtral: 4096 wide, 8 experts of 14336, top 2, 32 layers; 64 tokens touch all 8.
+        assert_eq!(
+            (moe.shape.tokens, moe.shape.hidden, moe.shape.intermediate),
+            (64.0, 4096.0, 14336.0)
+        );
+        assert_eq!(
+            (moe.shape.top_k, moe.shape.experts, moe.count),
+            (2.0, 8.0, 32.0)
+        );
+        assert!((moe.load.assignments - 128.0).abs() < 1e-9, "{moe:?}");
+        assert!((moe.load.experts_touched - 8.0).abs() < 1e-3, "{moe:?}");
+        assert_eq!(
+            moe.kind(),
+            Profiled::Moe {
+                activations: Format::Bf16,
+                weights: Format::Bf16
+            }
+        );
+        let profile = profile("h100-sxm", Framework::TensorRtLlm, moe.kind()).unwrap();
+        let layer = profile.terms.predict(moe.times(&hw, profile.whole_tiles));
+        let pass = calibrated_pass(&a.ops, &hw, Framework::TensorRtLlm);
+        // The rest: every other operator at its own expected time or its bound.
+        let rest: f64 = a
+            .ops
+            .iter()
+            .filter(|o| !FUSED_MOE_OPS.contains(&o.id))
+            .map(|o| {
+                calibrated(
+                    &o.op,
+                    &o.precision,
+                    &hw,
+                    Framework::TensorRtLlm,
+                    &o.result.prediction,
+                )
+                .map_or(o.time.get(), |(t, _)| t * o.count)
+            })
+            .sum();
+        let expected = rest + layer * 32.0;
+        assert!(
+            (pass.time_s / expected - 1.0).abs() < 1e-12,
+            "{pass:?} vs {expected}"
+        );
+        assert_eq!(pass.calibrated_ops + pass.bound_ops, a.ops.len());
+        let fused = a
+            .ops
+            .iter()
+            .filter(|o| FUSED_MOE_OPS.contains(&o.id))
+            .count();
+        assert_eq!(fused, FUSED_MOE_OPS.len());
+        // The fused layer is slower than its six operators' bounds together.
+        let experts_at_bound: f64 = a
+            .ops
+            .iter()
+            .filter(|o| FUSED_MOE_OPS.contains(&o.id))
+            .map(|o| o.time.get())
+            .sum();
+        assert!(
+            layer * 32.0 > experts_at_bound,
+            "{layer} vs {experts_at_bound}"
+        );
+        // No MoE profile (A100 has SGLang's only): the six operators stay at the bound.
+        let a100 = crate::hardware::registry::get("a100-sxm").unwrap();
+        let a = analysis::analyze(
+            &config,
+            &a100,
+            &scenario,
+            &crate::roofline::Efficiency::IDEAL,
+        )
+        .unwrap();
+        let trtllm = calibrated_pass(&a.ops, &a100, Framework::TensorRtLlm);
+        let sglang = calibrated_pass(&a.ops, &a100, Framework::Sglang);
+        assert!(a.ops.iter().any(|o| o.id == OpId::ExpertsGateProj));
+        assert!(sglang.calibrated_ops >= trtllm.calibrated_ops + FUSED_MOE_OPS.len());
+        // Placed over 2 GPUs, each GPU's fused layer has 4 local experts.
+        let placed = FusedMoe::of(&a.ops, 2.0).unwrap();
+        assert_eq!(placed.shape.experts / placed.shape.expert_parallel, 4.0);
     }
 
     /// Llama-3-8B prefill in FP8 on the H100: with activations arriving in their format,

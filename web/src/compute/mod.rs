@@ -307,7 +307,8 @@ pub struct ModelView {
     /// The other phase at the same batch and length (drawn on the chart too).
     pub other: ModelAnalysis,
     /// The selected phase with every operator that has a shipped kernel profile (GEMMs,
-    /// attention) at its expected time (the rest at the bound).
+    /// attention, a MoE block's routed experts as one fused layer) at its expected time (the
+    /// rest at the bound).
     pub calibrated: rooflinr_model::kernel_time::CalibratedPass,
     /// Whose kernels the expected time's profiles were fitted on.
     pub framework: rooflinr_model::kernel_time::Framework,

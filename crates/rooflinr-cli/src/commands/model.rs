@@ -192,7 +192,7 @@ fn analysed_json(
         json.time_s = pass.time_s;
         json.tokens_per_s = tokens_per_pass / pass.time_s;
         json.calibration = Some(format!(
-            "{} of {} operators (GEMMs and attention with a profile on {} for {} kernels) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}{}",
+            "{} of {} operators (GEMMs, attention and fused MoE layers with a profile on {} for {} kernels) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}{}",
             pass.calibrated_ops,
             pass.calibrated_ops + pass.bound_ops,
             hw.key,

@@ -713,13 +713,22 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
 /// `flashinfer_trtllm` kernels.
 fn runs_trtllm_gen_moe(row: &Row, hw: &Hardware) -> bool {
     let source = row.kernel_source.as_deref().unwrap_or_default();
-    hw.has_tcgen05()
+    row.kernel == Kernel::Moe
+        && hw.has_tcgen05()
         && match Framework::parse(&row.framework) {
             Some(Framework::TensorRtLlm) => {
                 matches!(source, "moe_torch_flow" | "moe_torch_flow_min_latency")
             }
             _ => source.contains("flashinfer_trtllm"),
         }
+}
+
+/// Whether every one of `rows` ran a kernel that computes whole tiles of rows per expert
+/// on `hw` ([`runs_trtllm_gen_moe`]): `Some(true)` where all did, `Some(false)` where none
+/// did, `None` where some did.
+fn tile_rule(rows: &[&Row], hw: &Hardware) -> Option<bool> {
+    let tiled = rows.iter().filter(|r| runs_trtllm_gen_moe(r, hw)).count();
+    (tiled == 0 || tiled == rows.len()).then_some(tiled > 0)
 }
 
 /// The router a MoE table's rows were timed with.
@@ -1024,7 +1033,20 @@ fn profiled(row: &Row) -> Option<Profiled> {
             let layout = decode_layout(row, &shape, precision.kv);
             Profiled::of(&Op::FusedAttention(shape), &precision).map(|k| k.laid_out(layout))
         }
-        // MoE terms are reported by `validate`, not shipped.
+        // The gated kernel that ordinary routing runs (the non-gated and min-latency
+        // kernels are groups of their own, judged, not shipped); FP8 with 128 x 128 block
+        // scales has no catalogue format of its own (see `validate`).
+        Shape::Moe {
+            gated: true,
+            min_latency: false,
+            ..
+        } if row.dtype != "fp8_block" => {
+            let (activations, weights) = formats(&row.dtype)?;
+            Some(Profiled::Moe {
+                activations,
+                weights,
+            })
+        }
         Shape::Moe { .. } => None,
     }
 }
@@ -1304,12 +1326,24 @@ struct Fitted {
     shipped: String,
     #[serde(skip)]
     terms: KernelTerms,
+    /// Whether every row fitted ran a kernel that computes whole tiles of rows per expert
+    /// (`runs_trtllm_gen_moe`); `None` where some did and some did not, which no one
+    /// profile can follow.
+    #[serde(skip)]
+    whole_tiles: Option<bool>,
 }
 
 impl Fitted {
-    /// `terms` fitted on `hw`, and whether `shipped` holds them.
-    fn new(terms: KernelTerms, hw: &Hardware, shipped: Option<&kernel_time::Profile>) -> Fitted {
+    /// `terms` fitted on `hw` over rows that computed whole tiles per expert or not
+    /// (`whole_tiles`), and whether `shipped` holds them.
+    fn new(
+        terms: KernelTerms,
+        whole_tiles: Option<bool>,
+        hw: &Hardware,
+        shipped: Option<&kernel_time::Profile>,
+    ) -> Fitted {
         Fitted {
+            whole_tiles,
             fixed_us: terms.fixed_s * 1e6,
             bandwidth_fraction: terms.bandwidth,
             compute_fraction: terms.compute,
@@ -1338,7 +1372,7 @@ impl Fitted {
             write_gb_s: terms
                 .write_bandwidth
                 .map(|w| w * hw.memory_bandwidth.value.get() / 1e9),
-            shipped: shipped_status(shipped, &terms),
+            shipped: shipped_status(shipped, &terms, whole_tiles),
             terms,
         }
     }
@@ -1417,13 +1451,20 @@ impl OtherFramework {
     }
 }
 
-/// Whether `shipped` holds `terms` (each within 1 %): `matches`, `differs (...)`, `none`.
-fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -> String {
+/// Whether `shipped` holds `terms` and the tile rule (each term within 1 %): `matches`,
+/// `differs (...)`, `none`.
+fn shipped_status(
+    shipped: Option<&kernel_time::Profile>,
+    terms: &KernelTerms,
+    whole_tiles: Option<bool>,
+) -> String {
     let Some(p) = shipped else {
         return "none".to_string();
     };
     let close = |a: f64, b: f64| a == b || (a - b).abs() <= 0.01 * b.abs().max(1e-12);
-    if close(p.terms.fixed_s, terms.fixed_s)
+    if whole_tiles == Some(p.whole_tiles)
+        && close(p.terms.route_rate, terms.route_rate)
+        && close(p.terms.fixed_s, terms.fixed_s)
         && close(p.terms.bandwidth, terms.bandwidth)
         && close(p.terms.compute, terms.compute)
         && close(p.terms.per_wave_s, terms.per_wave_s)
@@ -1448,7 +1489,7 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, activations written {:?}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, whole tiles {}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1458,7 +1499,9 @@ fn shipped_status(shipped: Option<&kernel_time::Profile>, terms: &KernelTerms) -
             p.terms.overlap,
             p.terms.head_compute,
             p.terms.quantise_bandwidth,
-            p.terms.write_bandwidth
+            p.terms.write_bandwidth,
+            p.terms.route_rate,
+            p.whole_tiles
         )
     }
 }
@@ -1703,6 +1746,9 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             .map(|(r, t)| (*t, r.measured_s))
             .collect();
         let terms = KernelTerms::fit(&fitting);
+        let whole_tiles = |rows: &[&(&Row, KernelTimes)]| {
+            tile_rule(&rows.iter().map(|(r, _)| *r).collect::<Vec<_>>(), &hw)
+        };
         let shape = |r: &Row| r.shape.to_string();
         let judge = |held: &[&(&Row, KernelTimes)]| {
             let mut datasheet: Vec<(f64, String)> = held
@@ -1808,7 +1854,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     calibrated,
                     own_fit: errors(&mut own),
                     fitted_shapes: own_fitting.len(),
-                    fitted: Fitted::new(own_terms, &hw, shipped),
+                    fitted: Fitted::new(own_terms, whole_tiles(&rows_of), &hw, shipped),
                 }
             })
             .collect();
@@ -1818,7 +1864,17 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             kernel,
             dtype,
             fitted_on: format!("{fit_framework}, {} shapes", fitting.len()),
-            fitted: Fitted::new(terms, &hw, shipped_profile(&fit_framework)),
+            fitted: Fitted::new(
+                terms,
+                whole_tiles(
+                    &predicted
+                        .iter()
+                        .filter(|(r, _)| r.framework == fit_framework)
+                        .collect::<Vec<_>>(),
+                ),
+                &hw,
+                shipped_profile(&fit_framework),
+            ),
             held_out_shapes,
             other_frameworks,
             kind,
@@ -1871,6 +1927,10 @@ fn profile_lines(v: &Validation) -> String {
             }
             Profiled::Mla { phase, queries, kv } => format!("mla({phase:?}, {queries:?}, {kv:?})"),
             Profiled::XqaMlaDecode { queries, kv } => format!("xqa_mla({queries:?}, {kv:?})"),
+            Profiled::Moe {
+                activations,
+                weights,
+            } => format!("moe({activations:?}, {weights:?})"),
         };
         let first = g
             .fitted_on
@@ -1879,20 +1939,26 @@ fn profile_lines(v: &Validation) -> String {
             .unwrap_or_default()
             .to_string();
         let held = g.held_out_shapes.first().map(|(_, _, c)| c.clone());
-        let fits = std::iter::once((first, g.fitted.terms, held.unwrap_or_default())).chain(
+        let fits = std::iter::once((first, &g.fitted, held.unwrap_or_default())).chain(
             g.other_frameworks
                 .iter()
                 // A profile is per framework: none for one of several kernels.
                 .filter(|o| o.kernel.is_none())
-                .map(|o| (o.framework.clone(), o.fitted.terms, o.own_fit.clone())),
+                .map(|o| (o.framework.clone(), &o.fitted, o.own_fit.clone())),
         );
-        for (framework, t, held) in fits {
+        for (framework, fitted, held) in fits {
             let Some(framework) = kernel_time::Framework::parse(&framework) else {
                 continue;
             };
             if held.rows == 0 || held.median > kernel_time::SHIPPED_MEDIAN_ERROR {
                 continue;
             }
+            // A framework whose MoE rows ran kernels with and without whole tiles has no
+            // one rule for the product to follow.
+            let Some(whole_tiles) = fitted.whole_tiles else {
+                continue;
+            };
+            let t = fitted.terms;
             let terms = [
                 t.fixed_s * 1e6,
                 t.bandwidth,
@@ -1916,9 +1982,15 @@ fn profile_lines(v: &Validation) -> String {
             let writes = t
                 .write_bandwidth
                 .map_or_else(String::new, |w| format!(".writes_at({})", literal(w)));
+            let routes = if t.route_rate.is_finite() {
+                format!(".routes_at({})", literal(t.route_rate))
+            } else {
+                String::new()
+            };
+            let tiles = if whole_tiles { ".in_whole_tiles()" } else { "" };
             let _ = writeln!(
                 out,
-                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){quantised}{writes},",
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){quantised}{writes}{routes}{tiles},",
                 g.hardware, held.median, held.p90
             );
         }
@@ -2802,6 +2874,82 @@ mod tests {
         assert_eq!(moe(true, false).dtype_label(), "nvfp4");
         assert_eq!(moe(false, false).dtype_label(), "nvfp4, non-gated");
         assert_eq!(moe(true, true).dtype_label(), "nvfp4, min-latency kernel");
+        // Only the gated kernel's group is the product's fused MoE layer, in the formats of
+        // its dtype; block-scaled FP8 has no catalogue format of its own.
+        let nvfp4 = Profiled::Moe {
+            activations: Format::NvFp4,
+            weights: Format::NvFp4,
+        };
+        assert_eq!(profiled(&moe(true, false)), Some(nvfp4));
+        assert_eq!(profiled(&moe(false, false)), None);
+        assert_eq!(profiled(&moe(true, true)), None);
+        let with = |dtype: &str| Row {
+            dtype: dtype.into(),
+            ..moe(true, false)
+        };
+        assert_eq!(
+            profiled(&with("w4a16_mxfp4")),
+            Some(Profiled::Moe {
+                activations: Format::Bf16,
+                weights: Format::MxFp4
+            })
+        );
+        assert_eq!(profiled(&with("fp8_block")), None);
+        // The analysis's own MoE block reads as that kind: NVFP4 experts.
+        let config = rooflinr_model::presets::get("mixtral-8x7b").unwrap();
+        let hw = registry::get("b200").unwrap();
+        let a = rooflinr_model::analysis::analyze(
+            &config,
+            &hw,
+            &rooflinr_model::analysis::Scenario {
+                phase: rooflinr_model::analysis::Phase::Decode,
+                batch: 8,
+                seq: 1024,
+                precision: Precision::uniform(Format::NvFp4),
+                attention: rooflinr_model::analysis::AttentionKernel::Fused,
+                quantize_embeddings: false,
+            },
+            &Efficiency::IDEAL,
+        )
+        .unwrap();
+        let layer = kernel_time::FusedMoe::of(&a.ops, 1.0).unwrap();
+        assert_eq!(layer.kind(), nvfp4);
+    }
+
+    /// A framework's MoE profile computes whole tiles per expert where every row it was
+    /// fitted on ran a TRT-LLM-Gen kernel, and has no one rule where its rows mixed kernels.
+    #[test]
+    fn a_moe_profile_follows_one_tile_rule_or_none() {
+        let b200 = registry::get("b200").unwrap();
+        let moe = |framework: &str, source: &str| Row {
+            kernel: Kernel::Moe,
+            framework: framework.into(),
+            kernel_source: Some(source.into()),
+            shape: Shape::Moe {
+                tokens: 8,
+                hidden: 4096,
+                inter: 2048,
+                top_k: 8,
+                experts: 256,
+                tp: 1,
+                ep: 1,
+                gated: true,
+                balanced: true,
+                min_latency: false,
+            },
+            ..row("bfloat16", 0, 0, 0, 1e-4)
+        };
+        let trtllm_gen = moe("SGLang", "sglang_flashinfer_trtllm_moe");
+        let triton = moe("SGLang", "sglang_fused_moe_triton");
+        assert_eq!(tile_rule(&[&trtllm_gen, &trtllm_gen], &b200), Some(true));
+        assert_eq!(tile_rule(&[&triton], &b200), Some(false));
+        assert_eq!(tile_rule(&[&trtllm_gen, &triton], &b200), None);
+        // Not a MoE row: no tiles per expert, whatever its kernel's name.
+        let attention = Row {
+            kernel: Kernel::GenerationAttention,
+            ..trtllm_gen.clone()
+        };
+        assert_eq!(tile_rule(&[&attention], &b200), Some(false));
     }
 
     /// TensorRT-LLM's decode rows with more than 32 query heads per KV head ran its masked

@@ -989,7 +989,18 @@ impl Context<'_> {
             .collect();
         let bound: Seconds = ops.iter().map(|o| o.time).sum();
         let expected = self.options.calibrated.then(|| {
-            crate::kernel_time::calibrated_pass(&ops, self.hardware, self.options.framework)
+            let expert_parallel = if shard.expert_parallel {
+                shard.experts_over
+            } else {
+                1.0
+            };
+            crate::kernel_time::calibrated_pass_placed(
+                &ops,
+                self.hardware,
+                self.options.framework,
+                crate::kernel_time::Activations::QuantisedFirst,
+                expert_parallel,
+            )
         });
         let compute = expected.map_or(bound, |e| Seconds(e.time_s));
         for o in &mut ops {

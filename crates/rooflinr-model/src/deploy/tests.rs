@@ -604,3 +604,58 @@ fn a_calibrated_deployment_takes_the_fitted_terms() {
     assert!((attention.time.get() / (80.0 * one) - 1.0).abs() < 1e-12);
     assert!(expected.serving.tokens_per_s_per_gpu < bound.serving.tokens_per_s_per_gpu);
 }
+
+/// Calibrated with experts whole on each of 4 GPUs: each GPU's routed experts are one fused
+/// MoE layer at its profile's expected time, with a quarter of the experts local, and the
+/// decode step's compute is exactly the calibrated pass of the GPU's own operators.
+#[test]
+fn a_calibrated_expert_parallel_deployment_runs_each_gpus_experts_as_one_fused_layer() {
+    use crate::kernel_time::{self, Activations, FUSED_MOE_OPS, Framework, FusedMoe};
+    let s = Scenario {
+        precision: Precision::uniform(Format::Bf16),
+        ..scenario(Format::Bf16, Format::Bf16)
+    };
+    let w = Workload {
+        prompt: 1024,
+        output: 2,
+        concurrency: 64,
+    };
+    let options = DeployOptions {
+        calibrated: true,
+        ..DeployOptions::default()
+    };
+    let hw = registry::get("h100-sxm").unwrap();
+    let d = deploy(
+        "mixtral-8x7b",
+        "h100-sxm",
+        &s,
+        layout(4, 1, 1, true),
+        w,
+        &options,
+    );
+    let ops = &d.decode.ops;
+    let layer = FusedMoe::of(ops, 4.0).unwrap();
+    assert_eq!(layer.shape.experts / layer.shape.expert_parallel, 2.0);
+    assert!(
+        layer
+            .calibrated(&hw, Framework::TensorRtLlm, Activations::QuantisedFirst)
+            .is_some()
+    );
+    let pass = kernel_time::calibrated_pass_placed(
+        ops,
+        &hw,
+        Framework::TensorRtLlm,
+        Activations::QuantisedFirst,
+        4.0,
+    );
+    assert!(
+        (d.decode.compute.get() / pass.time_s - 1.0).abs() < 1e-12,
+        "{pass:?}"
+    );
+    let c = d.decode.calibration.unwrap();
+    assert_eq!(
+        (c.profiled_ops, c.bound_ops),
+        (pass.calibrated_ops, pass.bound_ops)
+    );
+    assert!(c.profiled_ops >= FUSED_MOE_OPS.len(), "{c:?}");
+}

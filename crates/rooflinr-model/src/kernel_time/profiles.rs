@@ -4,7 +4,7 @@
 
 use super::{Framework, KernelTerms, PREFILL_HEAD_DIMS, Profile, Profiled};
 use crate::analysis::Phase::{self, Decode, Prefill};
-use crate::format::Format::{self, Bf16, Fp8E4m3, NvFp4};
+use crate::format::Format::{self, Bf16, Fp8E4m3, MxFp4, MxFp8E4m3, NvFp4};
 use Framework::{Sglang, TensorRtLlm, Vllm};
 
 /// One profile; `terms` are [fixed time in µs, bandwidth fraction, compute fraction,
@@ -38,6 +38,7 @@ const fn p(
         },
         held_out_median,
         held_out_p90,
+        whole_tiles: false,
     }
 }
 
@@ -83,6 +84,13 @@ const fn mla(phase: Phase, queries: Format, kv: Format) -> Profiled {
 
 const fn xqa_mla(queries: Format, kv: Format) -> Profiled {
     Profiled::XqaMlaDecode { queries, kv }
+}
+
+const fn moe(activations: Format, weights: Format) -> Profiled {
+    Profiled::Moe {
+        activations,
+        weights,
+    }
 }
 
 /// The shipped profiles, per device, framework and kernel (`cargo xtask validate` refits
@@ -165,6 +173,23 @@ const fn xqa_mla(queries: Format, kv: Format) -> Profiled {
 ///   FP8; on Hopper and L40S, whose group also holds plain multi-head attention (which
 ///   this kernel splits over blocks when sequences are long), no such per-block limit
 ///   fits, and the tile rate there has no physical reading.
+/// - MoE (`moe`: a fused layer's routed experts, [`super::FusedMoe`]; gated kernels under
+///   ordinary routing, the non-gated and min-latency kernels judged in `validate`, not
+///   shipped): the fixed time is 20-45 us for TensorRT-LLM on every device (69-73 us for
+///   its W4A16 MXFP4 kernel on Hopper, 62 us for W4A8 on RTX PRO 6000), several kernels'
+///   worth (routing, the gather in expert order, two grouped GEMMs, the weighted sum).
+///   BF16 and FP8 layers reach 76-89 % of the bandwidth. NVFP4 reads lower (44 % on B200,
+///   57 % on GB200, 67-68 % on B300 and GB300) and TRT-LLM-Gen's W4A16 MXFP4 kernel on
+///   Blackwell 19-20 %: one fraction holds both the many layers whose time is mostly per
+///   expert overhead and the few that stream gigabytes of weights, and the latter are
+///   predicted long (B200 NVFP4 rows whose weights take 500 us or more at the datasheet
+///   bandwidth: median +36 %, where the bound is -50 %; a DeepSeek-V3-shaped layer with
+///   all 256 experts on one B200, 256 tokens: 1.95 ms against 1.08 ms measured). The routing pass
+///   ([`KernelTerms::route_rate`]) fits at a sixteenth to four times the datasheet
+///   bandwidth (see `validate`'s "MoE routing pass" column); profiles marked
+///   `in_whole_tiles` were fitted on TRT-LLM-Gen kernels only, which compute whole tiles of
+///   rows per expert ([`super::trtllm_gen_moe_tile`]), and a framework whose MoE table
+///   mixes such kernels with others has no profile.
 // Fitted figures: one may happen to lie near a mathematical constant (0.318).
 #[allow(clippy::approx_constant)]
 #[rustfmt::skip]
@@ -179,6 +204,7 @@ pub const PROFILES: &[Profile] = &[
     p("a100-sxm", Sglang, attention(Decode, Bf16, Bf16), [10.6605, 0.534417, 0.234541, 3.37177, 1.0, 0.534417, 2.0], 0.111, 0.365),
     p("a100-sxm", Vllm, attention(Decode, Bf16, Bf16), [8.50396, 0.7558, 1.0, 3.99957, 0.128471, 0.7558, 1.0], 0.169, 0.358),
     p("a100-sxm", TensorRtLlm, per_query_head(Bf16, Bf16), [9.19969, 0.905822, 1.0, 1.69808, 0.0201925, 2.25673, 1.0], 0.098, 0.424),
+    p("a100-sxm", Sglang, moe(Bf16, Bf16), [35.343, 0.771092, 0.530718, 0.0, 1.0, 0.771092, 1.0], 0.124, 0.317),
     p("a100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.4288, 1.0, 0.498217, 3.87387, 1.0, 1.3027, 2.0], 0.068, 0.290),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Bf16), [2.1073, 1.0, 0.368766, 12.0346, 0.00468408, 1.0, 1.5], 0.088, 0.270),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [1.66103, 0.7314, 0.368455, 12.5343, 0.00234629, 1.0, 1.5], 0.086, 0.274),
@@ -207,6 +233,15 @@ pub const PROFILES: &[Profile] = &[
     p("b200", Sglang, attention(Decode, Bf16, Fp8E4m3), [15.0884, 0.91155, 1.0, 1.45587, 0.109895, f64::INFINITY, 1.0], 0.123, 0.426),
     p("b200", Vllm, attention(Decode, Bf16, Fp8E4m3), [7.66322, 0.93219, 1.0, 1.32792, 0.18403, f64::INFINITY, 1.0], 0.154, 0.470),
     p("b200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.93526, 0.839375, 1.0, 1.23177, 0.00360845, 1.0, f64::INFINITY], 0.091, 0.217),
+    p("b200", TensorRtLlm, moe(Bf16, Bf16), [26.1476, 0.841301, 0.80942, 0.0, 1.0, f64::INFINITY, 2.0], 0.083, 0.365).writes_at(0.5).routes_at(1.0),
+    p("b200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.6275, 0.792957, 0.845041, 0.0, 1.0, f64::INFINITY, 2.0], 0.094, 0.338).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5),
+    p("b200", TensorRtLlm, moe(NvFp4, NvFp4), [34.9799, 0.44074, 0.448235, 0.0, 1.0, f64::INFINITY, 4.0], 0.138, 0.420).quantised_at(0.2973).writes_at(0.2973).routes_at(1.0),
+    p("b200", Sglang, moe(NvFp4, NvFp4), [18.6362, 0.931667, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.152, 0.376).quantised_at(1.0).writes_at(0.8409).routes_at(0.25).in_whole_tiles(),
+    p("b200", TensorRtLlm, moe(Bf16, MxFp4), [45.3058, 0.194593, 0.135134, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.034, 0.105).routes_at(0.5).in_whole_tiles(),
+    p("b200", Sglang, moe(Bf16, MxFp4), [19.9997, 0.551036, 0.328698, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.106, 0.301).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
+    p("b200", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [20.0688, 0.808881, 0.295717, 0.0, 1.0, f64::INFINITY, 2.0], 0.149, 0.419).quantised_at(1.0).writes_at(0.707107).routes_at(0.5).in_whole_tiles(),
+    p("b200", Sglang, moe(MxFp8E4m3, MxFp4), [19.9439, 0.821106, 0.912706, 0.0, 1.0, f64::INFINITY, 1.5], 0.130, 0.360).quantised_at(1.0).routes_at(0.25).in_whole_tiles(),
+    p("b200", Vllm, moe(MxFp8E4m3, MxFp4), [26.1022, 0.851819, 0.702876, 0.0, 1.0, f64::INFINITY, 4.0], 0.104, 0.408).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
     p("b200", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.6808, 1.0, 0.611773, 3.24184, 1.0, f64::INFINITY, f64::INFINITY], 0.087, 0.427),
     p("b200", Sglang, mla(Prefill, Bf16, Bf16), [9.29787, 0.906807, 0.653589, 3.19986, 1.0, f64::INFINITY, f64::INFINITY], 0.106, 0.435),
     p("b200", TensorRtLlm, mla(Decode, Bf16, Bf16), [5.26549, 0.730724, 1.0, 5.35674, 0.289757, f64::INFINITY, 4.0], 0.073, 0.273),
@@ -238,6 +273,15 @@ pub const PROFILES: &[Profile] = &[
     p("b300", Sglang, attention(Decode, Bf16, Fp8E4m3), [13.0335, 0.87076, 1.0, 1.63385, 0.102139, f64::INFINITY, 1.0], 0.117, 0.411),
     p("b300", Vllm, attention(Decode, Bf16, Fp8E4m3), [7.66782, 0.895371, 1.0, 1.32817, 0.191021, f64::INFINITY, 1.0], 0.050, 0.263),
     p("b300", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.7513, 0.915822, 1.0, 1.26803, 0.00362562, 1.0, f64::INFINITY], 0.072, 0.209),
+    p("b300", TensorRtLlm, moe(Bf16, Bf16), [24.9478, 0.82406, 0.781736, 0.0, 1.0, f64::INFINITY, 4.0], 0.082, 0.351).writes_at(0.5).routes_at(1.0),
+    p("b300", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [26.98, 0.763158, 0.915301, 0.0, 1.0, f64::INFINITY, 2.0], 0.096, 0.336).quantised_at(0.4204).writes_at(0.4204).routes_at(0.5),
+    p("b300", TensorRtLlm, moe(NvFp4, NvFp4), [32.8782, 0.673765, 1.0, 0.0, 1.0, f64::INFINITY, 1.5], 0.110, 0.340).quantised_at(0.2973).writes_at(0.2973).routes_at(0.5),
+    p("b300", Sglang, moe(NvFp4, NvFp4), [17.7023, 0.899967, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.153, 0.389).quantised_at(1.0).routes_at(0.25).in_whole_tiles(),
+    p("b300", TensorRtLlm, moe(Bf16, MxFp4), [44.3235, 0.201034, 0.141376, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.025, 0.101).routes_at(0.5).in_whole_tiles(),
+    p("b300", Sglang, moe(Bf16, MxFp4), [18.4482, 0.546389, 0.262807, 0.0, 1.0, f64::INFINITY, 4.0], 0.062, 0.203).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
+    p("b300", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [19.3642, 0.827157, 0.338001, 0.0, 1.0, f64::INFINITY, 2.0], 0.147, 0.438).quantised_at(1.0).routes_at(0.5).in_whole_tiles(),
+    p("b300", Sglang, moe(MxFp8E4m3, MxFp4), [18.4275, 0.786447, 0.614373, 0.0, 1.0, f64::INFINITY, 4.0], 0.128, 0.312).quantised_at(0.3536).writes_at(0.5946).routes_at(0.5).in_whole_tiles(),
+    p("b300", Vllm, moe(MxFp8E4m3, MxFp4), [23.9216, 0.829998, 0.750025, 0.0, 1.0, f64::INFINITY, 4.0], 0.106, 0.428).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
     p("b300", TensorRtLlm, mla(Prefill, Bf16, Bf16), [9.96183, 1.0, 0.684492, 2.99784, 1.0, f64::INFINITY, f64::INFINITY], 0.105, 0.417),
     p("b300", Sglang, mla(Prefill, Bf16, Bf16), [7.48674, 1.0, 0.733653, 3.03947, 1.0, f64::INFINITY, f64::INFINITY], 0.140, 0.438),
     p("b300", TensorRtLlm, mla(Decode, Bf16, Bf16), [3.43182, 0.722837, 0.794692, 5.53999, 0.269278, f64::INFINITY, 4.0], 0.107, 0.293),
@@ -269,6 +313,15 @@ pub const PROFILES: &[Profile] = &[
     p("gb200", Sglang, attention(Decode, Bf16, Fp8E4m3), [14.0169, 0.895076, 1.0, 1.49775, 0.108364, f64::INFINITY, 1.0], 0.103, 0.425),
     p("gb200", Vllm, attention(Decode, Bf16, Fp8E4m3), [9.66296, 0.898307, 1.0, 1.16069, 0.193257, f64::INFINITY, 1.0], 0.042, 0.234),
     p("gb200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [9.65792, 0.900641, 1.0, 1.1348, 0.00367814, 1.0, f64::INFINITY], 0.081, 0.213),
+    p("gb200", TensorRtLlm, moe(Bf16, Bf16), [25.6488, 0.840147, 0.699753, 0.0, 1.0, f64::INFINITY, 4.0], 0.078, 0.285).writes_at(0.4204).routes_at(2.0),
+    p("gb200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.0273, 0.798985, 0.805583, 0.0, 1.0, f64::INFINITY, 2.0], 0.083, 0.309).quantised_at(0.4204).writes_at(0.4204).routes_at(0.5),
+    p("gb200", TensorRtLlm, moe(NvFp4, NvFp4), [33.4006, 0.569175, 0.518483, 0.0, 1.0, f64::INFINITY, 2.0], 0.131, 0.375).writes_at(0.2973).routes_at(0.5),
+    p("gb200", Sglang, moe(NvFp4, NvFp4), [18.257, 0.943475, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.152, 0.380).quantised_at(1.0).writes_at(0.8409).routes_at(0.25).in_whole_tiles(),
+    p("gb200", TensorRtLlm, moe(Bf16, MxFp4), [42.1549, 0.202764, 0.132629, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.035, 0.111).routes_at(0.5).in_whole_tiles(),
+    p("gb200", Sglang, moe(Bf16, MxFp4), [19.6763, 0.54583, 0.285136, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.117, 0.310).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
+    p("gb200", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [20.0458, 0.840755, 0.297473, 0.0, 1.0, f64::INFINITY, 2.0], 0.141, 0.419).quantised_at(1.0).routes_at(0.5).in_whole_tiles(),
+    p("gb200", Sglang, moe(MxFp8E4m3, MxFp4), [19.2793, 0.840902, 0.826002, 0.0, 1.0, f64::INFINITY, 1.5], 0.121, 0.351).quantised_at(1.0).writes_at(0.707107).routes_at(0.25).in_whole_tiles(),
+    p("gb200", Vllm, moe(MxFp8E4m3, MxFp4), [26.2406, 0.904994, 0.842007, 0.0, 1.0, f64::INFINITY, 1.5], 0.110, 0.431).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
     p("gb200", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.9261, 0.97139, 0.584041, 3.24994, 1.0, f64::INFINITY, f64::INFINITY], 0.120, 0.448),
     p("gb200", Sglang, mla(Prefill, Bf16, Bf16), [9.76791, 0.984609, 0.568772, 3.06244, 1.0, f64::INFINITY, f64::INFINITY], 0.131, 0.413),
     p("gb200", TensorRtLlm, mla(Decode, Bf16, Bf16), [5.27629, 0.720134, 1.0, 5.24944, 0.281994, f64::INFINITY, 4.0], 0.081, 0.271),
@@ -300,6 +353,15 @@ pub const PROFILES: &[Profile] = &[
     p("gb300", Sglang, attention(Decode, Bf16, Fp8E4m3), [13.1276, 0.869589, 1.0, 1.64871, 0.102558, f64::INFINITY, 1.0], 0.113, 0.418),
     p("gb300", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.00676, 0.876527, 1.0, 1.33547, 0.181015, f64::INFINITY, 1.0], 0.110, 0.274),
     p("gb300", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [9.7036, 0.941412, 1.0, 1.20818, 0.00359457, 1.0, f64::INFINITY], 0.079, 0.228),
+    p("gb300", TensorRtLlm, moe(Bf16, Bf16), [25.5027, 0.811137, 0.848077, 0.0, 1.0, f64::INFINITY, 2.0], 0.071, 0.252).writes_at(0.5).routes_at(2.0),
+    p("gb300", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [27.4943, 0.785334, 0.865321, 0.0, 1.0, f64::INFINITY, 2.0], 0.083, 0.299).quantised_at(0.4204).writes_at(0.4204).routes_at(0.5),
+    p("gb300", TensorRtLlm, moe(NvFp4, NvFp4), [33.0858, 0.681809, 0.311517, 0.0, 1.0, f64::INFINITY, 4.0], 0.101, 0.317).quantised_at(0.3536).writes_at(0.2973).routes_at(0.5),
+    p("gb300", Sglang, moe(NvFp4, NvFp4), [17.7129, 0.905889, 0.909229, 0.0, 1.0, f64::INFINITY, 2.0], 0.151, 0.387).quantised_at(1.0).routes_at(0.25).in_whole_tiles(),
+    p("gb300", TensorRtLlm, moe(Bf16, MxFp4), [42.2875, 0.203354, 0.133529, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.028, 0.095).routes_at(0.5).in_whole_tiles(),
+    p("gb300", Sglang, moe(Bf16, MxFp4), [19.1579, 0.55669, 0.288489, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.116, 0.303).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
+    p("gb300", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [19.977, 0.827463, 0.307429, 0.0, 1.0, f64::INFINITY, 2.0], 0.144, 0.434).quantised_at(1.0).routes_at(0.5).in_whole_tiles(),
+    p("gb300", Sglang, moe(MxFp8E4m3, MxFp4), [18.6946, 0.820901, 0.81614, 0.0, 1.0, f64::INFINITY, 1.5], 0.111, 0.319).quantised_at(0.3536).writes_at(0.707107).routes_at(0.5).in_whole_tiles(),
+    p("gb300", Vllm, moe(MxFp8E4m3, MxFp4), [24.2623, 0.842329, 0.539245, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.113, 0.462).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
     p("gb300", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.7398, 1.0, 0.685324, 2.80641, 1.0, f64::INFINITY, f64::INFINITY], 0.093, 0.406),
     p("gb300", Sglang, mla(Prefill, Bf16, Bf16), [9.83554, 1.0, 0.747605, 2.89694, 1.0, f64::INFINITY, f64::INFINITY], 0.107, 0.433),
     p("gb300", TensorRtLlm, mla(Decode, Bf16, Bf16), [4.63535, 0.707694, 1.0, 5.37185, 0.273983, f64::INFINITY, 4.0], 0.096, 0.277),
@@ -328,6 +390,14 @@ pub const PROFILES: &[Profile] = &[
     p("h100-sxm", Sglang, attention(Decode, Bf16, Fp8E4m3), [9.30725, 0.645047, 0.24567, 3.61927, 0.271074, 0.645047, f64::INFINITY], 0.131, 0.387),
     p("h100-sxm", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.71737, 0.713557, 0.499136, 4.03758, 0.153696, 0.713557, 2.0], 0.141, 0.303),
     p("h100-sxm", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.91252, 0.774107, 1.0, 1.19702, 1.0, 1.04323, 1.0], 0.116, 0.362),
+    p("h100-sxm", TensorRtLlm, moe(Bf16, Bf16), [26.9371, 0.87829, 0.831614, 0.0, 1.0, 0.878308, 2.0], 0.065, 0.449).writes_at(0.707107).routes_at(2.0),
+    p("h100-sxm", Sglang, moe(Bf16, Bf16), [28.3875, 0.719089, 0.255281, 0.0, 1.0, 1.1511, f64::INFINITY], 0.179, 0.544).writes_at(0.8409).routes_at(0.25),
+    p("h100-sxm", Vllm, moe(Bf16, Bf16), [39.35, 0.905063, 0.533056, 0.0, 1.0, 1.28391, 4.0], 0.096, 0.413).writes_at(1.0).routes_at(0.25),
+    p("h100-sxm", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.205, 0.84342, 0.813945, 0.0, 1.0, 0.843424, 2.0], 0.080, 0.440).quantised_at(0.5946).writes_at(0.5946).routes_at(1.0),
+    p("h100-sxm", Vllm, moe(Fp8E4m3, Fp8E4m3), [46.2928, 0.184495, 0.14102, 0.0, 1.0, 0.383055, 4.0], 0.135, 0.476).quantised_at(1.0).writes_at(0.2973),
+    p("h100-sxm", TensorRtLlm, moe(Bf16, MxFp4), [72.7295, 0.826703, 1.0, 0.0, 1.0, 0.826703, f64::INFINITY], 0.091, 0.283).writes_at(0.125).routes_at(0.125),
+    p("h100-sxm", Sglang, moe(Bf16, MxFp4), [25.1762, 0.226419, 0.215336, 0.0, 1.0, 0.226804, 4.0], 0.201, 0.848).writes_at(1.0).routes_at(0.25),
+    p("h100-sxm", Vllm, moe(Bf16, MxFp4), [63.6345, 0.806022, 0.778391, 0.0, 1.0, 0.846071, 1.5], 0.208, 0.600).writes_at(0.8409).routes_at(0.25),
     p("h100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.5293, 1.0, 0.635597, 3.88632, 1.0, 1.0, f64::INFINITY], 0.109, 0.335),
     p("h100-sxm", Sglang, mla(Prefill, Bf16, Bf16), [11.8622, 0.365945, 0.180046, 0.0, 1.0, 0.367927, 1.5], 0.050, 0.370),
     p("h100-sxm", TensorRtLlm, mla(Decode, Bf16, Bf16), [6.33613, 0.93043, 0.887204, 7.07344, 0.433188, 0.93043, 2.0], 0.055, 0.221),
@@ -356,6 +426,13 @@ pub const PROFILES: &[Profile] = &[
     p("h200", Sglang, attention(Decode, Bf16, Fp8E4m3), [8.95415, 0.528452, 0.457662, 3.78256, 1.0, 0.528452, 1.5], 0.139, 0.396),
     p("h200", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.48896, 0.525634, 0.492636, 4.07358, 1.0, 0.525634, 1.5], 0.150, 0.313),
     p("h200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.77267, 0.593505, 1.0, 1.20629, 1.0, 0.723382, 1.0], 0.113, 0.373),
+    p("h200", TensorRtLlm, moe(Bf16, Bf16), [27.4203, 0.89126, 0.837829, 0.0, 1.0, 0.894485, 2.0], 0.079, 0.512).writes_at(0.5946).routes_at(1.0),
+    p("h200", Sglang, moe(Bf16, Bf16), [30.2475, 0.600135, 0.296065, 0.0, 1.0, 1.81113, 2.0], 0.176, 0.527).writes_at(1.0).routes_at(0.25),
+    p("h200", Vllm, moe(Bf16, Bf16), [35.0787, 0.904744, 0.628266, 0.0, 1.0, 1.15665, 4.0], 0.087, 0.428).writes_at(1.0).routes_at(0.125),
+    p("h200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.3467, 0.824403, 0.816218, 0.0, 1.0, 0.824403, 2.0], 0.095, 0.529).quantised_at(0.5946).writes_at(0.5).routes_at(0.5),
+    p("h200", TensorRtLlm, moe(Bf16, MxFp4), [68.8027, 0.618232, 0.461146, 0.0, 1.0, 0.626982, f64::INFINITY], 0.122, 0.310).writes_at(0.125).routes_at(0.0625),
+    p("h200", Sglang, moe(Bf16, MxFp4), [24.6056, 0.214803, 0.25149, 0.0, 1.0, 0.214803, f64::INFINITY], 0.232, 0.682).writes_at(0.2973).routes_at(0.125),
+    p("h200", Vllm, moe(Bf16, MxFp4), [85.5993, 0.591952, 0.614252, 0.0, 1.0, 49.724, 1.0], 0.246, 0.776).writes_at(1.0).routes_at(0.25),
     p("h200", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.9818, 1.0, 0.61792, 3.48144, 1.0, 1.0, 4.0], 0.109, 0.356),
     p("h200", Sglang, mla(Prefill, Bf16, Bf16), [11.657, 0.305068, 0.181264, 0.0, 1.0, 0.305068, 1.5], 0.047, 0.361),
     p("h200", TensorRtLlm, mla(Decode, Bf16, Bf16), [5.65444, 0.925014, 0.63344, 7.35872, 0.418809, 0.927549, 4.0], 0.075, 0.229),
@@ -383,6 +460,12 @@ pub const PROFILES: &[Profile] = &[
     p("l40s", Sglang, attention(Decode, Bf16, Fp8E4m3), [6.25055, 0.83445, 0.153453, 2.65039, 0.603621, 2.5617, f64::INFINITY], 0.121, 0.394),
     p("l40s", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.32262, 0.824232, 0.165288, 2.24778, 1.0, 3.09502, f64::INFINITY], 0.106, 0.322),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [10.007, 0.787773, 1.0, 2.95847, 1.0, 0.916668, f64::INFINITY], 0.153, 0.416),
+    p("l40s", TensorRtLlm, moe(Bf16, Bf16), [23.788, 0.813422, 0.355617, 0.0, 1.0, 4.20737, 4.0], 0.051, 0.294),
+    p("l40s", Sglang, moe(Bf16, Bf16), [21.1514, 0.784916, 0.548204, 0.0, 1.0, 3.71342, 1.0], 0.205, 0.511).writes_at(1.0).routes_at(0.5),
+    p("l40s", Vllm, moe(Bf16, Bf16), [26.7054, 0.835702, 0.584092, 0.0, 1.0, 4.77648, 4.0], 0.094, 0.509).writes_at(1.0).routes_at(0.25),
+    p("l40s", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [24.7949, 0.807338, 0.419257, 0.0, 1.0, 4.31812, 4.0], 0.053, 0.220).quantised_at(1.0).writes_at(0.8409).routes_at(4.0),
+    p("l40s", Vllm, moe(Fp8E4m3, Fp8E4m3), [26.493, 0.791585, 0.560493, 0.0, 1.0, 5.46493, 4.0], 0.107, 0.664).quantised_at(0.3536).writes_at(1.0).routes_at(0.125),
+    p("l40s", Vllm, moe(Bf16, MxFp4), [34.6, 0.78426, 0.482939, 0.0, 1.0, 3.11672, f64::INFINITY], 0.110, 0.375).writes_at(1.0).routes_at(0.25),
     p("l40s", TensorRtLlm, mla(Prefill, Bf16, Bf16), [7.1269, 0.608525, 0.427025, 3.66996, 1.0, 178.056, 4.0], 0.071, 0.254),
     p("l40s", Sglang, mla(Prefill, Bf16, Bf16), [4.464, 0.554501, 0.061231, 4.67384, 0.00196296, 122.366, 4.0], 0.062, 0.474),
     p("l40s", TensorRtLlm, mla(Decode, Bf16, Bf16), [0.0, 0.791863, 0.298428, 9.54221, 0.0174379, 2.02619, f64::INFINITY], 0.067, 0.304),
@@ -410,6 +493,17 @@ pub const PROFILES: &[Profile] = &[
     p("rtx-pro-6000", Sglang, attention(Decode, Bf16, Fp8E4m3), [5.69152, 0.824481, 0.187038, 2.71852, 0.334102, 1.53478, f64::INFINITY], 0.174, 0.416),
     p("rtx-pro-6000", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.47064, 0.837777, 0.196406, 2.38299, 0.803788, 2.08945, f64::INFINITY], 0.114, 0.266),
     p("rtx-pro-6000", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.72902, 1.0, 1.0, 0.989283, 0.0177734, 3.63554, f64::INFINITY], 0.102, 0.257),
+    p("rtx-pro-6000", TensorRtLlm, moe(Bf16, Bf16), [27.1393, 0.856769, 0.658368, 0.0, 1.0, 1.90133, 2.0], 0.065, 0.297).writes_at(1.0).routes_at(4.0),
+    p("rtx-pro-6000", Sglang, moe(Bf16, Bf16), [26.4684, 0.846056, 0.502426, 0.0, 1.0, 1.949, 4.0], 0.224, 0.469).writes_at(1.0).routes_at(0.5),
+    p("rtx-pro-6000", Vllm, moe(Bf16, Bf16), [34.0285, 0.843034, 0.368483, 0.0, 1.0, 1.67442, 4.0], 0.064, 0.429).writes_at(0.8409).routes_at(4.0),
+    p("rtx-pro-6000", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [25.7903, 0.842078, 0.672792, 0.0, 1.0, 2.16881, 2.0], 0.072, 0.303).quantised_at(1.0).writes_at(0.8409).routes_at(4.0),
+    p("rtx-pro-6000", Vllm, moe(Fp8E4m3, Fp8E4m3), [32.6414, 0.820891, 0.328127, 0.0, 1.0, 1.8947, 4.0], 0.057, 0.321).quantised_at(0.4204).writes_at(0.8409).routes_at(2.0),
+    p("rtx-pro-6000", TensorRtLlm, moe(NvFp4, NvFp4), [41.9738, 0.772157, 0.630626, 0.0, 1.0, 1.06509, 4.0], 0.081, 0.251).quantised_at(1.0).writes_at(0.8409),
+    p("rtx-pro-6000", Sglang, moe(NvFp4, NvFp4), [55.9179, 1.0, 0.603204, 0.0, 1.0, 1.21819, f64::INFINITY], 0.176, 0.481).quantised_at(1.0).writes_at(0.5946).routes_at(1.0),
+    p("rtx-pro-6000", Vllm, moe(NvFp4, NvFp4), [40.1563, 0.794662, 0.565932, 0.0, 1.0, 0.851358, 4.0], 0.071, 0.304).quantised_at(0.3536).writes_at(0.707107).routes_at(2.0),
+    p("rtx-pro-6000", Sglang, moe(Bf16, MxFp4), [55.0007, 0.814271, 0.486071, 0.0, 1.0, 2.0489, 2.0], 0.093, 0.366).writes_at(0.707107),
+    p("rtx-pro-6000", Vllm, moe(Bf16, MxFp4), [51.1539, 0.807162, 0.558793, 0.0, 1.0, 3.75503, 4.0], 0.134, 0.487).writes_at(1.0).routes_at(0.25),
+    p("rtx-pro-6000", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [61.6138, 0.713539, 0.604058, 0.0, 1.0, 0.845664, 4.0], 0.065, 0.219).quantised_at(1.0).writes_at(1.0),
     p("rtx-pro-6000", TensorRtLlm, mla(Prefill, Bf16, Bf16), [9.51767, 0.905576, 0.494504, 4.81684, 1.0, 3.82978, 4.0], 0.079, 0.285),
     p("rtx-pro-6000", Sglang, mla(Prefill, Bf16, Bf16), [5.73295, 1.0, 0.0632695, 4.82567, 1.0, 1.0, 2.0], 0.070, 0.438),
     p("rtx-pro-6000", TensorRtLlm, mla(Decode, Bf16, Bf16), [2.1259, 0.778944, 0.496604, 8.44685, 0.00750616, 2.19909, 1.5], 0.067, 0.297),
