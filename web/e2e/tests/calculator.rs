@@ -127,6 +127,34 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     let search = location_search(&client, |q| q.contains("fw=sglang")).await?;
     assert!(search.contains("fw=sglang"), "{search:?}");
 
+    // A mixture of experts: its routed experts count as one fused MoE layer at the MoE
+    // profile's expected time, in the page as in the model crate.
+    let query = "v=1&mode=model&hw=h100-sxm&act=bf16&w=bf16&kv=bf16&out=bf16&model=mixtral-8x7b&phase=decode&batch=64&seq=2048";
+    client.goto(&format!("{page}?{query}")).await?;
+    let mixtral = analysis::analyze(
+        &presets::get("mixtral-8x7b")?,
+        &hw,
+        &Scenario {
+            phase: Phase::Decode,
+            batch: 64,
+            seq: 2048,
+            precision: Precision::uniform(Format::Bf16),
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        },
+        &Efficiency::IDEAL,
+    )?;
+    let pass = kernel_time::calibrated_pass(&mixtral.ops, &hw, Framework::TensorRtLlm);
+    assert!(kernel_time::FusedMoe::of(&mixtral.ops, 1.0).is_some());
+    let want = format!(
+        "expected {} with TensorRT-LLM kernels' terms fitted on NVIDIA's measured kernel tables ({} of {} operator kinds",
+        si(pass.time_s, "s"),
+        pass.calibrated_ops,
+        mixtral.ops.len()
+    );
+    let note = text_of(&client, "[data-figure=model-time] + .note").await?;
+    assert!(note.contains(&want), "{note} / {want}");
+
     // An operator link, in the dark theme: an 8192 x 8192 GEMV with FP8 weights on H100.
     let query = "v=1&mode=op&hw=h100-sxm&act=fp16&w=fp8-e4m3&kv=fp16&out=fp16&op=gemv&m=1&n=8192&k=8192&vary=weights&theme=dark";
     client.goto(&format!("{page}?{query}")).await?;
