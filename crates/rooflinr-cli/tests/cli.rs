@@ -1118,3 +1118,86 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?} {err}", out.status);
 }
+
+/// `predict moe`: one fused MoE layer on one GPU of an expert-parallel group, its bound the
+/// model crate's MoE times under a uniform router, and with `--calibrated` the shipped MoE
+/// profile's expected time; shapes no GPU can hold are named.
+#[test]
+fn a_moe_layer_is_predicted_whole_and_calibrated_by_its_profile() {
+    use rooflinr_model::kernel_time::{Activations, Framework, FusedMoe, MoeShape};
+    let args = [
+        "predict",
+        "moe",
+        "--tokens",
+        "64",
+        "--hidden",
+        "7168",
+        "--intermediate",
+        "2048",
+        "--experts",
+        "256",
+        "--top-k",
+        "8",
+        "--ep",
+        "8",
+        "--hardware",
+        "b200",
+        "--precision",
+        "nvfp4",
+        "--json",
+    ];
+    let hw = registry::get("b200").unwrap();
+    let layer = FusedMoe::uniform(
+        MoeShape {
+            tokens: 64.0,
+            hidden: 7168.0,
+            intermediate: 2048.0,
+            top_k: 8.0,
+            experts: 256.0,
+            expert_parallel: 8.0,
+            gated: true,
+        },
+        Precision::uniform(Format::NvFp4),
+    );
+    let times = layer.times(&hw, false);
+    let bound = json(&args);
+    assert_eq!(bound["op"], "moe");
+    assert_eq!(bound["copies_per_gpu"].as_f64(), Some(64.0));
+    let datasheet = bound["datasheet_time_s"].as_f64().unwrap();
+    assert_eq!(datasheet, times.bound_s());
+    assert_eq!(bound["time_s"].as_f64(), Some(datasheet));
+    assert!(bound["calibration"].is_null());
+    // The experts' weights dominate at 64 tokens: 64 copies touch about 28 of 32 local
+    // experts, each 3 x 7168 x 2048 NVFP4 weights (4.5 bits each).
+    let weights = layer.load.experts_touched * 3.0 * 7168.0 * 2048.0 * 4.5 / 8.0;
+    let weights_s = weights / hw.memory_bandwidth.value.get();
+    assert!(
+        datasheet > weights_s && datasheet < 1.1 * weights_s,
+        "{datasheet} vs {weights_s}"
+    );
+    let calibrated = json(&[&args[..], &["--calibrated"]].concat());
+    let (expected, profile) = layer
+        .calibrated(&hw, Framework::TensorRtLlm, Activations::QuantisedFirst)
+        .unwrap();
+    assert_eq!(calibrated["time_s"].as_f64(), Some(expected));
+    assert!(expected > datasheet);
+    let said = calibrated["calibration"].as_str().unwrap();
+    assert!(said.contains(&profile.kernel.name()), "{said}");
+    // Experts that do not divide over the GPUs, and more choices than experts.
+    for (flag, value, error) in [
+        ("--ep", "3", "--ep (3) must divide --experts (256)"),
+        (
+            "--top-k",
+            "300",
+            "--top-k (300) cannot exceed --experts (256)",
+        ),
+    ] {
+        let mut bad = args.to_vec();
+        let at = bad.iter().position(|a| *a == flag).unwrap();
+        bad[at + 1] = value;
+        let out = rooflinr(&bad);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(error), "{err}");
+    }
+}

@@ -420,6 +420,34 @@ pub struct MoeLoad {
     pub experts_touched: f64,
 }
 
+impl MoeShape {
+    /// The experts' two GEMMs on a GPU carrying `load`, each expert over the copies routed
+    /// to it: gate and up fused (or the single up projection), then down.
+    pub fn expert_gemms(&self, load: &MoeLoad) -> [Op; 2] {
+        let touched = load.experts_touched;
+        let per_expert = if touched > 0.0 {
+            load.assignments / touched
+        } else {
+            0.0
+        };
+        let first = if self.gated { 2.0 } else { 1.0 } * self.intermediate;
+        [
+            Op::BatchedGemm {
+                batch: touched,
+                m: per_expert,
+                n: first,
+                k: self.hidden,
+            },
+            Op::BatchedGemm {
+                batch: touched,
+                m: per_expert,
+                n: self.hidden,
+                k: self.intermediate,
+            },
+        ]
+    }
+}
+
 impl MoeLoad {
     /// The expected load under a router that spreads tokens evenly at random: a share
     /// `1 / expert_parallel` of every copy and of the experts touched.
@@ -791,20 +819,7 @@ impl KernelTimes {
             _ => 1.0,
         };
         let first = if shape.gated { 2.0 } else { 1.0 } * shape.intermediate;
-        let gemms = [
-            Op::BatchedGemm {
-                batch: touched,
-                m: per_expert,
-                n: first,
-                k: shape.hidden,
-            },
-            Op::BatchedGemm {
-                batch: touched,
-                m: per_expert,
-                n: shape.hidden,
-                k: shape.intermediate,
-            },
-        ];
+        let gemms = shape.expert_gemms(load);
         let bandwidth = hw.memory_bandwidth.value.get();
         let mut times = KernelTimes {
             memory_s: 0.0,
@@ -2225,6 +2240,17 @@ impl FusedMoe {
             precision: gate.precision,
             count: gate.count,
         })
+    }
+
+    /// One layer of `shape` in `precision` under a router that spreads tokens evenly at
+    /// random ([`MoeLoad::uniform`]).
+    pub fn uniform(shape: MoeShape, precision: Precision) -> FusedMoe {
+        FusedMoe {
+            shape,
+            load: MoeLoad::uniform(&shape),
+            precision,
+            count: 1.0,
+        }
     }
 
     /// Its profile kind.

@@ -3,7 +3,7 @@
 use anyhow::{Result, bail};
 use clap::Subcommand;
 use rooflinr_model::hardware::Hardware;
-use rooflinr_model::kernel_time::{self, PROFILE_SOURCE};
+use rooflinr_model::kernel_time::{self, FusedMoe, MoeShape, PROFILE_SOURCE};
 use rooflinr_model::ops::{AttentionShape, MAX_DIM, NormKind, Op, OpPrediction, Precision};
 use rooflinr_model::units::si;
 use serde::Serialize;
@@ -23,9 +23,9 @@ pub struct Args {
     /// Print JSON instead of a table.
     #[arg(long, global = true)]
     json: bool,
-    /// GEMM and GEMV: the expected time with the fitted kernel terms the model crate ships
-    /// for this device and format (fixed time, bandwidth and peak fractions, tile
-    /// efficiency); `datasheet_time_s` keeps the roofline bound.
+    /// GEMM, GEMV, attention and a MoE layer: the expected time with the fitted kernel
+    /// terms the model crate ships for this device and format (fixed time, bandwidth and
+    /// peak fractions, tile efficiency); `datasheet_time_s` keeps the roofline bound.
     #[arg(long, global = true)]
     calibrated: bool,
     /// With `--calibrated`: whose kernels the terms were fitted on (`trtllm`, `vllm`,
@@ -128,6 +128,32 @@ enum OpArgs {
     },
     /// Embedding lookup of `tokens` rows of `dim`.
     Embedding(Rows),
+    /// A fused MoE layer's routed experts on one GPU (routing, gate and up, SwiGLU, down,
+    /// the weighted sum), the tokens spread evenly at random over the experts; with
+    /// `--calibrated`, at the MoE profile fitted on NVIDIA's MoE tables.
+    Moe {
+        /// Tokens in the batch.
+        #[arg(long)]
+        tokens: u64,
+        /// Model width.
+        #[arg(long)]
+        hidden: u64,
+        /// Each expert's intermediate width (before tensor parallelism).
+        #[arg(long)]
+        intermediate: u64,
+        /// Routed experts in the model.
+        #[arg(long)]
+        experts: u64,
+        /// Experts each token is routed to.
+        #[arg(long)]
+        top_k: u64,
+        /// GPUs the experts are spread over, whole (expert parallelism).
+        #[arg(long, default_value_t = 1)]
+        ep: u64,
+        /// GPUs each expert is split over by columns (tensor parallelism).
+        #[arg(long, default_value_t = 1)]
+        tp: u64,
+    },
 }
 
 /// Shape of a row-wise operator: `tokens` rows of `dim` elements.
@@ -290,6 +316,7 @@ impl OpArgs {
                 let (tokens, dim) = r.checked()?;
                 vec![("embedding", Op::Embedding { tokens, dim })]
             }
+            OpArgs::Moe { .. } => unreachable!("a MoE layer is predicted by `moe`"),
         };
         Ok(ops)
     }
@@ -391,7 +418,7 @@ fn calibrate(
 ) {
     let Some(kind) = kernel_time::Profiled::of(op, p) else {
         json.calibration = Some(format!(
-            "none: kernel terms are fitted for GEMMs (activations and weights in one format) and fused attention (heads up to 256 wide, not MLA) only, so {} shows the datasheet bound",
+            "none: kernel terms are fitted for GEMMs (activations and weights in one format), fused attention (heads up to 256 wide, not MLA) and whole MoE layers (`predict moe`) only, so {} shows the datasheet bound",
             json.op
         ));
         return;
@@ -431,11 +458,190 @@ fn calibrate(
     }
 }
 
+/// The shape of a fused MoE layer on one GPU from `predict moe`'s arguments, checked.
+fn moe_shape(op: &OpArgs) -> Result<Option<MoeShape>> {
+    let OpArgs::Moe {
+        tokens,
+        hidden,
+        intermediate,
+        experts,
+        top_k,
+        ep,
+        tp,
+    } = *op
+    else {
+        return Ok(None);
+    };
+    if top_k > experts {
+        bail!("--top-k ({top_k}) cannot exceed --experts ({experts})");
+    }
+    if ep == 0 || experts % ep != 0 {
+        bail!("--ep ({ep}) must divide --experts ({experts}): each GPU holds whole experts");
+    }
+    if tp == 0 || intermediate % tp != 0 {
+        bail!("--tp ({tp}) must divide --intermediate ({intermediate})");
+    }
+    Ok(Some(MoeShape {
+        tokens: check("tokens", tokens)?,
+        hidden: check("hidden", hidden)?,
+        intermediate: check("intermediate", intermediate)? / tp as f64,
+        top_k: check("top-k", top_k)?,
+        experts: check("experts", experts)?,
+        expert_parallel: ep as f64,
+        gated: true,
+    }))
+}
+
+/// JSON of a fused MoE layer's prediction; field names are a stable interface.
+#[derive(Serialize)]
+pub struct MoeJson {
+    /// `moe`.
+    pub op: &'static str,
+    /// Device key.
+    pub hardware: String,
+    /// The tokens' copies and the tensor-core type.
+    pub activations: String,
+    /// The experts' weights.
+    pub weights: String,
+    /// Token copies routed to this GPU's experts (expected, under a uniform router).
+    pub copies_per_gpu: f64,
+    /// This GPU's experts that receive a copy (their weights are read; expected).
+    pub experts_touched_per_gpu: f64,
+    /// FLOPs of the experts' GEMMs on this GPU.
+    pub flops: f64,
+    /// The layer's bytes over the datasheet bandwidth (weights touched, the GEMMs'
+    /// activations, the permutation), seconds.
+    pub memory_time_s: f64,
+    /// The experts' GEMMs over the datasheet peak, seconds.
+    pub compute_time_s: f64,
+    /// One pass over every token's routed copies at the datasheet bandwidth, seconds:
+    /// routing work counted apart by the calibrated time, not by the bound.
+    pub routing_time_s: f64,
+    /// `memory` or `compute`.
+    pub bound: &'static str,
+    /// Predicted time, seconds: the roofline bound, or with `--calibrated` the expected
+    /// time under the shipped MoE profile where there is one.
+    pub time_s: f64,
+    /// The datasheet roofline bound, seconds.
+    pub datasheet_time_s: f64,
+    /// Where the calibrated time comes from, or why there is none (absent without
+    /// `--calibrated`).
+    pub calibration: Option<String>,
+    /// Says these are model predictions, not measurements.
+    pub kind: &'static str,
+}
+
+/// Predicts one fused MoE layer of `shape` on one GPU.
+fn moe(args: &Args, hw: &Hardware, precision: Precision, shape: MoeShape) -> Result<()> {
+    let layer = FusedMoe::uniform(shape, precision);
+    let times = layer.times(hw, false);
+    let flops: f64 = shape
+        .expert_gemms(&layer.load)
+        .iter()
+        .map(|op| {
+            op.predict(&precision, hw, &rooflinr_model::roofline::Efficiency::IDEAL)
+                .cost
+                .work
+                .flops
+                .get()
+        })
+        .sum();
+    let mut json = MoeJson {
+        op: "moe",
+        hardware: hw.key.clone(),
+        activations: precision.activations.name(),
+        weights: precision.weights.name(),
+        copies_per_gpu: layer.load.assignments,
+        experts_touched_per_gpu: layer.load.experts_touched,
+        flops,
+        memory_time_s: times.memory_s,
+        compute_time_s: times.compute_s,
+        routing_time_s: times.route_s,
+        bound: if times.memory_s >= times.compute_s {
+            "memory"
+        } else {
+            "compute"
+        },
+        time_s: times.bound_s(),
+        datasheet_time_s: times.bound_s(),
+        calibration: None,
+        kind: "predicted",
+    };
+    if args.calibrated {
+        let activations = kernel_time::Activations::in_format(args.activations_in_format);
+        json.calibration = Some(match layer.calibrated(hw, args.framework, activations) {
+            Some((time_s, profile)) => {
+                json.time_s = time_s;
+                format!(
+                    "{} kernels ({}), {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
+                    args.framework.name(),
+                    profile.kernel.name(),
+                    profile.held_out_median * 100.0,
+                    profile.held_out_p90 * 100.0,
+                )
+            }
+            None => format!(
+                "none for {} on {} with {} kernels: the datasheet bound",
+                layer.kind().name(),
+                hw.key,
+                args.framework.name()
+            ),
+        });
+    }
+    if args.json {
+        return super::print_json(&json);
+    }
+    let basis = if args.calibrated {
+        "predicted (roofline with fitted kernel terms; `bound` is the datasheet roofline's), not measured"
+    } else {
+        "predicted (roofline), not measured"
+    };
+    println!(
+        "{} | activations {}, weights {} | {basis}\n",
+        hw.name, precision.activations, precision.weights
+    );
+    let mut t = table::new(
+        &[
+            "op",
+            "copies / GPU",
+            "experts touched",
+            "FLOPs",
+            "memory time",
+            "compute time",
+            "time",
+            "bound",
+        ],
+        1,
+    );
+    t.add_row(vec![
+        json.op.to_string(),
+        format!("{:.1}", json.copies_per_gpu),
+        format!("{:.1}", json.experts_touched_per_gpu),
+        si(json.flops, "FLOP"),
+        si(json.memory_time_s, "s"),
+        si(json.compute_time_s, "s"),
+        si(json.time_s, "s"),
+        json.bound.to_string(),
+    ]);
+    table::print(&t);
+    if let Some(c) = &json.calibration {
+        println!(
+            "moe: {} (datasheet bound {}): {c}",
+            si(json.time_s, "s"),
+            si(json.datasheet_time_s, "s")
+        );
+    }
+    Ok(())
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
     let hw = args.hardware.load()?;
     let efficiency = args.hardware.efficiency()?;
     let precision = args.precision.resolve();
+    if let Some(shape) = moe_shape(&args.op)? {
+        return moe(&args, &hw, precision, shape);
+    }
     let results: Vec<PredictionJson> = args
         .op
         .ops()?
