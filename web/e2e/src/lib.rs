@@ -28,7 +28,9 @@ pub fn root() -> PathBuf {
 }
 
 /// The release bundle: `ROOFLINR_WEB_DIST` if set (xtask builds it once for every user),
-/// else a fresh `trunk build --release --offline` into `target/e2e-dist`.
+/// else a fresh `trunk build --release --offline` into `target/e2e-dist`, built once per
+/// process: the tests of one file run side by side, and two builds into one folder at once
+/// fail copying the wasm.
 pub fn release_bundle() -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os("ROOFLINR_WEB_DIST") {
         let dir = PathBuf::from(dir);
@@ -37,6 +39,15 @@ pub fn release_bundle() -> Result<PathBuf> {
         }
         return Ok(dir);
     }
+    static BUILT: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| build_bundle().map_err(|e| format!("{e:#}")))
+        .clone()
+        .map_err(anyhow::Error::msg)
+}
+
+/// `trunk build --release --offline` into `target/e2e-dist`.
+fn build_bundle() -> Result<PathBuf> {
     let dist = root().join("target/e2e-dist");
     let status = std::process::Command::new("trunk")
         .args(["build", "--release", "--offline", "--dist"])
