@@ -3595,22 +3595,34 @@ mod tests {
         assert_eq!(KernelTerms::fit(&once).l2_bandwidth, f64::INFINITY);
     }
 
-    #[test]
-    fn a_calibrated_pass_takes_the_gemms_expected_time_and_the_rest_at_the_bound() {
+    /// `preset` decoding in BF16 on `hw` at `batch` sequences of 4,096 tokens: the scenario
+    /// and its analysis.
+    fn bf16_decode(
+        preset: &str,
+        hw: &Hardware,
+        batch: u64,
+    ) -> (crate::analysis::Scenario, crate::analysis::ModelAnalysis) {
         use crate::analysis::{self, AttentionKernel, Scenario};
-        use crate::ops::Precision;
-        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
-        let config = crate::presets::get("llama-3-8b").unwrap();
         let scenario = Scenario {
             phase: analysis::Phase::Decode,
-            batch: 1,
+            batch,
             seq: 4096,
             precision: Precision::uniform(Format::Bf16),
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
         };
-        let a = analysis::analyze(&config, &hw, &scenario, &crate::roofline::Efficiency::IDEAL)
-            .unwrap();
+        let config = crate::presets::get(preset).unwrap();
+        let a =
+            analysis::analyze(&config, hw, &scenario, &crate::roofline::Efficiency::IDEAL).unwrap();
+        (scenario, a)
+    }
+
+    #[test]
+    fn a_calibrated_pass_takes_the_gemms_expected_time_and_the_rest_at_the_bound() {
+        use crate::analysis;
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let config = crate::presets::get("llama-3-8b").unwrap();
+        let (scenario, a) = bf16_decode("llama-3-8b", &hw, 1);
         let pass = calibrated_pass(&a.ops, &hw, Framework::TensorRtLlm);
         assert!(pass.calibrated_ops > 0 && pass.bound_ops > 0, "{pass:?}");
         assert_eq!(pass.calibrated_ops + pass.bound_ops, a.ops.len());
@@ -3641,19 +3653,10 @@ mod tests {
     /// local (TRT-LLM-Gen's tile size follows the copies per local expert).
     #[test]
     fn a_moe_blocks_routed_experts_are_one_fused_layer_at_its_profiles_time() {
-        use crate::analysis::{self, AttentionKernel, OpId, Scenario};
+        use crate::analysis::{self, OpId};
         let hw = crate::hardware::registry::get("h100-sxm").unwrap();
         let config = crate::presets::get("mixtral-8x7b").unwrap();
-        let scenario = Scenario {
-            phase: analysis::Phase::Decode,
-            batch: 64,
-            seq: 4096,
-            precision: Precision::uniform(Format::Bf16),
-            attention: AttentionKernel::Fused,
-            quantize_embeddings: false,
-        };
-        let a = analysis::analyze(&config, &hw, &scenario, &crate::roofline::Efficiency::IDEAL)
-            .unwrap();
+        let (scenario, a) = bf16_decode("mixtral-8x7b", &hw, 64);
         let moe = FusedMoe::of(&a.ops, 1.0).unwrap();
         // Mixtral: 4096 wide, 8 experts of 14336, top 2, 32 layers; 64 tokens touch all 8.
         assert_eq!(

@@ -2554,10 +2554,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn trtllm_gen_moe_rows_compute_whole_tiles_per_expert() {
-        let b200 = registry::get("b200").unwrap();
-        let moe = |framework: &str, source: &str| Row {
+    /// A B200 MoE row of `framework`'s table timed with kernel `source`: 192 tokens over
+    /// 256 experts, top 6, EP 16.
+    fn b200_moe(framework: &str, source: &str) -> Row {
+        Row {
             kernel: Kernel::Moe,
             framework: framework.into(),
             kernel_source: Some(source.into()),
@@ -2575,7 +2575,13 @@ mod tests {
             },
             sm: Some(100),
             ..row("w4a8_mxfp4_mxfp8", 0, 0, 0, 1e-4)
-        };
+        }
+    }
+
+    #[test]
+    fn trtllm_gen_moe_rows_compute_whole_tiles_per_expert() {
+        let b200 = registry::get("b200").unwrap();
+        let moe = b200_moe;
         // TensorRT-LLM's TRT-LLM-Gen kernel: rank 0's experts compute 128-row tiles (192 x 6
         // copies over 16 local experts average 72), a few copies each.
         let trtllm_gen = moe(FIT_FRAMEWORK, "moe_torch_flow");
@@ -2921,26 +2927,8 @@ mod tests {
     #[test]
     fn a_moe_profile_follows_one_tile_rule_or_none() {
         let b200 = registry::get("b200").unwrap();
-        let moe = |framework: &str, source: &str| Row {
-            kernel: Kernel::Moe,
-            framework: framework.into(),
-            kernel_source: Some(source.into()),
-            shape: Shape::Moe {
-                tokens: 8,
-                hidden: 4096,
-                inter: 2048,
-                top_k: 8,
-                experts: 256,
-                tp: 1,
-                ep: 1,
-                gated: true,
-                balanced: true,
-                min_latency: false,
-            },
-            ..row("bfloat16", 0, 0, 0, 1e-4)
-        };
-        let trtllm_gen = moe("SGLang", "sglang_flashinfer_trtllm_moe");
-        let triton = moe("SGLang", "sglang_fused_moe_triton");
+        let trtllm_gen = b200_moe("SGLang", "sglang_flashinfer_trtllm_moe");
+        let triton = b200_moe("SGLang", "sglang_fused_moe_triton");
         assert_eq!(tile_rule(&[&trtllm_gen, &trtllm_gen], &b200), Some(true));
         assert_eq!(tile_rule(&[&triton], &b200), Some(false));
         assert_eq!(tile_rule(&[&trtllm_gen, &triton], &b200), None);
