@@ -108,9 +108,9 @@ pub struct Args {
     /// Latency per collective step across the network, µs.
     #[arg(long, default_value_t = 5.0, value_name = "US")]
     network_latency: f64,
-    /// Expected rather than bound: GEMMs, attention and fused MoE layers with a shipped kernel profile at
-    /// their expected time, collectives with a shipped NCCL profile at its fitted latency
-    /// and bandwidth (both fitted on NVIDIA's measured tables).
+    /// Expected rather than bound: GEMMs, attention and fused MoE layers with a shipped
+    /// kernel profile at their expected time, collectives with a shipped NCCL profile at its
+    /// fitted latency and bandwidth (both fitted on NVIDIA's measured tables).
     #[arg(long)]
     calibrated: bool,
     /// With `--calibrated`: whose kernels the terms were fitted on (`trtllm`, `vllm`,
