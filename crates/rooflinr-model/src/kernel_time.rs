@@ -2303,6 +2303,22 @@ pub struct CalibratedPass {
     pub calibrated_ops: usize,
     /// Operators left at the bound (no profile for their kind, device and formats).
     pub bound_ops: usize,
+    /// Whether a MoE block's routed experts ([`FUSED_MOE_OPS`], counted among
+    /// `calibrated_ops`) are at the fused layer's expected time.
+    pub fused_moe: bool,
+}
+
+/// What a calibrated pass says where a MoE block's routed experts ([`FUSED_MOE_OPS`]) are
+/// at the fused layer's expected time.
+pub const FUSED_MOE_NOTE: &str =
+    "a MoE block's routing, gate, up, SwiGLU, down and weighted sum as one fused MoE layer";
+
+impl CalibratedPass {
+    /// [`FUSED_MOE_NOTE`] where the routed experts are one fused layer
+    /// ([`CalibratedPass::fused_moe`]).
+    pub fn moe_note(&self) -> Option<&'static str> {
+        self.fused_moe.then_some(FUSED_MOE_NOTE)
+    }
 }
 
 /// The calibrated time of a pass made of `ops` on `hw` with `framework`'s kernels.
@@ -2335,16 +2351,14 @@ pub fn calibrated_pass_placed(
     activations: Activations,
     expert_parallel: f64,
 ) -> CalibratedPass {
-    let mut pass = CalibratedPass {
-        time_s: 0.0,
-        calibrated_ops: 0,
-        bound_ops: 0,
-    };
     let moe = FusedMoe::of(ops, expert_parallel)
         .and_then(|m| Some(m.calibrated(hw, framework, activations)?.0 * m.count));
-    if let Some(t) = moe {
-        pass.time_s += t;
-    }
+    let mut pass = CalibratedPass {
+        time_s: moe.unwrap_or(0.0),
+        calibrated_ops: 0,
+        bound_ops: 0,
+        fused_moe: moe.is_some(),
+    };
     for o in ops {
         if moe.is_some() && FUSED_MOE_OPS.contains(&o.id) {
             pass.calibrated_ops += 1;
@@ -3701,6 +3715,7 @@ mod tests {
             "{pass:?} vs {expected}"
         );
         assert_eq!(pass.calibrated_ops + pass.bound_ops, a.ops.len());
+        assert_eq!(pass.moe_note(), Some(FUSED_MOE_NOTE));
         let fused = a
             .ops
             .iter()
@@ -3731,6 +3746,7 @@ mod tests {
         let sglang = calibrated_pass(&a.ops, &a100, Framework::Sglang);
         assert!(a.ops.iter().any(|o| o.id == OpId::ExpertsGateProj));
         assert!(sglang.calibrated_ops >= trtllm.calibrated_ops + FUSED_MOE_OPS.len());
+        assert!(sglang.fused_moe && !trtllm.fused_moe && trtllm.moe_note().is_none());
         // Placed over 2 GPUs, each GPU's fused layer has 4 local experts.
         let placed = FusedMoe::of(&a.ops, 2.0).unwrap();
         assert_eq!(placed.shape.experts / placed.shape.expert_parallel, 4.0);

@@ -329,11 +329,13 @@ impl ModelView {
             return format!("{scenario} · roofline bound");
         }
         format!(
-            "{scenario} · roofline bound; expected {} with {} kernels' terms fitted on NVIDIA's measured kernel tables ({} of {} operator kinds; the rest at the bound)",
+            "{scenario} · roofline bound; expected {} with {} kernels' terms fitted on NVIDIA's measured kernel tables ({} of {} operator kinds{}; the rest at the bound)",
             rooflinr_model::units::si(c.time_s, "s"),
             self.framework.name(),
             c.calibrated_ops,
-            c.calibrated_ops + c.bound_ops
+            c.calibrated_ops + c.bound_ops,
+            c.moe_note()
+                .map_or_else(String::new, |note| format!(", {note}"))
         )
     }
 }

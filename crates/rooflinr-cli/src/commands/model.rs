@@ -191,15 +191,20 @@ fn analysed_json(
         let tokens_per_pass = a.tokens_per_s * a.time.get();
         json.time_s = pass.time_s;
         json.tokens_per_s = tokens_per_pass / pass.time_s;
+        let notes: String = [
+            pass.moe_note().map(str::to_string),
+            activations.note(scenario.precision.activations),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|note| format!("; {note}"))
+        .collect();
         json.calibration = Some(format!(
-            "{} of {} operators (GEMMs, attention and fused MoE layers with a profile on {} for {} kernels) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}{}",
+            "{} of {} operators (GEMMs, attention and fused MoE layers with a profile on {} for {} kernels) at their expected time, the rest at the roofline bound; terms {PROFILE_SOURCE}{notes}",
             pass.calibrated_ops,
             pass.calibrated_ops + pass.bound_ops,
             hw.key,
             args.framework.name(),
-            activations
-                .note(scenario.precision.activations)
-                .map_or_else(String::new, |note| format!("; {note}"))
         ));
     }
     json

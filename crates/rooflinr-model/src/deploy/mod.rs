@@ -375,6 +375,9 @@ pub struct PassCalibration {
     pub bound_comms: usize,
     /// Whose kernels the operators' profiles were fitted on.
     pub framework: crate::kernel_time::Framework,
+    /// Whether a MoE block's routed experts are at the fused layer's expected time
+    /// ([`crate::kernel_time::CalibratedPass::fused_moe`]).
+    pub fused_moe: bool,
 }
 
 impl DeployPass {
@@ -1017,6 +1020,7 @@ impl Context<'_> {
         let (comms, profiled_comms) = self.comms(scenario, micro, tokens_per_sequence)?;
         let communication: Seconds = comms.iter().map(|c| c.time).sum();
         let calibration = expected.map(|e| PassCalibration {
+            fused_moe: e.fused_moe,
             profiled_ops: e.calibrated_ops,
             bound_ops: e.bound_ops,
             profiled_comms,

@@ -120,10 +120,15 @@ pub struct ServingPoint {
 /// What a calibrated pass put at its expected time, and where the terms come from.
 pub fn calibration_line(c: &PassCalibration) -> String {
     format!(
-        "{} of {} operator kinds at their expected time ({} kernels, {PROFILE_SOURCE}), the rest at the bound; {} of {} collectives at their fitted NCCL cost ({COLLECTIVE_SOURCE}), the rest at the link's bound",
+        "{} of {} operator kinds at their expected time ({} kernels, {PROFILE_SOURCE}{}), the rest at the bound; {} of {} collectives at their fitted NCCL cost ({COLLECTIVE_SOURCE}), the rest at the link's bound",
         c.profiled_ops,
         c.profiled_ops + c.bound_ops,
         c.framework.name(),
+        if c.fused_moe {
+            format!("; {}", crate::kernel_time::FUSED_MOE_NOTE)
+        } else {
+            String::new()
+        },
         c.profiled_comms,
         c.profiled_comms + c.bound_comms
     )

@@ -658,4 +658,8 @@ fn a_calibrated_expert_parallel_deployment_runs_each_gpus_experts_as_one_fused_l
         (pass.calibrated_ops, pass.bound_ops)
     );
     assert!(c.profiled_ops >= FUSED_MOE_OPS.len(), "{c:?}");
+    // The calibration says so.
+    assert!(c.fused_moe);
+    let line = record::calibration_line(&c);
+    assert!(line.contains(kernel_time::FUSED_MOE_NOTE), "{line}");
 }
