@@ -186,7 +186,13 @@ const fn moe(activations: Format, weights: Format) -> Profiled {
 ///   bandwidth: median +36 %, where the bound is -50 %; a DeepSeek-V3-shaped layer with
 ///   all 256 experts on one B200, 256 tokens: 1.95 ms against 1.08 ms measured). The routing pass
 ///   ([`KernelTerms::route_rate`]) fits at a sixteenth to four times the datasheet
-///   bandwidth (see `validate`'s "MoE routing pass" column); profiles marked
+///   bandwidth (see `validate`'s "MoE routing pass" column). The L2 rate of a MoE profile
+///   is the one the tables' loop over one layer's weights and tokens reads its cached
+///   share at ([`super::found_in_l2`]): the bandwidth fraction on Hopper and Blackwell,
+///   1.9-5.5x the DRAM's datasheet rate on L40S and RTX PRO 6000, whose layers in the
+///   tables are small next to the L2; vLLM's W4A16 MXFP4 on H200 fits 50x, which has no
+///   physical reading. The product's layers read their weights from DRAM and never use it.
+///   Profiles marked
 ///   `in_whole_tiles` were fitted on TRT-LLM-Gen kernels only, which compute whole tiles of
 ///   rows per expert ([`super::trtllm_gen_moe_tile`]), and a framework whose MoE table
 ///   mixes such kernels with others has no profile.
