@@ -188,10 +188,10 @@ const fn moe(activations: Format, weights: Format) -> Profiled {
 ///   ([`KernelTerms::route_rate`]) fits at a sixteenth to four times the datasheet
 ///   bandwidth (see `validate`'s "MoE routing pass" column). The L2 rate of a MoE profile
 ///   is the one the tables' loop over one layer's weights and tokens reads its cached
-///   share at ([`super::found_in_l2`]): the bandwidth fraction on Hopper and Blackwell,
-///   1.9-5.5x the DRAM's datasheet rate on L40S and RTX PRO 6000, whose layers in the
-///   tables are small next to the L2; vLLM's W4A16 MXFP4 on H200 fits 50x, which has no
-///   physical reading. The product's layers read their weights from DRAM and never use it.
+///   share at ([`super::found_in_l2`]): 0.2-1.8x the DRAM's datasheet rate on Hopper
+///   (TensorRT-LLM's at its bandwidth fraction), none fitted on Blackwell, 0.9-5.5x on L40S
+///   and RTX PRO 6000; vLLM's W4A16 MXFP4 on H200 fits 50x, which has no physical
+///   reading. The product's layers read their weights from DRAM and never use it.
 ///   Profiles marked
 ///   `in_whole_tiles` were fitted on TRT-LLM-Gen kernels only, which compute whole tiles of
 ///   rows per expert ([`super::trtllm_gen_moe_tile`]), and a framework whose MoE table
