@@ -339,6 +339,17 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     );
     screenshot(&client, "calculator-deploy.png").await?;
 
+    // Expected times for a mixture of experts over 4 GPUs with expert parallelism: the page
+    // says its routed experts are one fused MoE layer, as the model crate's deployment does.
+    let query = "v=1&mode=deploy&hw=h100-sxm&act=bf16&w=bf16&kv=bf16&out=bf16&model=mixtral-8x7b&tp=4&pp=1&dp=1&ep=1&prompt=1024&gen=256&conc=64&ovl=0&cal=1&sg=8&sf=20";
+    client.goto(&format!("{page}?{query}")).await?;
+    text_of(&client, "[data-figure=deploy-tpot]").await?;
+    let page_text = text_of(&client, "main").await?;
+    assert!(
+        page_text.contains(&format!("operator kinds ({})", kernel_time::FUSED_MOE_NOTE)),
+        "{page_text}"
+    );
+
     // The layout search: DeepSeek-V3 on up to 72 H200s at 20 tokens/s per user or more,
     // run from the page; its winner is the model crate's, and the time it took is printed.
     let query = "v=1&mode=deploy&hw=h200&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=deepseek-v3&tp=1&pp=1&dp=8&ep=1&prompt=2048&gen=512&conc=64&ovl=0&sg=72&sf=20";

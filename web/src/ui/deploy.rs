@@ -273,9 +273,14 @@ pub fn DeployResults(
                     CommModel::default().scale_out_latency
                 ),
                 Some(c) => format!(
-                    "Expected, not measured: {} of {} operator kinds and {} of {} collectives of a decode step at terms fitted on NVIDIA's measured kernel and NCCL tables, the rest at the bound (NCCL's terms are per group size, for the sizes its tables measured); static batching.",
+                    "Expected, not measured: {} of {} operator kinds{} and {} of {} collectives of a decode step at terms fitted on NVIDIA's measured kernel and NCCL tables, the rest at the bound (NCCL's terms are per group size, for the sizes its tables measured); static batching.",
                     c.profiled_ops,
                     c.profiled_ops + c.bound_ops,
+                    if c.fused_moe {
+                        format!(" ({})", rooflinr_model::kernel_time::FUSED_MOE_NOTE)
+                    } else {
+                        String::new()
+                    },
                     c.profiled_comms,
                     c.profiled_comms + c.bound_comms
                 ),
