@@ -421,26 +421,27 @@ pub struct MoeLoad {
 }
 
 impl MoeShape {
+    /// The width of each expert's first GEMM: gate and up fused, or the single up
+    /// projection.
+    pub fn first_width(&self) -> f64 {
+        let matrices = if self.gated { 2.0 } else { 1.0 };
+        matrices * self.intermediate
+    }
+
     /// The experts' two GEMMs on a GPU carrying `load`, each expert over the copies routed
     /// to it: gate and up fused (or the single up projection), then down.
     pub fn expert_gemms(&self, load: &MoeLoad) -> [Op; 2] {
-        let touched = load.experts_touched;
-        let per_expert = if touched > 0.0 {
-            load.assignments / touched
-        } else {
-            0.0
-        };
-        let first = if self.gated { 2.0 } else { 1.0 } * self.intermediate;
+        let (batch, m) = (load.experts_touched, load.per_expert());
         [
             Op::BatchedGemm {
-                batch: touched,
-                m: per_expert,
-                n: first,
+                batch,
+                m,
+                n: self.first_width(),
                 k: self.hidden,
             },
             Op::BatchedGemm {
-                batch: touched,
-                m: per_expert,
+                batch,
+                m,
                 n: self.hidden,
                 k: self.intermediate,
             },
@@ -449,6 +450,15 @@ impl MoeShape {
 }
 
 impl MoeLoad {
+    /// Copies per touched expert (0 where none is touched).
+    pub fn per_expert(&self) -> f64 {
+        if self.experts_touched > 0.0 {
+            self.assignments / self.experts_touched
+        } else {
+            0.0
+        }
+    }
+
     /// The expected load under a router that spreads tokens evenly at random: a share
     /// `1 / expert_parallel` of every copy and of the experts touched.
     pub fn uniform(shape: &MoeShape) -> MoeLoad {
@@ -804,11 +814,7 @@ impl KernelTimes {
     ) -> KernelTimes {
         let assignments = load.assignments;
         let touched = load.experts_touched;
-        let per_expert = if touched > 0.0 {
-            assignments / touched
-        } else {
-            0.0
-        };
+        let per_expert = load.per_expert();
         // Each expert's GEMMs compute its copies, or whole tiles of them: the rows computed
         // over the copies.
         let padding = match tile_rows {
@@ -818,7 +824,7 @@ impl KernelTimes {
             }
             _ => 1.0,
         };
-        let first = if shape.gated { 2.0 } else { 1.0 } * shape.intermediate;
+        let first = shape.first_width();
         let gemms = shape.expert_gemms(load);
         let bandwidth = hw.memory_bandwidth.value.get();
         let mut times = KernelTimes {
@@ -874,6 +880,16 @@ impl KernelTimes {
     /// The roofline bound: max of the two.
     pub fn bound_s(&self) -> f64 {
         self.memory_s.max(self.compute_s)
+    }
+
+    /// Which of the two is the bound, as the roofline names it (compute on a tie, as
+    /// [`crate::roofline::Roof::predict`] has it).
+    pub fn bound(&self) -> crate::roofline::Bound {
+        if self.compute_s >= self.memory_s && self.compute_s > 0.0 {
+            crate::roofline::Bound::Compute
+        } else {
+            crate::roofline::Bound::Memory
+        }
     }
 }
 
@@ -2331,8 +2347,8 @@ pub fn calibrated_pass(
 }
 
 /// [`calibrated_pass`], with every GEMM's and fused MoE layer's activations from
-/// `activations` ([`Activations::InFormat`]: a what-if where each low-precision GEMM's quantisation pass
-/// is fused into the kernel before it, so none runs on its own).
+/// `activations` ([`Activations::InFormat`]: a what-if where each low-precision GEMM's
+/// quantisation pass is fused into the kernel before it, so none runs on its own).
 pub fn calibrated_pass_with(
     ops: &[crate::analysis::OpReport],
     hw: &Hardware,

@@ -557,11 +557,7 @@ fn moe(args: &Args, hw: &Hardware, precision: Precision, shape: MoeShape) -> Res
         memory_time_s: times.memory_s,
         compute_time_s: times.compute_s,
         routing_time_s: times.route_s,
-        bound: if times.memory_s >= times.compute_s {
-            "memory"
-        } else {
-            "compute"
-        },
+        bound: times.bound().name(),
         time_s: times.bound_s(),
         datasheet_time_s: times.bound_s(),
         calibration: None,
