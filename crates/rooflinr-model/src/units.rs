@@ -155,15 +155,15 @@ quantity!(
 
 impl Bytes {
     /// `n` gigabytes (1e9 bytes).
-    pub fn gb(n: f64) -> Self {
+    pub const fn gb(n: f64) -> Self {
         Self(n * 1e9)
     }
     /// `n` gibibytes (2^30 bytes), as memory capacities are usually sold.
-    pub fn gib(n: f64) -> Self {
+    pub const fn gib(n: f64) -> Self {
         Self(n * 1024.0 * 1024.0 * 1024.0)
     }
     /// `n` mebibytes (2^20 bytes), as cache sizes are given.
-    pub fn mib(n: f64) -> Self {
+    pub const fn mib(n: f64) -> Self {
         Self(n * 1024.0 * 1024.0)
     }
     /// From a number of bits.
@@ -174,18 +174,18 @@ impl Bytes {
 
 impl BytesPerSecond {
     /// `n` GB/s.
-    pub fn gb_s(n: f64) -> Self {
+    pub const fn gb_s(n: f64) -> Self {
         Self(n * 1e9)
     }
     /// `n` TB/s.
-    pub fn tb_s(n: f64) -> Self {
+    pub const fn tb_s(n: f64) -> Self {
         Self(n * 1e12)
     }
 }
 
 impl FlopsPerSecond {
     /// `n` TFLOP/s.
-    pub fn tflops(n: f64) -> Self {
+    pub const fn tflops(n: f64) -> Self {
         Self(n * 1e12)
     }
     /// The value in TFLOP/s.

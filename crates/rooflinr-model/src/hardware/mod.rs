@@ -79,7 +79,7 @@ pub struct Figure<T> {
 
 impl<T> Figure<T> {
     /// Pairs a value with its source.
-    pub fn new(value: T, source: Source) -> Self {
+    pub const fn new(value: T, source: Source) -> Self {
         Figure { value, source }
     }
 }
