@@ -204,6 +204,10 @@ pub fn compare(
         })
         .collect();
     let measured = run(backend, &items, rule, &mut ceilings)?;
+    let read_after = match ceilings.read {
+        Some(_) => Some(read_again(backend, rule)?),
+        None => None,
+    };
     let (bandwidth, bandwidth_kernel) = ceilings
         .bandwidth
         .clone()
@@ -242,15 +246,54 @@ pub fn compare(
         ceilings
             .read
             .map(|r| format!(
-                "; GEMVs against the read bandwidth {}, as they only read",
-                si(r, "B/s")
+                "; GEMVs against the read bandwidth {}, as they only read{}",
+                si(r, "B/s"),
+                read_after
+                    .map(|after| format!(" ({} measured again after the points)", si(after, "B/s")))
+                    .unwrap_or_default()
             ))
             .unwrap_or_default(),
         slow_memory_note(&rows, backend.kind())
             + &slow_compute_note(&rows)
-            + &beaten_roof_note(&rows),
+            + &beaten_roof_note(&rows)
+            + &ceilings
+                .read
+                .zip(read_after)
+                .map(|(before, after)| drift_note(before, after))
+                .unwrap_or_default(),
     );
     Ok((rows, text))
+}
+
+/// The read bandwidth measured once more, after the points, B/s; not recorded as a
+/// ceiling (the predictions keep the one measured before the points).
+fn read_again(backend: &dyn Backend, rule: &StopRule) -> Result<f64, MeasureError> {
+    eprintln!("[again] measuring {}", Work::Read.label());
+    let began = std::time::Instant::now();
+    let m = backend.measure(&Work::Read, rule, &AtomicBool::new(false))?;
+    eprintln!("  {}", measured_line(&m, began.elapsed()));
+    Ok(m.achieved_bytes_per_s)
+}
+
+/// How far the read bandwidth may move between the measurement before the points and
+/// the one after before the table says so.
+const BANDWIDTH_DRIFT: f64 = 0.1;
+
+/// A note when the read bandwidth measured after the points differs from the one
+/// measured before them by more than [`BANDWIDTH_DRIFT`]; empty otherwise. On a shared
+/// machine (a cloud VM's memory is shared with its neighbours) it moves while the points
+/// run, and a memory-bound point's error then moves with it.
+fn drift_note(before: f64, after: f64) -> String {
+    let moved = after / before - 1.0;
+    if moved.abs() <= BANDWIDTH_DRIFT {
+        return String::new();
+    }
+    format!(
+        "\nthe read bandwidth moved {:+.0}% while the points ran ({} before them, {} after): this machine's memory bandwidth is not steady (its memory is likely shared), so a memory-bound point's error is uncertain by about that much; the predictions use the figure measured before the points. Rerun to compare.",
+        moved * 100.0,
+        si(before, "B/s"),
+        si(after, "B/s"),
+    )
 }
 
 /// A point measured this much slower than its roofline is called out (memory- or
@@ -355,6 +398,21 @@ mod tests {
         // The peak GEMM shape itself is predicted compute-bound from its own ceiling.
         assert_eq!(rows[2].bound, Bound::Compute);
         assert!(text.contains("THEORY VS REALITY"));
+        // The read bandwidth is measured again after the points, and the header says so.
+        assert!(text.contains("measured again after the points"), "{text}");
+    }
+
+    #[test]
+    fn a_read_bandwidth_that_moved_during_the_run_is_named_with_both_figures() {
+        let note = drift_note(72.7e9, 47.0e9);
+        assert!(
+            note.contains("moved -35%") && note.contains("72.7 GB/s") && note.contains("47.0 GB/s"),
+            "{note}"
+        );
+        // Within the drift allowed, in either direction, nothing is said.
+        assert_eq!(drift_note(50e9, 54e9), "");
+        assert_eq!(drift_note(50e9, 46e9), "");
+        assert!(drift_note(50e9, 56e9).contains("moved +12%"));
     }
 
     fn row(label: &str, error: f64, bound: Bound) -> Compared {
