@@ -56,6 +56,27 @@ pub fn si(value: f64, unit: &str) -> String {
     format!("{scaled:.decimals$} {prefix}{unit}")
 }
 
+/// Formats `value` rounded to a whole number with its thousands grouped by commas, e.g.
+/// `331,202`; `n/a` where it has no finite value, as in [`si`].
+pub fn grouped(value: f64) -> String {
+    if !value.is_finite() {
+        return "n/a".into();
+    }
+    let whole = value.round();
+    let digits = format!("{:.0}", whole.abs());
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if whole < 0.0 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 macro_rules! quantity {
     ($(#[$doc:meta])* $name:ident, $unit:literal) => {
         $(#[$doc])*
@@ -261,6 +282,18 @@ mod tests {
     #[track_caller]
     fn check(value: f64, unit: &str, expected: &str) {
         assert_eq!(si(value, unit), expected);
+    }
+
+    #[test]
+    fn grouped_rounds_to_a_whole_number_and_groups_its_thousands() {
+        assert_eq!(grouped(331_201.6), "331,202");
+        assert_eq!(grouped(999.4), "999");
+        assert_eq!(grouped(1000.0), "1,000");
+        assert_eq!(grouped(1_234_567_890.0), "1,234,567,890");
+        assert_eq!(grouped(-4096.0), "-4,096");
+        assert_eq!(grouped(0.2), "0");
+        assert_eq!(grouped(f64::INFINITY), "n/a");
+        assert_eq!(grouped(f64::NAN), "n/a");
     }
 
     #[test]

@@ -63,7 +63,10 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     assert_eq!(memory, expected.memory.required.to_string());
     assert_eq!(
         crossover,
-        format!("{:.0} tokens", expected.kv_crossover_tokens)
+        format!(
+            "{} tokens",
+            rooflinr_model::units::grouped(expected.kv_crossover_tokens)
+        )
     );
     // The link survives the round trip through the app's state.
     let search = location_search(&client, |s| s == format!("?{query}")).await?;

@@ -5,7 +5,7 @@
 use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint};
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::ops::Precision;
-use rooflinr_model::units::si;
+use rooflinr_model::units::{grouped, si};
 use serde_json::{Value, json};
 
 use crate::compute::{DeployView, DeviceRow, ModelView, OperatorView};
@@ -373,7 +373,7 @@ fn model_analysis_markdown(hw: &Hardware, view: &ModelView, link: &str) -> Strin
          - time per pass: **{time}**, {tps:.1} tokens/s\n\
          - parameters: {total:.2} B total, {active:.2} B active\n\
          - memory: {req} of {cap} ({fit})\n\
-         - KV crossover: {cross:.0} tokens of context read as many bytes as the weights\n\n\
+         - KV crossover: {cross} tokens of context read as many bytes as the weights\n\n\
          ## Operators\n\n{table}",
         model = view.config.name,
         hw = hw.name,
@@ -395,7 +395,7 @@ fn model_analysis_markdown(hw: &Hardware, view: &ModelView, link: &str) -> Strin
         } else {
             "does not fit"
         },
-        cross = a.kv_crossover_tokens,
+        cross = grouped(a.kv_crossover_tokens),
         table = md_table(
             &[
                 "operator", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time", "share"

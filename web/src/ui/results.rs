@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use rooflinr_model::analysis::Phase;
-use rooflinr_model::units::si;
+use rooflinr_model::units::{grouped, si};
 
 use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::{Palette, text_on};
@@ -223,7 +223,7 @@ impl ModelFigures {
                 (used - weights_pct).max(0.0),
             ),
             memory_note: (memory_note, mem.fits),
-            crossover: format!("{:.0} tokens", a.kv_crossover_tokens),
+            crossover: format!("{} tokens", grouped(a.kv_crossover_tokens)),
             segments,
         }
     }

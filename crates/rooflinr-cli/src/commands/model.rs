@@ -10,7 +10,7 @@ use rooflinr_model::hardware::Hardware;
 use rooflinr_model::kernel_time::{self, PROFILE_SOURCE};
 use rooflinr_model::ops::Precision;
 use rooflinr_model::presets;
-use rooflinr_model::units::si;
+use rooflinr_model::units::{grouped, si};
 use serde::Serialize;
 
 use crate::args::{HardwareArgs, PassArgs};
@@ -422,8 +422,9 @@ fn print_tables(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis)
         (
             "KV crossover",
             format!(
-                "{:.0} tokens of context (batch {})",
-                a.kv_crossover_tokens, s.batch
+                "{} tokens of context (batch {})",
+                grouped(a.kv_crossover_tokens),
+                s.batch
             ),
         ),
     ];
