@@ -4,9 +4,10 @@
 //! held against the sums measured just before and after it rather than one ceiling taken
 //! at the start.
 //!
-//! `cargo run --release -p rooflinr-agent --example gemv_vs_read [N] [SECONDS]`: N x N
-//! weights (8192 unless given), batches 1, 4 and 8, every CPU format, each point sampled
-//! for at most SECONDS (0.5 unless given).
+//! `cargo run --release -p rooflinr-agent --example gemv_vs_read [N] [SECONDS] [BATCHES]
+//! [FORMATS]`: N x N weights (8192 unless given), each point sampled for at most SECONDS
+//! (0.5 unless given), the comma-separated batches (1,4,8 unless given) and formats
+//! (every CPU format unless given).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -15,12 +16,21 @@ use rooflinr_agent::backend::cpu::weights::cpu_formats;
 use rooflinr_agent::backend::cpu::{CpuBackend, CpuOptions};
 use rooflinr_agent::backend::{Backend, Work};
 use rooflinr_agent::stats::StopRule;
+use rooflinr_model::format::Format;
 use rooflinr_protocol::OperatorShape;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let n: u64 = args.next().map_or(Ok(8192), |a| a.parse())?;
     let seconds: f64 = args.next().map_or(Ok(0.5), |a| a.parse())?;
+    let batches: Vec<u64> = match args.next() {
+        Some(list) => list.split(',').map(str::parse).collect::<Result<_, _>>()?,
+        None => vec![1, 4, 8],
+    };
+    let formats: Vec<Format> = match args.next() {
+        Some(list) => list.split(',').map(str::parse).collect::<Result<_, _>>()?,
+        None => cpu_formats(),
+    };
     let cpu = CpuBackend::new(CpuOptions {
         peak_gemm_size: 1024,
         stream_array_bytes: None,
@@ -37,8 +47,8 @@ fn main() -> anyhow::Result<()> {
     };
     println!("| GEMV | time | weights read at | read before | read after | of their mean |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: |");
-    for m in [1, 4, 8] {
-        for format in cpu_formats() {
+    for &m in &batches {
+        for &format in &formats {
             let shape = OperatorShape { m, n, k: n };
             let before = read()?;
             let point = cpu.measure(&Work::Operator { shape, format }, &rule, &cancel)?;
