@@ -702,6 +702,39 @@ mod x86 {
         dot_float_wide(w, x, sixteen, f16_to_f32)
     }
 
+    /// Bytes ahead of a batch's integer rows the integer kernels ask the L2 for
+    /// (`prefetch_rows_ahead!`). Several vectors put more arithmetic between a row's loads,
+    /// and the hardware prefetcher alone then kept too few lines in flight. On two Zen 5
+    /// cores (`cargo run --release -p rooflinr-agent --example gemv_vs_read N 0.5 1,4,8
+    /// int8,int4-g128-fp16`, the binaries before and after alternated three times,
+    /// 2026-11-28, medians), at 4096 / 8192 with VNNI: INT8 batches of 4 0.665 / 2.32 ->
+    /// 0.486 / 1.67 ms, of 8 0.956 / 3.49 -> 0.739 / 2.73 ms; INT4 batches of 4 0.377 / 1.60
+    /// -> 0.309 / 1.13 ms, of 8 0.732 / 2.58 -> 0.554 / 2.05 ms. The AVX2 kernels, run there
+    /// with VNNI switched off, at 8192: INT8 batches of 4 3.37 -> 2.66 ms and of 8 5.41 ->
+    /// 4.74 ms, INT4 2.38 -> 1.99 and 4.21 -> 3.77 ms. 1 KiB and 4 KiB ahead gained less
+    /// (INT8 with VNNI, two rounds). A single vector, already at the read bandwidth, goes
+    /// without (five alternated rounds of AVX2 INT8 at 8192: 1.75 ms either way), as the
+    /// float kernels' single vectors do.
+    const INT_PREFETCH_AHEAD: usize = 2048;
+
+    /// Asks the L2 (PREFETCHT1) for the `$lines` cache lines [`INT_PREFETCH_AHEAD`] bytes
+    /// past byte `$at` of each of `$rows`. A macro, so the requests sit in the
+    /// kernel's loop (a function of its own was not inlined there, and its calls cost more
+    /// than the prefetching gained).
+    macro_rules! prefetch_rows_ahead {
+        ($rows:expr, $at:expr, $lines:expr) => {
+            for row in &$rows {
+                let at = row
+                    .as_ptr()
+                    .cast::<i8>()
+                    .wrapping_add($at + INT_PREFETCH_AHEAD);
+                for line in 0..$lines {
+                    _mm_prefetch::<_MM_HINT_T1>(at.wrapping_add(line * 64));
+                }
+            }
+        };
+    }
+
     /// [`super::dot_i8`], one vector at a time (unpacking once for several vectors, as
     /// INT4 does, measured no faster: |w| is one instruction).
     #[target_feature(enable = "avx2,fma,f16c")]
@@ -709,7 +742,17 @@ mod x86 {
         w: [&[i8]; R],
         acts: [&QuantizedActs; M],
     ) -> [[f32; R]; M] {
-        acts.map(|acts| dot_i8_one(w, acts))
+        let mut sums = [[0.0f32; R]; M];
+        for (i, (sums, acts)) in sums.iter_mut().zip(acts).enumerate() {
+            // In a batch the first vector's pass streams the rows from memory; the others
+            // find them in cache.
+            *sums = if M > 1 && i == 0 {
+                dot_i8_one::<R, true>(w, acts)
+            } else {
+                dot_i8_one::<R, false>(w, acts)
+            };
+        }
+        sums
     }
 
     /// [`dot_i8`] for one vector: |w| into VPMADDUBSW's unsigned operand and w's sign onto
@@ -717,12 +760,18 @@ mod x86 {
     /// fit 16 bits).
     #[inline]
     #[target_feature(enable = "avx2,fma,f16c")]
-    fn dot_i8_one<const R: usize>(w: [&[i8]; R], acts: &QuantizedActs) -> [f32; R] {
+    fn dot_i8_one<const R: usize, const PREFETCH: bool>(
+        w: [&[i8]; R],
+        acts: &QuantizedActs,
+    ) -> [f32; R] {
         const CHUNKS: usize = ACT_BLOCK / WIDTH;
         let ones = _mm256_set1_epi16(1);
         let mut total = [0.0f32; R];
         let blocks = acts.codes.chunks_exact(ACT_BLOCK).zip(&acts.scales);
         for (b, (qb, s)) in blocks.enumerate() {
+            if PREFETCH {
+                prefetch_rows_ahead!(w, b * ACT_BLOCK, ACT_BLOCK / 64);
+            }
             let q: [__m256i; CHUNKS] = std::array::from_fn(|h| load(&qb[h * WIDTH..]));
             let sums = lane_sums(w.map(|row| {
                 let wb = &row[b * ACT_BLOCK..(b + 1) * ACT_BLOCK];
@@ -780,36 +829,6 @@ mod x86 {
             *s = _mm512_reduce_add_epi32(*v);
         }
         sums
-    }
-
-    /// Bytes ahead of a batch's integer rows the VNNI kernels ask the L2 for
-    /// (`prefetch_rows_ahead!`). Several vectors put more arithmetic between a row's loads,
-    /// and the hardware prefetcher alone then kept too few lines in flight. On two Zen 5
-    /// cores (`cargo run --release -p rooflinr-agent --example gemv_vs_read N 0.5 1,4,8
-    /// int8,int4-g128-fp16`, the binaries before and after alternated three times,
-    /// 2026-11-28, medians), at 4096 / 8192: INT8 batches of 4 0.665 / 2.32 -> 0.486 / 1.67 ms,
-    /// of 8 0.956 / 3.49 -> 0.739 / 2.73 ms; INT4 batches of 4 0.377 / 1.60 -> 0.309 / 1.13 ms,
-    /// of 8 0.732 / 2.58 -> 0.554 / 2.05 ms. 1 KiB and 4 KiB ahead gained less (INT8, two
-    /// rounds). A single vector, already at the read bandwidth, goes without, as the float
-    /// kernels' single vectors do.
-    const INT_PREFETCH_AHEAD: usize = 2048;
-
-    /// Asks the L2 (PREFETCHT1) for the `$lines` cache lines [`INT_PREFETCH_AHEAD`] bytes
-    /// past byte `$at` of each of `$rows`. A macro, so the requests sit in the
-    /// kernel's loop (a function of its own was not inlined there, and its calls cost more
-    /// than the prefetching gained).
-    macro_rules! prefetch_rows_ahead {
-        ($rows:expr, $at:expr, $lines:expr) => {
-            for row in &$rows {
-                let at = row
-                    .as_ptr()
-                    .cast::<i8>()
-                    .wrapping_add($at + INT_PREFETCH_AHEAD);
-                for line in 0..$lines {
-                    _mm_prefetch::<_MM_HINT_T1>(at.wrapping_add(line * 64));
-                }
-            }
-        };
     }
 
     /// [`super::dot_i8`] with AVX-512 VNNI: each weight made unsigned by one XOR (w + 128,
@@ -912,6 +931,9 @@ mod x86 {
         let mut total = [[0.0f32; R]; M];
         let groups = acts.first().map_or(0, |a| a.scales.len());
         for g in 0..groups {
+            if M > 1 {
+                prefetch_rows_ahead!(bytes, g * HALF, HALF / 64);
+            }
             // Per row: the low nibbles of the group's two 32-byte halves (even elements
             // 0..64, 64..128), then the high nibbles (odd elements).
             let nibbles: [[__m256i; 4]; R] = bytes.map(|row| {

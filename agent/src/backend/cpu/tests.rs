@@ -489,6 +489,27 @@ fn integer_kernels_equal_their_portable_loops_at_the_extremes() {
         simd::dot_i4_portable(rows4, scales4, [&q])[0],
     );
     assert_eq!(fast.map(f32::to_bits), portable.map(f32::to_bits));
+    // Batches (two and four vectors: the kernels' paths that prefetch the rows) give each
+    // vector the same bits as the portable loops.
+    let q2 = simd::QuantizedActs::new(&x.iter().rev().copied().collect::<Vec<_>>());
+    let pair = [&q, &q2];
+    let four = [&q, &q2, &q2, &q];
+    assert_eq!(
+        simd::dot_i8(rows8, pair).map(|v| v.map(f32::to_bits)),
+        simd::dot_i8_portable(rows8, pair).map(|v| v.map(f32::to_bits))
+    );
+    assert_eq!(
+        simd::dot_i8(rows8, four).map(|v| v.map(f32::to_bits)),
+        simd::dot_i8_portable(rows8, four).map(|v| v.map(f32::to_bits))
+    );
+    assert_eq!(
+        simd::dot_i4(rows4, scales4, pair).map(|v| v.map(f32::to_bits)),
+        simd::dot_i4_portable(rows4, scales4, pair).map(|v| v.map(f32::to_bits))
+    );
+    assert_eq!(
+        simd::dot_i4(rows4, scales4, four).map(|v| v.map(f32::to_bits)),
+        simd::dot_i4_portable(rows4, scales4, four).map(|v| v.map(f32::to_bits))
+    );
     // And the all -8 row is -8 times the activations' sum, group by group.
     let expected: f32 = q
         .sums
