@@ -56,9 +56,12 @@ const ROTATE_LLC_MULTIPLE: u64 = 4;
 const ASSUMED_LLC: u64 = 32 << 20;
 /// Rows and columns of the weights of the batched GEMV that measures a peak: 2048 x 2048
 /// (2 MB in INT4, 4 MB in INT8, 16 MB in FP32) stays in a server CPU's last-level cache
-/// between calls, and each call is long enough (about 0.4 ms in INT4 on two cores) that
-/// waking the threads does not dominate; where the weights do not stay in cache, the batch
-/// runs slower and the GEMM sets the peak.
+/// between calls; where the weights do not stay in cache, the batch runs slower and the
+/// GEMM sets the peak. A format whose weights at twice the width take at most half the
+/// last-level cache (INT4 on a 32 MB cache) is also measured there: once the integer
+/// kernels prefetched a batch's rows, INT4's 8 x 2048 x 2048 batch (about 0.14 ms on two
+/// Zen 5 cores, each row 1 KiB) ran 19-29 % slower per FLOP than the 8 x 4096 x 4096 ones
+/// streaming from memory, so `compare` had them beat their ceiling.
 const PEAK_BATCH_WIDTH: u64 = 2048;
 
 impl CpuBackend {
@@ -486,19 +489,25 @@ impl Backend for CpuBackend {
     /// batch of the GEMV kernels over weights that stay in cache: for the integer formats
     /// the batch's int8 dot products do more FLOPs a second than the dequantising GEMM,
     /// so without it a batched INT4 GEMV would run faster than its "ceiling".
-    fn peak_shapes(&self, _format: Format, size: u64) -> Vec<OperatorShape> {
-        vec![
+    fn peak_shapes(&self, format: Format, size: u64) -> Vec<OperatorShape> {
+        let batch = |width: u64| OperatorShape {
+            m: kernels::GEMV_MAX_BATCH as u64,
+            n: width,
+            k: width,
+        };
+        let mut shapes = vec![
             OperatorShape {
                 m: size,
                 n: size,
                 k: size,
             },
-            OperatorShape {
-                m: kernels::GEMV_MAX_BATCH as u64,
-                n: PEAK_BATCH_WIDTH,
-                k: PEAK_BATCH_WIDTH,
-            },
-        ]
+            batch(PEAK_BATCH_WIDTH),
+        ];
+        let wide = 2 * PEAK_BATCH_WIDTH;
+        if self.weight_bytes(format, wide as usize, wide as usize) <= self.llc() / 2 {
+            shapes.push(batch(wide));
+        }
+        shapes
     }
 
     fn measure(

@@ -108,10 +108,22 @@ fn every_format_measures_on_odd_shapes() {
 }
 
 #[test]
-fn every_format_has_two_checked_peaks_the_gemm_and_a_gemv_batch() {
+fn every_format_has_checked_peaks_the_gemm_and_gemv_batches() {
     let cpu = backend();
     for format in cpu_formats() {
         let shapes = cpu.peak_shapes(format, 64);
+        // The wider batch only where its weights take at most half the last-level cache.
+        let wide_bytes = format.tensor_bytes(4096.0 * 4096.0).get();
+        let llc = cpu
+            .info()
+            .device
+            .and_then(|d| d.last_level_cache_bytes)
+            .unwrap_or(super::ASSUMED_LLC) as f64;
+        assert_eq!(
+            shapes.len(),
+            if wide_bytes <= llc / 2.0 { 3 } else { 2 },
+            "{format}"
+        );
         assert_eq!(
             shapes[0],
             OperatorShape {
