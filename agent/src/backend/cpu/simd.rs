@@ -744,10 +744,10 @@ mod x86 {
         acts: [&QuantizedActs; M],
     ) -> [[f32; R]; M] {
         let mut sums = [[0.0f32; R]; M];
-        for (i, (sums, acts)) in sums.iter_mut().zip(acts).enumerate() {
+        for (i, (vector_sums, acts)) in sums.iter_mut().zip(acts).enumerate() {
             // In a batch the first vector's pass streams the rows from memory; the others
             // find them in cache.
-            *sums = if M > 1 && i == 0 {
+            *vector_sums = if M > 1 && i == 0 {
                 dot_i8_one::<R, true>(w, acts)
             } else {
                 dot_i8_one::<R, false>(w, acts)
