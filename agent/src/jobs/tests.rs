@@ -96,10 +96,19 @@ fn ceilings_jobs_measure_bandwidth_then_every_peak_format() {
     };
     let items = plan(&request, &cpu()).expect("valid");
     assert_eq!(items[..3], [Work::Read, Work::Copy, Work::Triad]);
-    // Each format's peak: the square GEMM and the full GEMV batch from cache.
-    let formats = cpu().peak_formats();
-    assert_eq!(items.len(), 3 + 2 * formats.len());
-    for format in formats {
+    // Each format's peaks, as the backend names them: the square GEMM and the full GEMV
+    // batches from cache.
+    let backend = cpu();
+    let formats = backend.peak_formats();
+    let expected: Vec<Vec<OperatorShape>> = formats
+        .iter()
+        .map(|&f| backend.peak_shapes(f, backend.peak_gemm_size()))
+        .collect();
+    assert_eq!(
+        items.len(),
+        3 + expected.iter().map(Vec::len).sum::<usize>()
+    );
+    for (format, expected) in formats.into_iter().zip(expected) {
         let peaks: Vec<OperatorShape> = items
             .iter()
             .filter_map(|w| match *w {
@@ -107,7 +116,7 @@ fn ceilings_jobs_measure_bandwidth_then_every_peak_format() {
                 _ => None,
             })
             .collect();
-        assert_eq!(peaks.len(), 2, "{format}");
+        assert_eq!(peaks, expected, "{format}");
         assert!(peaks.iter().any(|s| s.m == s.n && s.n == s.k));
         assert!(peaks.iter().any(|s| s.m == GEMV_MAX_BATCH as u64));
     }
