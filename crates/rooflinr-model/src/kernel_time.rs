@@ -516,6 +516,12 @@ pub struct KernelTimes {
     /// the routing work of a fused MoE layer that grows with the whole batch at any expert
     /// parallelism ([`KernelTimes::moe`], [`KernelTerms::route_rate`]); 0 for other kernels.
     pub route_s: f64,
+    /// The compute time at the datasheet peak of the key tiles a prefill attention kernel
+    /// walks and finds hidden by its sliding window, seconds: a kernel that tests each
+    /// tile's mask at run time instead of starting its loop past them (SGLang's Triton
+    /// prefill kernel; `rooflinr validate` says which rows ran one). It costs
+    /// [`KernelTerms::hidden_tile_share`] of its compute time; 0 for every other kernel.
+    pub hidden_tiles_s: f64,
 }
 
 /// The token rows of one tile of the TRT-LLM-Gen fused MoE kernels (sm_100 and sm_103;
@@ -604,6 +610,7 @@ impl KernelTimes {
             l2_share: 0.0,
             head_dim: None,
             route_s: 0.0,
+            hidden_tiles_s: 0.0,
         }
     }
 
@@ -637,6 +644,7 @@ impl KernelTimes {
             l2_share: 0.0,
             head_dim: None,
             route_s: 0.0,
+            hidden_tiles_s: 0.0,
         }
     }
 
@@ -742,6 +750,7 @@ impl KernelTimes {
             l2_share: 0.0,
             head_dim: prefill_head_dim(shape),
             route_s: 0.0,
+            hidden_tiles_s: 0.0,
         }
     }
 
@@ -846,6 +855,7 @@ impl KernelTimes {
                 .tensor_bytes(shape.tokens * shape.top_k * shape.hidden)
                 .get()
                 / bandwidth,
+            hidden_tiles_s: 0.0,
         };
         // The tile term is left out for MoE: tried (each expert's tiles on their own), it
         // moved the held-out medians by -1 to +3 points and fitted unphysical rates on
@@ -957,6 +967,15 @@ pub struct KernelTerms {
     /// block-scaled FP8 GEMMs at 1.4-1.5 TB/s; B300's NVFP4 GEMMs at 1.9-2.1 TB/s of its
     /// 7.7 TB/s.
     pub write_bandwidth: Option<f64>,
+    /// The share of a computed key tile's time a prefill attention kernel spends on a tile
+    /// its sliding window hides, where it walks every causal tile and skips at run time
+    /// ([`KernelTimes::hidden_tiles_s`]; 0 where not fitted: skipped tiles cost nothing, as
+    /// the roofline counts them). Fitted where the samples walk hidden tiles
+    /// ([`KernelTerms::fit`], [`HIDDEN_TILE_SHARES`]). Read off NVIDIA's tables (SGLang's
+    /// Triton prefill kernel): at 16,384 tokens under a 128-token window, 1/64 of the
+    /// causal pairs, it takes 0.79-0.80 of the full causal kernel's time on B200, B300,
+    /// GB200 and GB300, 0.71-0.95 on RTX PRO 6000 and 0.37-0.67 on L40S.
+    pub hidden_tile_share: f64,
 }
 
 /// `memory` and `compute` seconds combined with the overlap exponent `p`
@@ -1068,6 +1087,9 @@ struct FitStart {
     /// The output's write bandwidth fraction the rounds hold
     /// ([`KernelTerms::write_bandwidth`]).
     write_bandwidth: Option<f64>,
+    /// The share of a computed tile's time a hidden tile costs, which the rounds hold
+    /// ([`KernelTerms::hidden_tile_share`]).
+    hidden_tile_share: f64,
 }
 
 impl FitStart {
@@ -1078,6 +1100,7 @@ impl FitStart {
             route_rate: self.route_rate,
             quantise_bandwidth: self.quantise_bandwidth,
             write_bandwidth: self.write_bandwidth,
+            hidden_tile_share: self.hidden_tile_share,
             ..terms
         }
     }
@@ -1092,6 +1115,7 @@ impl FitStart {
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
         write_bandwidth: None,
+        hidden_tile_share: 0.0,
     };
 }
 
@@ -1119,6 +1143,11 @@ const ROUTE_RATES: [f64; 10] = [
 /// besides the kernel's own: the datasheet bandwidth down to an eighth of it, as for the
 /// quantisation pass ([`QUANTISE_BANDWIDTHS`]).
 const WRITE_BANDWIDTHS: [f64; 13] = QUANTISE_BANDWIDTHS;
+
+/// The shares of a computed tile's time a fit tries for a tile a sliding window hides
+/// ([`KernelTerms::hidden_tile_share`]): from free (the roofline's count) to a whole tile,
+/// in eighths.
+pub const HIDDEN_TILE_SHARES: [f64; 9] = [0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0];
 
 /// The quantisation pass's bandwidth fractions a fit tries
 /// ([`KernelTerms::quantise_bandwidth`]) besides the GEMM's own: the datasheet bandwidth
@@ -1268,7 +1297,14 @@ impl KernelTerms {
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
         write_bandwidth: None,
+        hidden_tile_share: 0.0,
     };
+
+    /// The compute time of `t`'s tiles at the datasheet peak, seconds: those it computes,
+    /// and [`KernelTerms::hidden_tile_share`] of those it walks hidden.
+    fn tile_compute_s(&self, t: KernelTimes) -> f64 {
+        t.compute_s + self.hidden_tile_share * t.hidden_tiles_s
+    }
 
     /// The fitted throughput terms, seconds: memory (the whole chip's bandwidth, one SM
     /// streaming its tiles, or the L2 serving the re-reads, whichever is slowest) and
@@ -1276,7 +1312,7 @@ impl KernelTerms {
     fn terms(&self, t: KernelTimes) -> (f64, f64) {
         (
             self.memory_limits(t).into_iter().fold(0.0, f64::max),
-            t.compute_s * self.head_scale(t) / self.compute,
+            self.tile_compute_s(t) * self.head_scale(t) / self.compute,
         )
     }
 
@@ -1461,6 +1497,22 @@ impl KernelTerms {
                 }
             }
         }
+        // Where the samples walk tiles their window hides: the share of a computed tile's
+        // time such a tile costs, each of the ladder's with the other terms refitted under
+        // it.
+        if usable.iter().any(|(t, _)| t.hidden_tiles_s > 0.0) {
+            for hidden_tile_share in HIDDEN_TILE_SHARES {
+                let start = FitStart {
+                    hidden_tile_share,
+                    ..best_start
+                };
+                let other = Self::fit_usable(&usable, start);
+                if error(&other) < error(&best) {
+                    best = other;
+                    best_start = start;
+                }
+            }
+        }
         for overlap in OVERLAPS {
             let other = Self::fit_usable(
                 &usable,
@@ -1585,6 +1637,7 @@ impl KernelTerms {
             route_rate,
             quantise_bandwidth,
             write_bandwidth,
+            hidden_tile_share,
         } = start;
         // The quantisation pass's rate: the held one, or the GEMM's fraction at `bandwidth`.
         let quantise_rate = |bandwidth: f64| quantise_bandwidth.unwrap_or(bandwidth);
@@ -1601,6 +1654,7 @@ impl KernelTerms {
             route_rate,
             quantise_bandwidth,
             write_bandwidth,
+            hidden_tile_share,
             ..KernelTerms::ROOFLINE
         };
         let tiled = usable
@@ -1758,7 +1812,9 @@ impl KernelTerms {
                 usable
                     .iter()
                     .filter(|(t, _)| binds(t, Regime::Compute))
-                    .map(|(t, s)| t.compute_s / share(t, *s, bandwidth, memory_term(t)))
+                    .map(|(t, s)| {
+                        terms.tile_compute_s(*t) / share(t, *s, bandwidth, memory_term(t))
+                    })
                     .collect(),
             )
             .unwrap_or(terms.compute)
@@ -1776,7 +1832,8 @@ impl KernelTerms {
                                 Self::head_index(*t) == Some(i) && binds(t, Regime::Compute)
                             })
                             .map(|(t, s)| {
-                                share(t, *s, bandwidth, memory_term(t)) / (t.compute_s / compute)
+                                share(t, *s, bandwidth, memory_term(t))
+                                    / (terms.tile_compute_s(*t) / compute)
                             })
                             .collect(),
                     );
@@ -1797,6 +1854,7 @@ impl KernelTerms {
                 route_rate,
                 quantise_bandwidth,
                 write_bandwidth,
+                hidden_tile_share,
             };
             if next == terms {
                 break;
@@ -2065,6 +2123,13 @@ impl Profile {
         self
     }
 
+    /// This prefill attention profile with a tile its window hides costing `share` of a
+    /// computed one ([`KernelTerms::hidden_tile_share`]).
+    pub const fn walks_hidden_tiles_at(mut self, share: f64) -> Profile {
+        self.terms.hidden_tile_share = share;
+        self
+    }
+
     /// This MoE profile computing whole tiles of rows per expert ([`Profile::whole_tiles`]).
     pub const fn in_whole_tiles(mut self) -> Profile {
         self.whole_tiles = true;
@@ -2076,8 +2141,8 @@ impl Profile {
 pub const PROFILE_SOURCE: &str = "fitted by `rooflinr validate` on half of one framework's GEMM, attention and MoE shapes in NVIDIA's measured kernel tables (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the other half";
 
 /// Profiles are shipped where their held-out median error is at most this: a fit that
-/// misses by more (vLLM's block-scaled FP8 GEMMs on Hopper, 91-96 %; SGLang's prefill
-/// attention on RTX PRO 6000, 26-31 %) would mislead more than the bound.
+/// misses by more (vLLM's block-scaled FP8 GEMMs on Hopper, 91-96 %; SGLang's BF16 MoE
+/// layers on B300, GB200 and GB300, 26-27 %) would mislead more than the bound.
 pub const SHIPPED_MEDIAN_ERROR: f64 = 0.25;
 
 mod profiles;
@@ -2612,6 +2677,7 @@ mod tests {
             l2_share: 0.0,
             head_dim: None,
             route_s: 0.0,
+            hidden_tiles_s: 0.0,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -2807,6 +2873,40 @@ mod tests {
                 .is_none_or(|q| (q / 0.85 - 1.0).abs() < 0.1),
             "{refitted:?}"
         );
+    }
+
+    /// A prefill kernel that walks every causal tile under a sliding window, in miniature:
+    /// a tile the window hides costs three eighths of a computed one. Kernels whose hidden tiles
+    /// are from none to three times the tiles they compute tell the share apart, and the
+    /// fit finds it on its ladder; where hidden tiles cost nothing, none is fitted.
+    #[test]
+    fn a_tile_the_window_hides_is_fitted_the_share_of_a_computed_one_it_costs() {
+        let truth = KernelTerms {
+            fixed_s: 8e-6,
+            bandwidth: 0.7,
+            compute: 0.5,
+            hidden_tile_share: 0.375,
+            ..KernelTerms::ROOFLINE
+        };
+        let samples = |truth: KernelTerms| {
+            spread_of_gemms(&truth, |t, i| {
+                t.hidden_tiles_s = t.compute_s * [0.0, 0.5, 1.0, 3.0][i % 4];
+            })
+        };
+        let fitted = KernelTerms::fit(&samples(truth));
+        assert_eq!(fitted.hidden_tile_share, 0.375, "{fitted:?}");
+        assert!((fitted.compute / 0.5 - 1.0).abs() < 0.05, "{fitted:?}");
+        // A hidden tile's time adds to the compute term at its share.
+        let t = KernelTimes {
+            hidden_tiles_s: 1e-3,
+            ..gemm(0.0, 1e-3)
+        };
+        assert!((truth.predict(t) - (8e-6 + (1e-3 + 0.375e-3) / 0.5)).abs() < 1e-12);
+        let free = KernelTerms {
+            hidden_tile_share: 0.0,
+            ..truth
+        };
+        assert_eq!(KernelTerms::fit(&samples(free)).hidden_tile_share, 0.0);
     }
 
     /// An epilogue slower than the main loop in miniature: the GEMM reads its operands at
@@ -3077,6 +3177,7 @@ mod tests {
                 l2_share: 0.0,
                 head_dim: None,
                 route_s: 0.0,
+                hidden_tiles_s: 0.0,
             }
         };
         let one_tile = terms.predict(gemm(128, 65536));
@@ -3127,6 +3228,7 @@ mod tests {
                     l2_share: 0.0,
                     head_dim: None,
                     route_s: 0.0,
+                    hidden_tiles_s: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3187,6 +3289,7 @@ mod tests {
                     l2_share: 0.0,
                     head_dim: None,
                     route_s: 0.0,
+                    hidden_tiles_s: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3268,6 +3371,7 @@ mod tests {
                     let parallel = 2f64.powi(((i / 14) % 8) as i32);
                     let t = KernelTimes {
                         route_s: tokens * 4e-9,
+                        hidden_tiles_s: 0.0,
                         ..KernelTimes::throughput(
                             (200e-6 + tokens * 20e-9) / parallel,
                             tokens * 60e-9 / parallel,

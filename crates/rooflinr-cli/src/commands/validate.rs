@@ -50,9 +50,11 @@ pub struct Args {
     /// size, whose held-out median is at most 25 %) instead of tables.
     #[arg(long, conflicts_with = "json")]
     profiles: bool,
-    /// Also write every held-out row of the fitting framework to FILE as CSV (device,
-    /// kernel, dtype, shape, measured, datasheet and calibrated seconds, regime): where the
-    /// terms miss, row by row.
+    /// Also write every held-out row to FILE as CSV (device, framework, kernel, dtype,
+    /// shape, measured, datasheet and calibrated seconds, regime): where the terms miss, row
+    /// by row. The fitting framework's rows are predicted with its terms; every other
+    /// framework's (and each kernel's where its table dispatched to several, labelled
+    /// `SGLang (triton)`) with its own fit, on the half it was not fitted on.
     #[arg(long, value_name = "FILE")]
     residuals: Option<PathBuf>,
 }
@@ -255,12 +257,18 @@ impl std::fmt::Display for Shape {
                 heads,
                 kv_heads,
                 head_dim,
-                ..
-            } => write!(
-                f,
-                "batch {batch}, {} tokens, heads {heads}/{kv_heads}, dim {head_dim}",
-                isl + step
-            ),
+                window,
+            } => {
+                write!(
+                    f,
+                    "batch {batch}, {} tokens, heads {heads}/{kv_heads}, dim {head_dim}",
+                    isl + step
+                )?;
+                if window > 0 {
+                    write!(f, ", window {window}")?;
+                }
+                Ok(())
+            }
             Shape::Moe {
                 tokens,
                 hidden,
@@ -466,6 +474,18 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
     Ok((shape, precision))
 }
 
+/// Whether the row's prefill kernel walks every causal key tile under a sliding window:
+/// SGLang's Triton kernel (`kernel_source` `triton`, `extend_attention.py`'s `_fwd_kernel`)
+/// walks a query tile's key tiles from the first key whatever the window, masks each, and
+/// skips a tile's loads and products only when its mask hides all of it. The tiles it
+/// walks hidden are counted apart ([`KernelTimes::hidden_tiles_s`]), their cost fitted
+/// ([`KernelTerms::hidden_tile_share`]); every other kernel starts past them.
+fn walks_every_causal_tile(row: &Row) -> bool {
+    row.kernel == Kernel::ContextAttention
+        && Framework::parse(&row.framework) == Some(Framework::Sglang)
+        && row.kernel_source.as_deref() == Some("triton")
+}
+
 /// How the row's decode attention kernel lays out its blocks (the model crate's
 /// [`DecodeLayout::of`] for the row's framework, device and `kv` cache format); every other
 /// kernel holds a KV head's group in a block.
@@ -632,13 +652,18 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             // A table of no framework the model knows is read with TensorRT-LLM's tiles.
             let framework = Framework::parse(&row.framework).unwrap_or(Framework::TensorRtLlm);
             let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
-            let times = KernelTimes::attention_of(
-                &shape,
-                &p.prediction,
-                &precision,
-                hw,
-                (framework, layout),
-            );
+            let times_of = |shape: &AttentionShape| {
+                let p = Op::FusedAttention(*shape).predict(&precision, hw, &Efficiency::IDEAL);
+                KernelTimes::attention_of(shape, &p.prediction, &precision, hw, (framework, layout))
+            };
+            let mut times = times_of(&shape);
+            if shape.window.is_some() && walks_every_causal_tile(row) {
+                let every_tile = times_of(&AttentionShape {
+                    window: None,
+                    ..shape
+                });
+                times.hidden_tiles_s = (every_tile.compute_s - times.compute_s).max(0.0);
+            }
             Ok(times.warm(kernel_time::found_in_l2(
                 p.prediction.work.bytes.get(),
                 hw.l2_bytes(),
@@ -1322,6 +1347,10 @@ struct Fitted {
     /// traffic), GB/s, where fitted apart from the kernel's bandwidth
     /// (`KernelTerms::write_bandwidth`; none: at the kernel's).
     write_gb_s: Option<f64>,
+    /// The share of a computed tile's time a tile the window hides costs, where fitted
+    /// above none (`KernelTerms::hidden_tile_share`; rows that walk such tiles:
+    /// `walks_every_causal_tile`).
+    hidden_tile_share: Option<f64>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
     #[serde(skip)]
@@ -1372,6 +1401,7 @@ impl Fitted {
             write_gb_s: terms
                 .write_bandwidth
                 .map(|w| w * hw.memory_bandwidth.value.get() / 1e9),
+            hidden_tile_share: (terms.hidden_tile_share > 0.0).then_some(terms.hidden_tile_share),
             shipped: shipped_status(shipped, &terms, whole_tiles),
             terms,
         }
@@ -1380,7 +1410,7 @@ impl Fitted {
     /// The row of the "Fitted terms" table, `fitted_on` naming the framework and shapes.
     fn row(&self, g: &Group, fitted_on: &str) -> String {
         format!(
-            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {} | {:.2} us | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {fitted_on} | {:.1} us | {} | {} | {} | {:.2} us | {} | {} | {} | {} | {} | {} | {} | {} |",
             g.hardware,
             g.kernel.name(),
             g.dtype,
@@ -1409,6 +1439,7 @@ impl Fitted {
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             self.write_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
+            self.hidden_tile_share.map_or_else(|| "-".to_string(), pct),
             self.shipped
         )
     }
@@ -1444,10 +1475,16 @@ impl OtherFramework {
     /// The framework as the tables name it, and its kernel where fitted apart
     /// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`).
     fn label(&self) -> String {
-        match &self.kernel {
-            Some(kernel) => format!("{} ({kernel})", self.framework),
-            None => self.framework.clone(),
-        }
+        framework_label(&self.framework, self.kernel.as_deref())
+    }
+}
+
+/// A framework as the tables name it, and one of its kernels where judged apart
+/// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`).
+fn framework_label(framework: &str, kernel: Option<&str>) -> String {
+    match kernel {
+        Some(kernel) => format!("{framework} ({kernel})"),
+        None => framework.to_string(),
     }
 }
 
@@ -1471,6 +1508,7 @@ fn shipped_status(
         && close(p.terms.tile_bandwidth, terms.tile_bandwidth)
         && close(p.terms.l2_bandwidth, terms.l2_bandwidth)
         && close(p.terms.overlap, terms.overlap)
+        && close(p.terms.hidden_tile_share, terms.hidden_tile_share)
         && [
             (p.terms.quantise_bandwidth, terms.quantise_bandwidth),
             (p.terms.write_bandwidth, terms.write_bandwidth),
@@ -1489,7 +1527,7 @@ fn shipped_status(
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, whole tiles {}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, whole tiles {}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1501,6 +1539,7 @@ fn shipped_status(
             p.terms.quantise_bandwidth,
             p.terms.write_bandwidth,
             p.terms.route_rate,
+            p.terms.hidden_tile_share,
             p.whole_tiles
         )
     }
@@ -1510,6 +1549,9 @@ fn shipped_status(
 #[derive(Clone, Debug)]
 struct Residual {
     hardware: &'static str,
+    /// The framework as the tables name it, with the kernel where judged apart
+    /// ([`OtherFramework::label`]).
+    framework: String,
     kernel: Kernel,
     dtype: String,
     shape: Shape,
@@ -1521,13 +1563,14 @@ struct Residual {
 
 impl Residual {
     const HEADER: &'static str =
-        "device,kernel,dtype,shape,measured_s,datasheet_s,calibrated_s,regime";
+        "device,framework,kernel,dtype,shape,measured_s,datasheet_s,calibrated_s,regime";
 
     /// The CSV line (the dtype and shape quoted: they hold commas).
     fn csv(&self) -> String {
         format!(
-            "{},{},\"{}\",\"{}\",{:e},{:e},{:e},{}",
+            "{},\"{}\",{},\"{}\",\"{}\",{:e},{:e},{:e},{}",
             self.hardware,
+            self.framework,
             self.kernel.name(),
             self.dtype,
             self.shape,
@@ -1768,6 +1811,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
         if keep_residuals {
             residuals.extend(held_out.iter().map(|(r, t)| Residual {
                 hardware: key,
+                framework: fit_framework.clone(),
                 kernel,
                 dtype: dtype.clone(),
                 shape: r.shape,
@@ -1837,11 +1881,29 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     .map(|(r, t)| (*t, r.measured_s))
                     .collect();
                 let own_terms = KernelTerms::fit(&own_fitting);
-                let mut own: Vec<(f64, String)> = part
+                let own_held: Vec<&(&Row, KernelTimes)> = part
                     .iter()
+                    .copied()
                     .filter(|(r, _)| !fitting_half(&r.shape))
+                    .collect();
+                let mut own: Vec<(f64, String)> = own_held
+                    .iter()
                     .map(|(r, t)| ((own_terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
                     .collect();
+                if keep_residuals {
+                    let label = framework_label(f, source.as_deref());
+                    residuals.extend(own_held.iter().map(|(r, t)| Residual {
+                        hardware: key,
+                        framework: label.clone(),
+                        kernel,
+                        dtype: dtype.clone(),
+                        shape: r.shape,
+                        measured_s: r.measured_s,
+                        datasheet_s: t.bound_s(),
+                        calibrated_s: own_terms.predict(*t),
+                        regime: own_terms.regime(*t),
+                    }));
+                }
                 let shipped = if source.is_none() {
                     shipped_profile(f)
                 } else {
@@ -1987,10 +2049,15 @@ fn profile_lines(v: &Validation) -> String {
             } else {
                 String::new()
             };
+            let hidden = if t.hidden_tile_share > 0.0 {
+                format!(".walks_hidden_tiles_at({})", literal(t.hidden_tile_share))
+            } else {
+                String::new()
+            };
             let tiles = if whole_tiles { ".in_whole_tiles()" } else { "" };
             let _ = writeln!(
                 out,
-                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){quantised}{writes}{routes}{tiles},",
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){quantised}{writes}{routes}{hidden}{tiles},",
                 g.hardware, held.median, held.p90
             );
         }
@@ -2044,7 +2111,7 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | activation quantisation | activations written | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | activation quantisation | activations written | tile the window hides | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
         let _ = writeln!(out, "{}", g.fitted.row(g, &g.fitted_on));
         for o in &g.other_frameworks {
@@ -2145,6 +2212,70 @@ mod tests {
             },
             ..row("bfloat16", 0, 0, 0, 1e-4)
         }
+    }
+
+    /// SGLang's Triton prefill kernel walks every causal key tile under a sliding window;
+    /// its other kernels, and TensorRT-LLM's, start past the hidden ones. The tiles it
+    /// walks hidden are counted apart from those it computes, and a fit over rows of both
+    /// kinds finds what a hidden tile costs.
+    #[test]
+    fn sglangs_triton_prefill_walks_the_tiles_its_window_hides() {
+        let b200 = registry::get("b200").unwrap();
+        let prefill = |source: &str, isl: u64, window: u64| Row {
+            system: "b200_sxm".into(),
+            device: "NVIDIA B200".into(),
+            framework: "SGLang".into(),
+            kernel: Kernel::ContextAttention,
+            kv_dtype: Some("bfloat16".into()),
+            kernel_source: Some(source.into()),
+            shape: Shape::Attention {
+                batch: 1,
+                isl,
+                step: 0,
+                heads: 32,
+                kv_heads: 8,
+                head_dim: 128,
+                window,
+            },
+            sm: Some(100),
+            ..row("bfloat16", 0, 0, 0, 1e-4)
+        };
+        let full = times(&prefill("triton", 16384, 0), &b200).unwrap();
+        let windowed = times(&prefill("triton", 16384, 128), &b200).unwrap();
+        // 128 of 16,384 keys: the window computes a sliver of the causal tiles, and the
+        // rest are walked hidden.
+        assert!(
+            windowed.compute_s < 0.05 * full.compute_s,
+            "{windowed:?} {full:?}"
+        );
+        let walked = windowed.compute_s + windowed.hidden_tiles_s;
+        assert!(
+            (walked / full.compute_s - 1.0).abs() < 1e-9,
+            "{windowed:?} {full:?}"
+        );
+        assert_eq!(full.hidden_tiles_s, 0.0);
+        // FlashInfer's kernel starts past them.
+        let flashinfer = times(&prefill("flashinfer", 16384, 128), &b200).unwrap();
+        assert_eq!(flashinfer.hidden_tiles_s, 0.0);
+        assert_eq!(flashinfer.compute_s, windowed.compute_s);
+        // Rows timed as if a hidden tile cost half a computed one: the fit finds a half.
+        let truth = KernelTerms {
+            fixed_s: 10e-6,
+            bandwidth: 0.8,
+            compute: 0.4,
+            hidden_tile_share: 0.5,
+            ..KernelTerms::ROOFLINE
+        };
+        let samples: Vec<(KernelTimes, f64)> = [1024, 2048, 4096, 8192, 16384]
+            .into_iter()
+            .flat_map(|isl| [0, 128, 1024].map(|window| prefill("triton", isl, window)))
+            .map(|r| {
+                let t = times(&r, &b200).unwrap();
+                (t, truth.predict(t))
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        assert_eq!(fitted.hidden_tile_share, 0.5, "{fitted:?}");
     }
 
     /// NVIDIA's tables time each GEMM in a loop over copies of its operands, so what the
@@ -2339,20 +2470,37 @@ mod tests {
         let g = &v.groups[0];
         let other = &g.other_frameworks[0];
         assert_eq!(other.framework, "VLLM");
-        // `--residuals`: every held-out row of the fitting framework, as predicted.
-        // Their errors are the ones the table summarises.
+        // `--residuals`: every held-out row as predicted, the fitting framework's with its
+        // terms, the other's with its own fit. Their errors are the ones the tables
+        // summarise.
+        let worst_of = |framework: &str| {
+            let of: Vec<&Residual> = v
+                .residuals
+                .iter()
+                .filter(|r| r.framework == framework)
+                .collect();
+            let worst = of
+                .iter()
+                .map(|r| (r.calibrated_s / r.measured_s - 1.0).abs())
+                .fold(0.0, f64::max);
+            (of.len(), worst)
+        };
         let held = &g.held_out_shapes[0].2;
-        assert_eq!(v.residuals.len(), held.rows);
-        let worst = v
-            .residuals
-            .iter()
-            .map(|r| (r.calibrated_s / r.measured_s - 1.0).abs())
-            .fold(0.0, f64::max);
+        let (rows, worst) = worst_of("TRTLLM");
+        assert_eq!(rows, held.rows);
         assert!((worst - held.worst).abs() < 1e-12, "{worst} {held:?}");
+        let (rows, worst) = worst_of("VLLM");
+        assert_eq!(rows, other.own_fit.rows);
+        assert!(
+            (worst - other.own_fit.worst).abs() < 1e-12,
+            "{worst} {other:?}"
+        );
+        assert_eq!(v.residuals.len(), held.rows + other.own_fit.rows);
         for r in &v.residuals {
             assert!(r.datasheet_s < r.measured_s, "{r:?}");
             let line = r.csv();
-            assert!(line.starts_with("h100-sxm,GEMM,\"bfloat16\",\""), "{line}");
+            let start = format!("h100-sxm,\"{}\",GEMM,\"bfloat16\",\"", r.framework);
+            assert!(line.starts_with(&start), "{line}");
             assert_eq!(line.split(',').count(), Residual::HEADER.split(',').count());
         }
         assert!(other.calibrated.median > 0.3, "{other:?}");
