@@ -936,6 +936,11 @@ pub struct KernelTerms {
     /// width reaches `compute / head_compute[i]` of the peak (1 for every width where not
     /// fitted, and for every other kernel).
     pub head_compute: [f64; PREFILL_HEAD_DIMS.len()],
+    /// The fixed time of the prefill attention kernel for each head width of
+    /// [`PREFILL_HEAD_DIMS`] relative to [`KernelTerms::fixed_s`]: each width's kernel
+    /// is built apart, with a prologue and epilogue of its own (1 for every width where not
+    /// fitted, and for every other kernel).
+    pub head_fixed: [f64; PREFILL_HEAD_DIMS.len()],
     /// The rate a fused MoE layer's routing pass ([`KernelTimes::route_s`]) runs at, as a
     /// multiple of the datasheet bandwidth: its time adds to the kernel's, outside the
     /// throughput terms (infinite, not counted, where not fitted: the roofline). Fitted
@@ -1144,6 +1149,10 @@ const ROUTE_RATES: [f64; 10] = [
 /// quantisation pass ([`QUANTISE_BANDWIDTHS`]).
 const WRITE_BANDWIDTHS: [f64; 13] = QUANTISE_BANDWIDTHS;
 
+/// The range a prefill head width's fixed time is kept in while fitting, relative to the
+/// samples' ([`KernelTerms::head_fixed`]).
+const HEAD_FIXED: (f64, f64) = (0.25, 4.0);
+
 /// The shares of a computed tile's time a fit tries for a tile a sliding window hides
 /// ([`KernelTerms::hidden_tile_share`]): from free (the roofline's count) to a whole tile,
 /// in eighths.
@@ -1294,6 +1303,7 @@ impl KernelTerms {
         l2_bandwidth: f64::INFINITY,
         overlap: f64::INFINITY,
         head_compute: [1.0; PREFILL_HEAD_DIMS.len()],
+        head_fixed: [1.0; PREFILL_HEAD_DIMS.len()],
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
         write_bandwidth: None,
@@ -1353,10 +1363,16 @@ impl KernelTerms {
         l2 > chip && l2 > tile
     }
 
+    /// `t`'s fixed time, seconds: its head width's where fitted apart
+    /// ([`KernelTerms::head_fixed`]).
+    fn fixed_of(&self, t: KernelTimes) -> f64 {
+        self.fixed_s * Self::head_index(t).map_or(1.0, |i| self.head_fixed[i])
+    }
+
     /// The time outside the kernel's own throughput terms: the fixed time, the activation
     /// quantisation pass, the waves' latency and the routing pass, seconds.
     fn overhead(&self, t: KernelTimes) -> f64 {
-        self.fixed_s
+        self.fixed_of(t)
             + quantise_time(
                 &t,
                 self.quantise_bandwidth.unwrap_or(self.bandwidth),
@@ -1405,7 +1421,9 @@ impl KernelTerms {
     /// the DRAM's and is read off the kernels it binds the same way, never below the
     /// bandwidth fraction. Where the samples are prefill attention of two or more head
     /// widths, each width's compute time relative to the fraction's is read the same way off
-    /// that width's compute-bound kernels ([`KernelTerms::head_compute`]). Twenty rounds
+    /// that width's compute-bound kernels ([`KernelTerms::head_compute`]), and its fixed
+    /// time relative to the samples' off its own smallest tenth ([`KernelTerms::head_fixed`],
+    /// kept within a quarter to four times). Twenty rounds
     /// settle each fit. Rounds that start from the full
     /// bandwidth and peak can settle where they started: a compute limit reached at a small
     /// fraction of the peak never reads as binding, and kernels whose work grows with their
@@ -1679,6 +1697,18 @@ impl KernelTerms {
         widths.sort_unstable();
         widths.dedup();
         let by_head_width = widths.len() >= 2;
+        // Each width's smallest tenth, as `small` is the samples'.
+        let small_by_width: Vec<Vec<&(KernelTimes, f64)>> = (0..PREFILL_HEAD_DIMS.len())
+            .map(|i| {
+                let of: Vec<&(KernelTimes, f64)> = by_size
+                    .iter()
+                    .copied()
+                    .filter(|(t, _)| Self::head_index(*t) == Some(i))
+                    .collect();
+                let tenth = (of.len() / 10).max(1).min(of.len());
+                of[..tenth].to_vec()
+            })
+            .collect();
         for _ in 0..20 {
             let fixed = if overheads {
                 median(
@@ -1701,15 +1731,41 @@ impl KernelTerms {
             } else {
                 0.0
             };
+            // Each prefill head width's fixed time relative to the samples': the median
+            // excess of its own smallest kernels over their other terms.
+            let mut head_fixed = terms.head_fixed;
+            if by_head_width && fixed > 0.0 {
+                for (ratio, small) in head_fixed.iter_mut().zip(&small_by_width) {
+                    let excess = median(
+                        small
+                            .iter()
+                            .map(|(t, s)| {
+                                s - terms.throughput_s(*t)
+                                    - quantise_time(
+                                        t,
+                                        quantise_rate(terms.bandwidth),
+                                        terms.l2_bandwidth,
+                                    )
+                                    - t.waves * terms.per_wave_s
+                            })
+                            .collect(),
+                    );
+                    if let Some(excess) = excess {
+                        *ratio = (excess / fixed).clamp(HEAD_FIXED.0, HEAD_FIXED.1);
+                    }
+                }
+            }
+            let fixed_of =
+                |t: &KernelTimes| fixed * Self::head_index(*t).map_or(1.0, |i| head_fixed[i]);
             let per_wave = if overheads && waves {
                 median(
                     usable
                         .iter()
                         .filter(|(t, s)| {
-                            t.waves >= 2.0 && terms.throughput_s(*t) < 0.5 * (s - fixed)
+                            t.waves >= 2.0 && terms.throughput_s(*t) < 0.5 * (s - fixed_of(t))
                         })
                         .map(|(t, s)| {
-                            (s - fixed
+                            (s - fixed_of(t)
                                 - terms.throughput_s(*t)
                                 - quantise_time(
                                     t,
@@ -1733,7 +1789,7 @@ impl KernelTerms {
             // What the throughput terms have to account for: the measured time less the
             // fixed time and the waves' latency (at least 5 % of it).
             let rest = |t: &KernelTimes, s: f64| {
-                (s - fixed - t.waves * per_wave - t.route_s / route_rate).max(s * 0.05)
+                (s - fixed_of(t) - t.waves * per_wave - t.route_s / route_rate).max(s * 0.05)
             };
             // What one throughput term accounts for when the other takes `other` seconds:
             // the rest less the quantisation pass at `bandwidth`, unoverlapped.
@@ -1851,6 +1907,7 @@ impl KernelTerms {
                 l2_bandwidth,
                 overlap,
                 head_compute,
+                head_fixed,
                 route_rate,
                 quantise_bandwidth,
                 write_bandwidth,
@@ -2120,6 +2177,13 @@ impl Profile {
     /// ([`KernelTerms::route_rate`]).
     pub const fn routes_at(mut self, rate: f64) -> Profile {
         self.terms.route_rate = rate;
+        self
+    }
+
+    /// This prefill attention profile with each head width's fixed time at `ratios` of
+    /// its fixed time ([`KernelTerms::head_fixed`]).
+    pub const fn fixed_by_head_width(mut self, ratios: [f64; PREFILL_HEAD_DIMS.len()]) -> Profile {
+        self.terms.head_fixed = ratios;
         self
     }
 
@@ -3348,6 +3412,49 @@ mod tests {
         // Kernels with no listed width keep the group's fraction.
         let other = KernelTimes::throughput(1e-6, 1e-3);
         assert_eq!(fitted.predict(other), one.predict(other));
+    }
+
+    /// Prefill kernels of two head widths whose fixed times differ, 12 us for width 192 and
+    /// 6 us for 256 (SGLang's Triton kernels on B200 take 15-19 and 10 us at one token):
+    /// the fit reads each width's fixed time off its own smallest kernels, where one fixed
+    /// time for both misses the small kernels of each.
+    #[test]
+    fn fitting_reads_each_prefill_head_widths_fixed_time_apart() {
+        let mut truth = KernelTerms {
+            fixed_s: 12e-6,
+            bandwidth: 0.7,
+            compute: 0.6,
+            ..KernelTerms::ROOFLINE
+        };
+        let narrow = PREFILL_HEAD_DIMS.iter().position(|&d| d == 192).unwrap();
+        let wide = PREFILL_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
+        truth.head_fixed[wide] = 0.5;
+        let samples: Vec<(KernelTimes, f64)> = (0..800)
+            .map(|i| {
+                let scale = 10f64.powf(-7.0 + 4.0 * ((i * 37) % 800) as f64 / 800.0);
+                let t = KernelTimes {
+                    head_dim: Some(if i % 2 == 0 { 192 } else { 256 }),
+                    ..KernelTimes::throughput(scale / 20.0, scale)
+                };
+                (t, measured(&truth, t, i))
+            })
+            .collect();
+        let fitted = KernelTerms::fit(&samples);
+        let fixed = |i: usize| fitted.fixed_s * fitted.head_fixed[i];
+        assert!((fixed(narrow) / 12e-6 - 1.0).abs() < 0.05, "{fitted:?}");
+        assert!((fixed(wide) / 6e-6 - 1.0).abs() < 0.05, "{fitted:?}");
+        let worst = |terms: &KernelTerms| {
+            samples
+                .iter()
+                .map(|(t, s)| (terms.predict(*t) / s - 1.0).abs())
+                .fold(0.0, f64::max)
+        };
+        assert!(worst(&fitted) < 0.05, "{fitted:?}");
+        let one = KernelTerms {
+            head_fixed: KernelTerms::ROOFLINE.head_fixed,
+            ..fitted
+        };
+        assert!(worst(&one) > 0.3, "{one:?}");
     }
 
     /// MoE layers whose routing pass runs at an eighth of the datasheet bandwidth, with

@@ -1337,6 +1337,9 @@ struct Fitted {
     /// The share of the peak the prefill attention kernel of each head width reaches, where
     /// fitted apart (`KernelTerms::head_compute`): head width and fraction.
     compute_by_head_width: Vec<(u32, f64)>,
+    /// The fixed time of the prefill attention kernel of each head width, us, where fitted
+    /// apart (`KernelTerms::head_fixed`): head width and time.
+    fixed_by_head_width: Vec<(u32, f64)>,
     /// The rate a MoE layer's routing pass over every token's copies runs at, GB/s, where
     /// fitted (`KernelTerms::route_rate`; none: not counted).
     route_gb_s: Option<f64>,
@@ -1391,6 +1394,12 @@ impl Fitted {
                 .filter(|&(_, scale)| scale != 1.0)
                 .map(|(width, scale)| (width, terms.compute / scale))
                 .collect(),
+            fixed_by_head_width: kernel_time::PREFILL_HEAD_DIMS
+                .into_iter()
+                .zip(terms.head_fixed)
+                .filter(|&(_, ratio)| ratio != 1.0)
+                .map(|(width, ratio)| (width, terms.fixed_s * ratio * 1e6))
+                .collect(),
             route_gb_s: terms
                 .route_rate
                 .is_finite()
@@ -1407,6 +1416,29 @@ impl Fitted {
         }
     }
 
+    /// The "by head width" cell: each width's share of the peak, then each width's fixed
+    /// time, where fitted apart (`64: 45%, 128: 60%; fixed 64: 6.1 us, 256: 3.0 us`).
+    fn by_head_width(&self) -> String {
+        let compute = self
+            .compute_by_head_width
+            .iter()
+            .map(|(width, fraction)| format!("{width}: {}", pct(*fraction)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let fixed = self
+            .fixed_by_head_width
+            .iter()
+            .map(|(width, us)| format!("{width}: {us:.1} us"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        match (compute.is_empty(), fixed.is_empty()) {
+            (true, true) => "-".to_string(),
+            (false, true) => compute,
+            (true, false) => format!("fixed {fixed}"),
+            (false, false) => format!("{compute}; fixed {fixed}"),
+        }
+    }
+
     /// The row of the "Fitted terms" table, `fitted_on` naming the framework and shapes.
     fn row(&self, g: &Group, fitted_on: &str) -> String {
         format!(
@@ -1417,15 +1449,7 @@ impl Fitted {
             self.fixed_us,
             pct(self.bandwidth_fraction),
             pct(self.compute_fraction),
-            if self.compute_by_head_width.is_empty() {
-                "-".to_string()
-            } else {
-                self.compute_by_head_width
-                    .iter()
-                    .map(|(width, fraction)| format!("{width}: {}", pct(*fraction)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
+            self.by_head_width(),
             self.per_wave_us,
             self.tile_stream_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
@@ -1521,13 +1545,14 @@ fn shipped_status(
         && p.terms
             .head_compute
             .iter()
-            .zip(terms.head_compute)
-            .all(|(&a, b)| close(a, b))
+            .chain(&p.terms.head_fixed)
+            .zip(terms.head_compute.iter().chain(&terms.head_fixed))
+            .all(|(&a, &b)| close(a, b))
     {
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, whole tiles {}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, whole tiles {}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1536,6 +1561,7 @@ fn shipped_status(
             p.terms.l2_bandwidth,
             p.terms.overlap,
             p.terms.head_compute,
+            p.terms.head_fixed,
             p.terms.quantise_bandwidth,
             p.terms.write_bandwidth,
             p.terms.route_rate,
@@ -2054,10 +2080,16 @@ fn profile_lines(v: &Validation) -> String {
             } else {
                 String::new()
             };
+            let fixed_by_width = if t.head_fixed == KernelTerms::ROOFLINE.head_fixed {
+                String::new()
+            } else {
+                let ratios = t.head_fixed.map(literal).join(", ");
+                format!(".fixed_by_head_width([{ratios}])")
+            };
             let tiles = if whole_tiles { ".in_whole_tiles()" } else { "" };
             let _ = writeln!(
                 out,
-                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){quantised}{writes}{routes}{hidden}{tiles},",
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{writes}{routes}{hidden}{tiles},",
                 g.hardware, held.median, held.p90
             );
         }
