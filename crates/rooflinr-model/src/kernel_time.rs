@@ -205,13 +205,15 @@ impl PrefillTile {
     }
 }
 
-/// The head widths of the prefill attention kernels NVIDIA's tables measure (`head_dim` 64,
-/// 128, 192 and 256; 512 in BF16 on Blackwell), each a kernel of its own: TensorRT-LLM
+/// The head widths of the attention kernels NVIDIA's tables measure (`head_dim` 64, 128,
+/// 192 and 256; 512 in BF16 prefill on Blackwell), each a kernel of its own: TensorRT-LLM
 /// builds one context attention kernel per head size and architecture, its key tile chosen
 /// for the width (its `fmha_cubin.h` lists `fmha_v2_flash_attention_bf16_64_256_S_qkv_64_
-/// tma_ws_sm90`, `..._64_128_S_qkv_128_...` and `..._64_64_S_qkv_256_...`), so each width
-/// reaches its own share of the tensor-core peak ([`KernelTerms::head_compute`]).
-pub const PREFILL_HEAD_DIMS: [u32; 5] = [64, 128, 192, 256, 512];
+/// tma_ws_sm90`, `..._64_128_S_qkv_128_...` and `..._64_64_S_qkv_256_...`), and its decode
+/// kernels and Triton's are compiled per head size too, so each width reaches its own share
+/// of the tensor-core peak ([`KernelTerms::head_compute`]) after a fixed time of its own
+/// ([`KernelTerms::head_fixed`]).
+pub const ATTENTION_HEAD_DIMS: [u32; 5] = [64, 128, 192, 256, 512];
 
 /// Query-key pairs a prefill attention kernel computes: whole tiles of `tile.queries`
 /// queries by `tile.keys` keys ([`PrefillTile`]), skipping only tiles the causal
@@ -248,11 +250,11 @@ pub fn attention_tile_pairs(shape: &AttentionShape, tile: PrefillTile) -> f64 {
     key_tiles * query_tile * key_tile
 }
 
-/// The head width of `shape` when it is prefill attention with keys and values of one
-/// width ([`KernelTimes::head_dim`]); `None` for decode and for MLA's expanded prefill
-/// (keys wider than values: a kernel of its own, profiled apart).
-fn prefill_head_dim(shape: &AttentionShape) -> Option<u32> {
-    (shape.q_len > 1.0 && !shape.shared_kv && shape.qk_dim == shape.v_dim && shape.qk_dim >= 1.0)
+/// The head width of `shape` when its keys and values are of one width, prefill or decode
+/// ([`KernelTimes::head_dim`]); `None` for MLA (a shared latent cache, or keys wider than
+/// values in its expanded prefill: kernels of their own, profiled apart).
+fn attention_head_dim(shape: &AttentionShape) -> Option<u32> {
+    (!shape.shared_kv && shape.qk_dim == shape.v_dim && shape.qk_dim >= 1.0)
         .then_some(shape.qk_dim as u32)
 }
 
@@ -508,8 +510,8 @@ pub struct KernelTimes {
     /// DRAM the rest. `memory_s` stays the datasheet (DRAM) time of them all, the roofline
     /// bound. 0 for a kernel run once, as in a model's forward pass.
     pub l2_share: f64,
-    /// The head width of a prefill attention kernel (keys and values equally wide), which
-    /// picks the kernel that runs ([`PREFILL_HEAD_DIMS`]); `None` for every other kernel.
+    /// The head width of an attention kernel (keys and values equally wide), which picks the
+    /// kernel that runs ([`ATTENTION_HEAD_DIMS`]); `None` for every other kernel.
     pub head_dim: Option<u32>,
     /// The datasheet memory time of one pass over every token's routed copies (`tokens x
     /// top_k` rows of `hidden`, local expert or not, in the activation format), seconds:
@@ -748,7 +750,7 @@ impl KernelTimes {
             write_s: 0.0,
             l2_s: 0.0,
             l2_share: 0.0,
-            head_dim: prefill_head_dim(shape),
+            head_dim: attention_head_dim(shape),
             route_s: 0.0,
             hidden_tiles_s: 0.0,
         }
@@ -931,16 +933,16 @@ pub struct KernelTerms {
     /// ridge point, where both terms are about equal, a kernel with a finite p takes up to
     /// 2^(1/p) times the larger.
     pub overlap: f64,
-    /// The compute time of the prefill attention kernel for each head width of
-    /// [`PREFILL_HEAD_DIMS`] relative to the compute fraction's: the kernel built for that
+    /// The compute time of the attention kernel for each head width of
+    /// [`ATTENTION_HEAD_DIMS`] relative to the compute fraction's: the kernel built for that
     /// width reaches `compute / head_compute[i]` of the peak (1 for every width where not
     /// fitted, and for every other kernel).
-    pub head_compute: [f64; PREFILL_HEAD_DIMS.len()],
-    /// The fixed time of the prefill attention kernel for each head width of
-    /// [`PREFILL_HEAD_DIMS`] relative to [`KernelTerms::fixed_s`]: each width's kernel
+    pub head_compute: [f64; ATTENTION_HEAD_DIMS.len()],
+    /// The fixed time of the attention kernel for each head width of
+    /// [`ATTENTION_HEAD_DIMS`] relative to [`KernelTerms::fixed_s`]: each width's kernel
     /// is built apart, with a prologue and epilogue of its own (1 for every width where not
     /// fitted, and for every other kernel).
-    pub head_fixed: [f64; PREFILL_HEAD_DIMS.len()],
+    pub head_fixed: [f64; ATTENTION_HEAD_DIMS.len()],
     /// The rate a fused MoE layer's routing pass ([`KernelTimes::route_s`]) runs at, as a
     /// multiple of the datasheet bandwidth: its time adds to the kernel's, outside the
     /// throughput terms (infinite, not counted, where not fitted: the roofline). Fitted
@@ -1149,7 +1151,7 @@ const ROUTE_RATES: [f64; 10] = [
 /// quantisation pass ([`QUANTISE_BANDWIDTHS`]).
 const WRITE_BANDWIDTHS: [f64; 13] = QUANTISE_BANDWIDTHS;
 
-/// The range a prefill head width's fixed time is kept in while fitting, relative to the
+/// The range an attention head width's fixed time is kept in while fitting, relative to the
 /// samples' ([`KernelTerms::head_fixed`]).
 const HEAD_FIXED: (f64, f64) = (0.25, 4.0);
 
@@ -1302,8 +1304,8 @@ impl KernelTerms {
         tile_bandwidth: 1.0,
         l2_bandwidth: f64::INFINITY,
         overlap: f64::INFINITY,
-        head_compute: [1.0; PREFILL_HEAD_DIMS.len()],
-        head_fixed: [1.0; PREFILL_HEAD_DIMS.len()],
+        head_compute: [1.0; ATTENTION_HEAD_DIMS.len()],
+        head_fixed: [1.0; ATTENTION_HEAD_DIMS.len()],
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
         write_bandwidth: None,
@@ -1326,10 +1328,10 @@ impl KernelTerms {
         )
     }
 
-    /// The index in [`PREFILL_HEAD_DIMS`] of `t`'s head width, where it has one listed.
+    /// The index in [`ATTENTION_HEAD_DIMS`] of `t`'s head width, where it has one listed.
     fn head_index(t: KernelTimes) -> Option<usize> {
         let d = t.head_dim?;
-        PREFILL_HEAD_DIMS.iter().position(|&h| h == d)
+        ATTENTION_HEAD_DIMS.iter().position(|&h| h == d)
     }
 
     /// `t`'s compute time relative to the compute fraction's ([`KernelTerms::head_compute`]).
@@ -1419,7 +1421,7 @@ impl KernelTerms {
     /// against the same fit without it (kernels that split K over idle SMs show no such
     /// limit). The L2's rate, where the samples re-read ([`KernelTimes::l2_s`]), starts at
     /// the DRAM's and is read off the kernels it binds the same way, never below the
-    /// bandwidth fraction. Where the samples are prefill attention of two or more head
+    /// bandwidth fraction. Where the samples are attention of two or more head
     /// widths, each width's compute time relative to the fraction's is read the same way off
     /// that width's compute-bound kernels ([`KernelTerms::head_compute`]), and its fixed
     /// time relative to the samples' off its own smallest tenth ([`KernelTerms::head_fixed`],
@@ -1688,7 +1690,7 @@ impl KernelTerms {
         if rereads {
             terms.l2_bandwidth = 1.0;
         }
-        // Prefill head widths are read apart where the samples have two or more; with one,
+        // Attention head widths are read apart where the samples have two or more; with one,
         // the compute fraction is that width's.
         let mut widths: Vec<usize> = usable
             .iter()
@@ -1698,7 +1700,7 @@ impl KernelTerms {
         widths.dedup();
         let by_head_width = widths.len() >= 2;
         // Each width's smallest tenth, as `small` is the samples'.
-        let small_by_width: Vec<Vec<&(KernelTimes, f64)>> = (0..PREFILL_HEAD_DIMS.len())
+        let small_by_width: Vec<Vec<&(KernelTimes, f64)>> = (0..ATTENTION_HEAD_DIMS.len())
             .map(|i| {
                 let of: Vec<&(KernelTimes, f64)> = by_size
                     .iter()
@@ -1731,7 +1733,7 @@ impl KernelTerms {
             } else {
                 0.0
             };
-            // Each prefill head width's fixed time relative to the samples': the median
+            // Each attention head width's fixed time relative to the samples': the median
             // excess of its own smallest kernels over their other terms.
             let mut head_fixed = terms.head_fixed;
             if by_head_width && fixed > 0.0 {
@@ -1875,7 +1877,7 @@ impl KernelTerms {
             )
             .unwrap_or(terms.compute)
             .clamp(FRACTION.0, FRACTION.1);
-            // Each prefill head width's compute time relative to the fraction's: the same
+            // Each attention head width's compute time relative to the fraction's: the same
             // share of the measured time over the compute term at the group's fraction,
             // among that width's kernels; never faster than the peak.
             let mut head_compute = terms.head_compute;
@@ -2180,9 +2182,12 @@ impl Profile {
         self
     }
 
-    /// This prefill attention profile with each head width's fixed time at `ratios` of
+    /// This attention profile with each head width's fixed time at `ratios` of
     /// its fixed time ([`KernelTerms::head_fixed`]).
-    pub const fn fixed_by_head_width(mut self, ratios: [f64; PREFILL_HEAD_DIMS.len()]) -> Profile {
+    pub const fn fixed_by_head_width(
+        mut self,
+        ratios: [f64; ATTENTION_HEAD_DIMS.len()],
+    ) -> Profile {
         self.terms.head_fixed = ratios;
         self
     }
@@ -3380,8 +3385,8 @@ mod tests {
             compute: 0.6,
             ..KernelTerms::ROOFLINE
         };
-        let narrow = PREFILL_HEAD_DIMS.iter().position(|&d| d == 128).unwrap();
-        let wide = PREFILL_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
+        let narrow = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 128).unwrap();
+        let wide = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
         truth.head_compute[wide] = 2.5;
         let samples: Vec<(KernelTimes, f64)> = (0..800)
             .map(|i| {
@@ -3426,8 +3431,8 @@ mod tests {
             compute: 0.6,
             ..KernelTerms::ROOFLINE
         };
-        let narrow = PREFILL_HEAD_DIMS.iter().position(|&d| d == 192).unwrap();
-        let wide = PREFILL_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
+        let narrow = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 192).unwrap();
+        let wide = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
         truth.head_fixed[wide] = 0.5;
         let samples: Vec<(KernelTimes, f64)> = (0..800)
             .map(|i| {
@@ -3514,7 +3519,7 @@ mod tests {
     }
 
     #[test]
-    fn only_prefill_attention_of_equal_widths_has_a_head_width() {
+    fn only_attention_of_equal_widths_has_a_head_width() {
         let shape = AttentionShape {
             batch: 2.0,
             q_len: 512.0,
@@ -3532,12 +3537,19 @@ mod tests {
             KernelTimes::attention(s, &p, 132, TRTLLM_HOPPER, DecodeLayout::PerKvHead).head_dim
         };
         assert_eq!(width(&shape), Some(64));
+        // Decode kernels are built per head width too.
         let decode = AttentionShape {
             q_len: 1.0,
             ..shape
         };
-        assert_eq!(width(&decode), None);
-        // MLA's expanded prefill: keys wider than values, a kernel profiled apart.
+        assert_eq!(width(&decode), Some(64));
+        // MLA's shared latent cache and its expanded prefill (keys wider than values):
+        // kernels profiled apart.
+        let latent = AttentionShape {
+            shared_kv: true,
+            ..decode
+        };
+        assert_eq!(width(&latent), None);
         let mla = AttentionShape {
             qk_dim: 192.0,
             v_dim: 128.0,
@@ -4563,11 +4575,23 @@ mod tests {
         // XQA (H100 is sm_90): 64 sequence-and-KV-head blocks, each sequence in 16 parts
         // (`xqa_parts`), so 1,024 blocks: 8 waves on 132 SMs, then the parts' merge.
         assert_eq!(xqa_parts(8, 8, 8192, 132), 16);
-        let want = terms.fixed_s
+        // The 128-wide decode kernel's own fixed time and share of the peak.
+        let width = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 128).unwrap();
+        // Memory: the chip's fraction, or one block streaming its share of the cache.
+        let tile_stream_s = KernelTimes::attention_of(
+            &shape,
+            &r.prediction,
+            &p,
+            &hw,
+            (Framework::TensorRtLlm, DecodeLayout::Xqa),
+        )
+        .tile_stream_s;
+        let want = terms.fixed_s * terms.head_fixed[width]
             + 9.0 * terms.per_wave_s
             + overlapped(
-                r.prediction.memory_time.get() / terms.bandwidth,
-                r.prediction.compute_time.get() / terms.compute,
+                (r.prediction.memory_time.get() / terms.bandwidth)
+                    .max(tile_stream_s / terms.tile_bandwidth),
+                r.prediction.compute_time.get() * terms.head_compute[width] / terms.compute,
                 terms.overlap,
             );
         assert!((t - want).abs() < 1e-15, "{t} vs {want}");

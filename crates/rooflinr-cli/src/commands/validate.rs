@@ -1334,10 +1334,10 @@ struct Fitted {
     /// The exponent the memory and compute terms combine with
     /// (`kernel_time::overlapped`), where finite (none: the roofline's max).
     overlap: Option<f64>,
-    /// The share of the peak the prefill attention kernel of each head width reaches, where
+    /// The share of the peak the attention kernel of each head width reaches, where
     /// fitted apart (`KernelTerms::head_compute`): head width and fraction.
     compute_by_head_width: Vec<(u32, f64)>,
-    /// The fixed time of the prefill attention kernel of each head width, us, where fitted
+    /// The fixed time of the attention kernel of each head width, us, where fitted
     /// apart (`KernelTerms::head_fixed`): head width and time.
     fixed_by_head_width: Vec<(u32, f64)>,
     /// The rate a MoE layer's routing pass over every token's copies runs at, GB/s, where
@@ -1388,13 +1388,13 @@ impl Fitted {
                 .is_finite()
                 .then(|| terms.l2_bandwidth * hw.memory_bandwidth.value.get() / 1e9),
             overlap: terms.overlap.is_finite().then_some(terms.overlap),
-            compute_by_head_width: kernel_time::PREFILL_HEAD_DIMS
+            compute_by_head_width: kernel_time::ATTENTION_HEAD_DIMS
                 .into_iter()
                 .zip(terms.head_compute)
                 .filter(|&(_, scale)| scale != 1.0)
                 .map(|(width, scale)| (width, terms.compute / scale))
                 .collect(),
-            fixed_by_head_width: kernel_time::PREFILL_HEAD_DIMS
+            fixed_by_head_width: kernel_time::ATTENTION_HEAD_DIMS
                 .into_iter()
                 .zip(terms.head_fixed)
                 .filter(|&(_, ratio)| ratio != 1.0)
