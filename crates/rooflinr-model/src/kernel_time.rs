@@ -3374,6 +3374,26 @@ mod tests {
         }
     }
 
+    /// 800 compute-bound attention kernels, alternately of the two head `widths`, from
+    /// `smallest` to 10^4 times it of datasheet compute time, measured as `truth` predicts
+    /// them.
+    fn two_head_widths(
+        truth: &KernelTerms,
+        widths: [u32; 2],
+        smallest: f64,
+    ) -> Vec<(KernelTimes, f64)> {
+        (0..800)
+            .map(|i| {
+                let scale = smallest * 10f64.powf(4.0 * ((i * 37) % 800) as f64 / 800.0);
+                let t = KernelTimes {
+                    head_dim: Some(widths[i % 2]),
+                    ..KernelTimes::throughput(scale / 20.0, scale)
+                };
+                (t, measured(truth, t, i))
+            })
+            .collect()
+    }
+
     /// Prefill kernels of two head widths, the second reaching 40 % of the first's share
     /// of the peak: the fit reads each width's compute time apart and predicts both within
     /// the samples' noise, where one fraction for both misses each by a wide margin.
@@ -3388,16 +3408,7 @@ mod tests {
         let narrow = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 128).unwrap();
         let wide = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
         truth.head_compute[wide] = 2.5;
-        let samples: Vec<(KernelTimes, f64)> = (0..800)
-            .map(|i| {
-                let scale = 10f64.powf(-6.0 + 4.0 * ((i * 37) % 800) as f64 / 800.0);
-                let t = KernelTimes {
-                    head_dim: Some(if i % 2 == 0 { 128 } else { 256 }),
-                    ..KernelTimes::throughput(scale / 20.0, scale)
-                };
-                (t, measured(&truth, t, i))
-            })
-            .collect();
+        let samples = two_head_widths(&truth, [128, 256], 1e-6);
         let fitted = KernelTerms::fit(&samples);
         let ratio = fitted.head_compute[wide] / fitted.head_compute[narrow];
         assert!((ratio / 2.5 - 1.0).abs() < 0.05, "{fitted:?}");
@@ -3434,16 +3445,7 @@ mod tests {
         let narrow = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 192).unwrap();
         let wide = ATTENTION_HEAD_DIMS.iter().position(|&d| d == 256).unwrap();
         truth.head_fixed[wide] = 0.5;
-        let samples: Vec<(KernelTimes, f64)> = (0..800)
-            .map(|i| {
-                let scale = 10f64.powf(-7.0 + 4.0 * ((i * 37) % 800) as f64 / 800.0);
-                let t = KernelTimes {
-                    head_dim: Some(if i % 2 == 0 { 192 } else { 256 }),
-                    ..KernelTimes::throughput(scale / 20.0, scale)
-                };
-                (t, measured(&truth, t, i))
-            })
-            .collect();
+        let samples = two_head_widths(&truth, [192, 256], 1e-7);
         let fitted = KernelTerms::fit(&samples);
         let fixed = |i: usize| fitted.fixed_s * fitted.head_fixed[i];
         assert!((fixed(narrow) / 12e-6 - 1.0).abs() < 0.05, "{fitted:?}");

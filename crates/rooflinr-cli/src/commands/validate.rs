@@ -1588,6 +1588,27 @@ struct Residual {
 }
 
 impl Residual {
+    /// `row` of the group (device, kernel, dtype) and `framework` as `terms` predict it
+    /// from its datasheet `times`.
+    fn of(
+        (hardware, kernel, dtype): (&'static str, Kernel, &str),
+        framework: &str,
+        (row, times): (&Row, KernelTimes),
+        terms: &KernelTerms,
+    ) -> Residual {
+        Residual {
+            hardware,
+            framework: framework.to_string(),
+            kernel,
+            dtype: dtype.to_string(),
+            shape: row.shape,
+            measured_s: row.measured_s,
+            datasheet_s: times.bound_s(),
+            calibrated_s: terms.predict(times),
+            regime: terms.regime(times),
+        }
+    }
+
     const HEADER: &'static str =
         "device,framework,kernel,dtype,shape,measured_s,datasheet_s,calibrated_s,regime";
 
@@ -1835,16 +1856,8 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             .filter(|(r, _)| r.framework == fit_framework && !fitting_half(&r.shape))
             .collect();
         if keep_residuals {
-            residuals.extend(held_out.iter().map(|(r, t)| Residual {
-                hardware: key,
-                framework: fit_framework.clone(),
-                kernel,
-                dtype: dtype.clone(),
-                shape: r.shape,
-                measured_s: r.measured_s,
-                datasheet_s: t.bound_s(),
-                calibrated_s: terms.predict(*t),
-                regime: terms.regime(*t),
+            residuals.extend(held_out.iter().map(|(r, t)| {
+                Residual::of((key, kernel, &dtype), &fit_framework, (r, *t), &terms)
             }));
         }
         let mut held_out_shapes = Vec::new();
@@ -1918,16 +1931,8 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     .collect();
                 if keep_residuals {
                     let label = framework_label(f, source.as_deref());
-                    residuals.extend(own_held.iter().map(|(r, t)| Residual {
-                        hardware: key,
-                        framework: label.clone(),
-                        kernel,
-                        dtype: dtype.clone(),
-                        shape: r.shape,
-                        measured_s: r.measured_s,
-                        datasheet_s: t.bound_s(),
-                        calibrated_s: own_terms.predict(*t),
-                        regime: own_terms.regime(*t),
+                    residuals.extend(own_held.iter().map(|(r, t)| {
+                        Residual::of((key, kernel, &dtype), &label, (r, *t), &own_terms)
                     }));
                 }
                 let shipped = if source.is_none() {
