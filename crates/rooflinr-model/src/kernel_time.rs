@@ -524,6 +524,11 @@ pub struct KernelTimes {
     /// prefill kernel; `rooflinr validate` says which rows ran one). It costs
     /// [`KernelTerms::hidden_tile_share`] of its compute time; 0 for every other kernel.
     pub hidden_tiles_s: f64,
+    /// Copies of the activations' per-token scales into the layout a block-scaled GEMM
+    /// reads them in, each a few eager steps of the framework's before the GEMM: vLLM's
+    /// DeepGEMM path where M is not a multiple of 4 (`rooflinr validate` says which rows
+    /// made them). Each takes [`KernelTerms::scale_copy_s`]; 0 for every other kernel.
+    pub scale_copies: f64,
 }
 
 /// The token rows of one tile of the TRT-LLM-Gen fused MoE kernels (sm_100 and sm_103;
@@ -613,6 +618,7 @@ impl KernelTimes {
             head_dim: None,
             route_s: 0.0,
             hidden_tiles_s: 0.0,
+            scale_copies: 0.0,
         }
     }
 
@@ -647,6 +653,7 @@ impl KernelTimes {
             head_dim: None,
             route_s: 0.0,
             hidden_tiles_s: 0.0,
+            scale_copies: 0.0,
         }
     }
 
@@ -753,6 +760,7 @@ impl KernelTimes {
             head_dim: attention_head_dim(shape),
             route_s: 0.0,
             hidden_tiles_s: 0.0,
+            scale_copies: 0.0,
         }
     }
 
@@ -858,6 +866,7 @@ impl KernelTimes {
                 .get()
                 / bandwidth,
             hidden_tiles_s: 0.0,
+            scale_copies: 0.0,
         };
         // The tile term is left out for MoE: tried (each expert's tiles on their own), it
         // moved the held-out medians by -1 to +3 points and fitted unphysical rates on
@@ -983,6 +992,15 @@ pub struct KernelTerms {
     /// causal pairs, it takes 0.79-0.80 of the full causal kernel's time on B200, B300,
     /// GB200 and GB300, 0.71-0.95 on RTX PRO 6000 and 0.37-0.67 on L40S.
     pub hidden_tile_share: f64,
+    /// The time of one copy of the activations' scales into the layout the GEMM reads
+    /// ([`KernelTimes::scale_copies`]), seconds, outside the throughput terms (0 where not
+    /// fitted). Read off the samples that make one, as the fixed time is off the smallest
+    /// ([`KernelTerms::fit`]). NVIDIA's tables (vLLM's DeepGEMM block-scaled FP8 GEMMs):
+    /// DeepGEMM reads the scales column-major with M padded to a multiple of 4 for TMA
+    /// (16-byte columns of FP32), and where M is not one, vLLM lays them out again before
+    /// the GEMM: those rows take 56 us more on B200 and 126-144 us more on GB300 than
+    /// their neighbours at M = 4, 12 and 16, whatever N and K.
+    pub scale_copy_s: f64,
 }
 
 /// `memory` and `compute` seconds combined with the overlap exponent `p`
@@ -1310,6 +1328,7 @@ impl KernelTerms {
         quantise_bandwidth: None,
         write_bandwidth: None,
         hidden_tile_share: 0.0,
+        scale_copy_s: 0.0,
     };
 
     /// The compute time of `t`'s tiles at the datasheet peak, seconds: those it computes,
@@ -1382,6 +1401,7 @@ impl KernelTerms {
             )
             + t.waves * self.per_wave_s
             + t.route_s / self.route_rate
+            + t.scale_copies * self.scale_copy_s
     }
 
     /// The throughput terms overlapped ([`overlapped`]), seconds.
@@ -1725,6 +1745,7 @@ impl KernelTerms {
                                 )
                                 - t.waves * terms.per_wave_s
                                 - t.route_s / terms.route_rate
+                                - t.scale_copies * terms.scale_copy_s
                         })
                         .collect(),
                 )
@@ -1774,8 +1795,35 @@ impl KernelTerms {
                                     quantise_rate(terms.bandwidth),
                                     terms.l2_bandwidth,
                                 )
-                                - t.route_s / terms.route_rate)
+                                - t.route_s / terms.route_rate
+                                - t.scale_copies * terms.scale_copy_s)
                                 / t.waves
+                        })
+                        .collect(),
+                )
+                .unwrap_or(0.0)
+                .max(0.0)
+            } else {
+                0.0
+            };
+            // A copy of the scales: the median excess per copy of the samples that make one
+            // over their other terms.
+            let scale_copy = if overheads {
+                median(
+                    usable
+                        .iter()
+                        .filter(|(t, _)| t.scale_copies > 0.0)
+                        .map(|(t, s)| {
+                            (s - fixed_of(t)
+                                - terms.throughput_s(*t)
+                                - quantise_time(
+                                    t,
+                                    quantise_rate(terms.bandwidth),
+                                    terms.l2_bandwidth,
+                                )
+                                - t.waves * per_wave
+                                - t.route_s / terms.route_rate)
+                                / t.scale_copies
                         })
                         .collect(),
                 )
@@ -1791,7 +1839,11 @@ impl KernelTerms {
             // What the throughput terms have to account for: the measured time less the
             // fixed time and the waves' latency (at least 5 % of it).
             let rest = |t: &KernelTimes, s: f64| {
-                (s - fixed_of(t) - t.waves * per_wave - t.route_s / route_rate).max(s * 0.05)
+                (s - fixed_of(t)
+                    - t.waves * per_wave
+                    - t.route_s / route_rate
+                    - t.scale_copies * scale_copy)
+                    .max(s * 0.05)
             };
             // What one throughput term accounts for when the other takes `other` seconds:
             // the rest less the quantisation pass at `bandwidth`, unoverlapped.
@@ -1914,6 +1966,7 @@ impl KernelTerms {
                 quantise_bandwidth,
                 write_bandwidth,
                 hidden_tile_share,
+                scale_copy_s: scale_copy,
             };
             if next == terms {
                 break;
@@ -2196,6 +2249,13 @@ impl Profile {
     /// computed one ([`KernelTerms::hidden_tile_share`]).
     pub const fn walks_hidden_tiles_at(mut self, share: f64) -> Profile {
         self.terms.hidden_tile_share = share;
+        self
+    }
+
+    /// This GEMM profile with a copy of the activations' scales taking `us` microseconds
+    /// ([`KernelTerms::scale_copy_s`]).
+    pub const fn copies_scales_in(mut self, us: f64) -> Profile {
+        self.terms.scale_copy_s = us * 1e-6;
         self
     }
 
@@ -2747,6 +2807,7 @@ mod tests {
             head_dim: None,
             route_s: 0.0,
             hidden_tiles_s: 0.0,
+            scale_copies: 0.0,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -2976,6 +3037,35 @@ mod tests {
             ..truth
         };
         assert_eq!(KernelTerms::fit(&samples(free)).hidden_tile_share, 0.0);
+    }
+
+    /// Block-scaled GEMMs of which every other one first copies its activations' scales
+    /// into another layout, at 50 us a copy (vLLM's DeepGEMM path on B200 takes 56 us more
+    /// where M is not a multiple of 4): the fit reads the copy's time apart from the fixed
+    /// time, and where no sample copies, fits none.
+    #[test]
+    fn a_copy_of_the_scales_before_the_gemm_is_fitted_its_own_time() {
+        let truth = KernelTerms {
+            fixed_s: 20e-6,
+            bandwidth: 0.8,
+            compute: 0.7,
+            scale_copy_s: 50e-6,
+            ..KernelTerms::ROOFLINE
+        };
+        let samples = spread_of_gemms(&truth, |t, i| t.scale_copies = (i % 2) as f64);
+        let fitted = KernelTerms::fit(&samples);
+        assert!(
+            (fitted.scale_copy_s / 50e-6 - 1.0).abs() < 0.05,
+            "{fitted:?}"
+        );
+        assert!((fitted.fixed_s / 20e-6 - 1.0).abs() < 0.05, "{fitted:?}");
+        let copied = KernelTimes {
+            scale_copies: 1.0,
+            ..gemm(0.0, 0.0)
+        };
+        assert!((truth.predict(copied) - 70e-6).abs() < 1e-12);
+        let none = spread_of_gemms(&truth, |_, _| {});
+        assert_eq!(KernelTerms::fit(&none).scale_copy_s, 0.0);
     }
 
     /// An epilogue slower than the main loop in miniature: the GEMM reads its operands at
@@ -3247,6 +3337,7 @@ mod tests {
                 head_dim: None,
                 route_s: 0.0,
                 hidden_tiles_s: 0.0,
+                scale_copies: 0.0,
             }
         };
         let one_tile = terms.predict(gemm(128, 65536));
@@ -3298,6 +3389,7 @@ mod tests {
                     head_dim: None,
                     route_s: 0.0,
                     hidden_tiles_s: 0.0,
+                    scale_copies: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3359,6 +3451,7 @@ mod tests {
                     head_dim: None,
                     route_s: 0.0,
                     hidden_tiles_s: 0.0,
+                    scale_copies: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3486,6 +3579,7 @@ mod tests {
                     let t = KernelTimes {
                         route_s: tokens * 4e-9,
                         hidden_tiles_s: 0.0,
+                        scale_copies: 0.0,
                         ..KernelTimes::throughput(
                             (200e-6 + tokens * 20e-9) / parallel,
                             tokens * 60e-9 / parallel,

@@ -402,6 +402,24 @@ fn sm120_fp8_block_m_steps(m: u64, n: u64, sms: u32) -> f64 {
     (m.div_ceil(SM120_FP8_BLOCK_M_STEP) * n.div_ceil(128).div_ceil(u64::from(sms.max(1)))) as f64
 }
 
+/// The table's `kernel_source` for vLLM's block-scaled FP8 GEMMs through DeepGEMM.
+const VLLM_DEEPGEMM: &str = "DeepGemmFp8BlockScaledMMKernel";
+
+/// The multiple of M that DeepGEMM reads the activations' scales at without a copy: it
+/// loads them column-major through TMA, whose rows must be 16 bytes apart (4 FP32 scales;
+/// DeepGEMM `get_mn_major_tma_aligned_tensor`).
+const DEEPGEMM_SCALE_ALIGNMENT: u64 = 4;
+
+/// Whether `row`, of M rows, ran vLLM's DeepGEMM path with M not a multiple of
+/// [`DEEPGEMM_SCALE_ALIGNMENT`], so its scales were laid out again before the GEMM
+/// ([`KernelTimes::scale_copies`]).
+fn copies_scales_for_deepgemm(row: &Row, m: u64) -> bool {
+    row.dtype == "fp8_block"
+        && Framework::parse(&row.framework) == Some(Framework::Vllm)
+        && row.kernel_source.as_deref() == Some(VLLM_DEEPGEMM)
+        && !m.is_multiple_of(DEEPGEMM_SCALE_ALIGNMENT)
+}
+
 /// The formats of a GEMM table dtype: (activations, weights). `fp8_block` is FP8 with a
 /// scale per 128 x 128 block (DeepSeek-V3's recipe), counted as FP8: its scales are
 /// 1/16384 of the weights. `int8_wo` is weight-only INT8 with 16-bit activations (SGLang's
@@ -637,6 +655,9 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                     && Framework::parse(&row.framework) == Some(Framework::TensorRtLlm)
                 {
                     times.waves = sm120_fp8_block_m_steps(m, n, sms);
+                }
+                if copies_scales_for_deepgemm(row, m) {
+                    times.scale_copies = 1.0;
                 }
             }
             let looped = gemm_loop(row, (m, n, k), activations, weights, hw.l2_bytes());
@@ -1354,6 +1375,9 @@ struct Fitted {
     /// above none (`KernelTerms::hidden_tile_share`; rows that walk such tiles:
     /// `walks_every_causal_tile`).
     hidden_tile_share: Option<f64>,
+    /// The time of one copy of the activations' scales, us, where fitted
+    /// (`KernelTerms::scale_copy_s`; rows that make one: `copies_scales_for_deepgemm`).
+    scale_copy_us: Option<f64>,
     /// Whether the model crate ships these terms: `matches`, `differs ...`, or `none`.
     shipped: String,
     #[serde(skip)]
@@ -1411,6 +1435,7 @@ impl Fitted {
                 .write_bandwidth
                 .map(|w| w * hw.memory_bandwidth.value.get() / 1e9),
             hidden_tile_share: (terms.hidden_tile_share > 0.0).then_some(terms.hidden_tile_share),
+            scale_copy_us: (terms.scale_copy_s > 0.0).then_some(terms.scale_copy_s * 1e6),
             shipped: shipped_status(shipped, &terms, whole_tiles),
             terms,
         }
@@ -1533,6 +1558,7 @@ fn shipped_status(
         && close(p.terms.l2_bandwidth, terms.l2_bandwidth)
         && close(p.terms.overlap, terms.overlap)
         && close(p.terms.hidden_tile_share, terms.hidden_tile_share)
+        && close(p.terms.scale_copy_s, terms.scale_copy_s)
         && [
             (p.terms.quantise_bandwidth, terms.quantise_bandwidth),
             (p.terms.write_bandwidth, terms.write_bandwidth),
@@ -2091,10 +2117,15 @@ fn profile_lines(v: &Validation) -> String {
                 let ratios = t.head_fixed.map(literal).join(", ");
                 format!(".fixed_by_head_width([{ratios}])")
             };
+            let copies = if t.scale_copy_s > 0.0 {
+                format!(".copies_scales_in({})", literal(t.scale_copy_s * 1e6))
+            } else {
+                String::new()
+            };
             let tiles = if whole_tiles { ".in_whole_tiles()" } else { "" };
             let _ = writeln!(
                 out,
-                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{writes}{routes}{hidden}{tiles},",
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{writes}{routes}{hidden}{copies}{tiles},",
                 g.hardware, held.median, held.p90
             );
         }
@@ -2249,6 +2280,32 @@ mod tests {
             },
             ..row("bfloat16", 0, 0, 0, 1e-4)
         }
+    }
+
+    /// vLLM's DeepGEMM path lays the activations' scales out again where M is not a
+    /// multiple of 4; its other kernels and other frameworks never do.
+    #[test]
+    fn vllms_deepgemm_copies_the_scales_of_an_unaligned_m() {
+        let b200 = registry::get("b200").unwrap();
+        let gemm = |framework: &str, source: &str, m: u64| {
+            let row = Row {
+                system: "b200_sxm".into(),
+                device: "NVIDIA B200".into(),
+                framework: framework.into(),
+                kernel_source: Some(source.into()),
+                sm: Some(100),
+                ..row("fp8_block", m, 4096, 4096, 2e-4)
+            };
+            times(&row, &b200).unwrap().scale_copies
+        };
+        for m in [1, 2, 3, 5, 17, 129] {
+            assert_eq!(gemm("VLLM", VLLM_DEEPGEMM, m), 1.0, "M = {m}");
+        }
+        for m in [4, 8, 16, 128, 4096] {
+            assert_eq!(gemm("VLLM", VLLM_DEEPGEMM, m), 0.0, "M = {m}");
+        }
+        assert_eq!(gemm("VLLM", "CutlassFp8BlockScaledMMKernel", 5), 0.0);
+        assert_eq!(gemm("SGLang", VLLM_DEEPGEMM, 5), 0.0);
     }
 
     /// SGLang's Triton prefill kernel walks every causal key tile under a sliding window;

@@ -37,6 +37,7 @@ const fn p(
             quantise_bandwidth: None,
             write_bandwidth: None,
             hidden_tile_share: 0.0,
+            scale_copy_s: 0.0,
         },
         held_out_median,
         held_out_p90,
