@@ -3467,6 +3467,14 @@ mod tests {
         }
     }
 
+    /// The largest |predicted / measured - 1| of `terms` over `samples`.
+    fn worst_error(terms: &KernelTerms, samples: &[(KernelTimes, f64)]) -> f64 {
+        samples
+            .iter()
+            .map(|(t, s)| (terms.predict(*t) / s - 1.0).abs())
+            .fold(0.0, f64::max)
+    }
+
     /// 800 compute-bound attention kernels, alternately of the two head `widths`, from
     /// `smallest` to 10^4 times it of datasheet compute time, measured as `truth` predicts
     /// them.
@@ -3505,12 +3513,7 @@ mod tests {
         let fitted = KernelTerms::fit(&samples);
         let ratio = fitted.head_compute[wide] / fitted.head_compute[narrow];
         assert!((ratio / 2.5 - 1.0).abs() < 0.05, "{fitted:?}");
-        let worst = |terms: &KernelTerms| {
-            samples
-                .iter()
-                .map(|(t, s)| (terms.predict(*t) / s - 1.0).abs())
-                .fold(0.0, f64::max)
-        };
+        let worst = |terms: &KernelTerms| worst_error(terms, &samples);
         assert!(worst(&fitted) < 0.05, "{fitted:?}");
         // One fraction for both widths: the large kernels of one width or the other miss.
         let one = KernelTerms {
@@ -3543,12 +3546,7 @@ mod tests {
         let fixed = |i: usize| fitted.fixed_s * fitted.head_fixed[i];
         assert!((fixed(narrow) / 12e-6 - 1.0).abs() < 0.05, "{fitted:?}");
         assert!((fixed(wide) / 6e-6 - 1.0).abs() < 0.05, "{fitted:?}");
-        let worst = |terms: &KernelTerms| {
-            samples
-                .iter()
-                .map(|(t, s)| (terms.predict(*t) / s - 1.0).abs())
-                .fold(0.0, f64::max)
-        };
+        let worst = |terms: &KernelTerms| worst_error(terms, &samples);
         assert!(worst(&fitted) < 0.05, "{fitted:?}");
         let one = KernelTerms {
             head_fixed: KernelTerms::ROOFLINE.head_fixed,
@@ -3589,12 +3587,7 @@ mod tests {
                 })
                 .collect()
         };
-        let worst = |terms: &KernelTerms, samples: &[(KernelTimes, f64)]| {
-            samples
-                .iter()
-                .map(|(t, s)| (terms.predict(*t) / s - 1.0).abs())
-                .fold(0.0, f64::max)
-        };
+        let worst = worst_error;
         let samples = layers(&truth);
         let fitted = KernelTerms::fit(&samples);
         assert_eq!(fitted.route_rate, 0.125, "{fitted:?}");
