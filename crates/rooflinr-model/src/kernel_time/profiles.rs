@@ -160,7 +160,7 @@ const fn moe(activations: Format, weights: Format) -> Profiled {
 ///   ratio): TensorRT-LLM's widths mostly sit within 15 % of one another (width 512 on
 ///   Blackwell 20-30 % under the rest, H100's width 128 18 % under, the FP8 kernels of
 ///   widths 128 and 192 on L40S and RTX PRO 6000 35-45 % under); SGLang's width 192 (its
-///   Triton kernel) takes 15-16 us on Blackwell, 2.1-2.9x its other widths', which one
+///   Triton kernel) takes 14-16 us on Blackwell, 2.0-2.5x its other widths', which one
 ///   fixed time for all had missed by 40-60 % on short prompts. Decode kernels are read
 ///   per width the same way: SGLang's width 192 (Triton again) takes 1.6-2.3x its other
 ///   widths' fixed time, TensorRT-LLM's Hopper decode over an FP8 cache 0.7x at widths 128
@@ -181,8 +181,8 @@ const fn moe(activations: Format, weights: Format) -> Profiled {
 ///   cache on A100 and L40S read only 20-41 % of the bandwidth: their kernels convert the
 ///   cache on the way, not verified. SGLang's prefill tables hold its Triton kernel's rows,
 ///   which walk every causal key tile under a sliding window and skip hidden ones at run
-///   time: a tile the window hides fits 5/8 to a whole computed tile's time on Blackwell,
-///   1/2-5/8 on L40S, 3/8-1 on RTX PRO 6000, and on Hopper a whole one for BF16 and FP8
+///   time: a tile the window hides fits 3/4 to a whole computed tile's time on Blackwell,
+///   1/2 on L40S, 3/8-1 on RTX PRO 6000, and on Hopper a whole one for BF16 and FP8
 ///   queries, 1/8-1/4 with an FP8 cache under BF16 queries
 ///   ([`super::KernelTerms::hidden_tile_share`], `walks_hidden_tiles_at`). The product
 ///   cannot tell which kernel a framework runs, and counts no hidden tiles: the share
