@@ -31,7 +31,7 @@ use rooflinr_model::kernel_time::{
     self, DecodeLayout, Framework, GemmLoop, KernelTerms, KernelTimes, MoeLoad, MoeShape, Profiled,
     Regime,
 };
-use rooflinr_model::ops::{AttentionShape, Op, Precision};
+use rooflinr_model::ops::{AttentionShape, Op, OpPrediction, Precision};
 use rooflinr_model::roofline::Efficiency;
 use serde::Serialize;
 
@@ -697,17 +697,18 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
             let layout = decode_layout(row, &shape, precision.kv);
             // A table of no framework the model knows is read with TensorRT-LLM's tiles.
             let framework = Framework::parse(&row.framework).unwrap_or(Framework::TensorRtLlm);
-            let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
-            let times_of = |shape: &AttentionShape| {
-                let p = Op::FusedAttention(*shape).predict(&precision, hw, &Efficiency::IDEAL);
+            let times_of = |shape: &AttentionShape, p: &OpPrediction| {
                 KernelTimes::attention_of(shape, &p.prediction, &precision, hw, (framework, layout))
             };
-            let mut times = times_of(&shape);
+            let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
+            let mut times = times_of(&shape, &p);
             if shape.window.is_some() && walks_every_causal_tile(row) {
-                let every_tile = times_of(&AttentionShape {
+                let every = AttentionShape {
                     window: None,
                     ..shape
-                });
+                };
+                let every_p = Op::FusedAttention(every).predict(&precision, hw, &Efficiency::IDEAL);
+                let every_tile = times_of(&every, &every_p);
                 times.hidden_tiles_s = (every_tile.compute_s - times.compute_s).max(0.0);
             }
             if writes_cache_apart(row) {
