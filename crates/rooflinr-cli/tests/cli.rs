@@ -1124,7 +1124,7 @@ fn a_closed_pipe_ends_the_output_quietly() {
 /// profile's expected time; shapes no GPU can hold are named.
 #[test]
 fn a_moe_layer_is_predicted_whole_and_calibrated_by_its_profile() {
-    use rooflinr_model::kernel_time::{Activations, Framework, FusedMoe, MoeShape};
+    use rooflinr_model::kernel_time::{Activations, Framework, FusedMoe, MoeShape, MoeTiling};
     let args = [
         "predict",
         "moe",
@@ -1159,7 +1159,7 @@ fn a_moe_layer_is_predicted_whole_and_calibrated_by_its_profile() {
         },
         Precision::uniform(Format::NvFp4),
     );
-    let times = layer.times(&hw, false);
+    let times = layer.times(&hw, MoeTiling::Copies);
     let bound = json(&args);
     assert_eq!(bound["op"], "moe");
     assert_eq!(bound["copies_per_gpu"].as_f64(), Some(64.0));

@@ -534,7 +534,7 @@ pub struct MoeJson {
 /// Predicts one fused MoE layer of `shape` on one GPU.
 fn moe(args: &Args, hw: &Hardware, precision: Precision, shape: MoeShape) -> Result<()> {
     let layer = FusedMoe::uniform(shape, precision);
-    let times = layer.times(hw, false);
+    let times = layer.times(hw, kernel_time::MoeTiling::Copies);
     let flops: f64 = shape
         .expert_gemms(&layer.load)
         .iter()

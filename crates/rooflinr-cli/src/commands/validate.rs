@@ -28,8 +28,8 @@ use rooflinr_model::analysis::{Phase, mla_attention_shape};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::kernel_time::{
-    self, DecodeLayout, Framework, GemmLoop, KernelTerms, KernelTimes, MoeLoad, MoeShape, Profiled,
-    Regime,
+    self, DecodeLayout, Framework, GemmLoop, KernelTerms, KernelTimes, MoeLoad, MoeShape,
+    MoeTiling, Profiled, Regime,
 };
 use rooflinr_model::ops::{AttentionShape, Op, OpPrediction, Precision};
 use rooflinr_model::roofline::Efficiency;
@@ -766,14 +766,8 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 tokens: timed.tokens,
                 ..shape
             };
-            let tile = runs_trtllm_gen_moe(row, hw).then(|| {
-                kernel_time::trtllm_gen_moe_tile(
-                    timed.tokens as u64,
-                    top_k,
-                    experts / ep,
-                    &precision,
-                )
-            });
+            let tile =
+                moe_tiling(row, hw).tile_rows(timed.tokens as u64, top_k, experts / ep, &precision);
             // The collector loops the layer on one set of weights and tokens.
             let times = KernelTimes::moe(&shape, &timed.load, &precision, hw, tile);
             let bytes = times.memory_s * hw.memory_bandwidth.value.get();
@@ -799,12 +793,56 @@ fn runs_trtllm_gen_moe(row: &Row, hw: &Hardware) -> bool {
         }
 }
 
-/// Whether every one of `rows` ran a kernel that computes whole tiles of rows per expert
-/// on `hw` ([`runs_trtllm_gen_moe`]): `Some(true)` where all did, `Some(false)` where none
-/// did, `None` where some did.
-fn tile_rule(rows: &[&Row], hw: &Hardware) -> Option<bool> {
-    let tiled = rows.iter().filter(|r| runs_trtllm_gen_moe(r, hw)).count();
-    (tiled == 0 || tiled == rows.len()).then_some(tiled > 0)
+/// How the MoE kernel `row` timed tiles each expert's rows on `hw`: TRT-LLM-Gen's tiles
+/// ([`runs_trtllm_gen_moe`]), the Triton fused MoE's (SGLang's `sglang_fused_moe_triton`
+/// kernels, [`kernel_time::triton_moe_tile`]), or none (every other kernel, and every
+/// row that is not a MoE's).
+fn moe_tiling(row: &Row, hw: &Hardware) -> MoeTiling {
+    let source = row.kernel_source.as_deref().unwrap_or_default();
+    if runs_trtllm_gen_moe(row, hw) {
+        MoeTiling::TrtllmGen
+    } else if row.kernel == Kernel::Moe && source.starts_with(SGLANG_TRITON_MOE) {
+        MoeTiling::Triton
+    } else {
+        MoeTiling::Copies
+    }
+}
+
+/// The table's `kernel_source` for SGLang's Triton fused MoE (with a suffix where the
+/// collector ran a variant of it: `_situ_as_silu`).
+const SGLANG_TRITON_MOE: &str = "sglang_fused_moe_triton";
+
+/// The tiling every one of `rows` ran on `hw` ([`moe_tiling`]); `None` where they ran
+/// kernels of different tilings.
+fn tile_rule(rows: &[&Row], hw: &Hardware) -> Option<MoeTiling> {
+    let mut tilings = rows.iter().map(|r| moe_tiling(r, hw));
+    let first = tilings.next().unwrap_or(MoeTiling::Copies);
+    tilings.all(|t| t == first).then_some(first)
+}
+
+/// Those of a framework's `rows` that ran the MoE tiling most of them ran on `hw`
+/// ([`moe_tiling`]): a profile follows one tiling, so where a framework's table timed
+/// kernels of different tilings (SGLang's on the H100: its Triton fused MoE for 90 % of the
+/// rows, FlashInfer's CUTLASS kernel for the rest), its profile is its most timed kernel's
+/// and the others are judged apart, each kernel on its own.
+fn of_most_rows_tiling<'a>(
+    rows: Vec<&'a (&'a Row, KernelTimes)>,
+    hw: &Hardware,
+) -> Vec<&'a (&'a Row, KernelTimes)> {
+    let mut counts: Vec<(MoeTiling, usize)> = Vec::new();
+    for (r, _) in &rows {
+        let tiling = moe_tiling(r, hw);
+        match counts.iter_mut().find(|(t, _)| *t == tiling) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((tiling, 1)),
+        }
+    }
+    let Some(&(most, _)) = counts.iter().max_by_key(|(_, n)| *n) else {
+        return rows;
+    };
+    rows.into_iter()
+        .filter(|(r, _)| moe_tiling(r, hw) == most)
+        .collect()
 }
 
 /// The router a MoE table's rows were timed with.
@@ -1412,24 +1450,23 @@ struct Fitted {
     shipped: String,
     #[serde(skip)]
     terms: KernelTerms,
-    /// Whether every row fitted ran a kernel that computes whole tiles of rows per expert
-    /// (`runs_trtllm_gen_moe`); `None` where some did and some did not, which no one
-    /// profile can follow.
+    /// The tiling every row fitted ran ([`moe_tiling`]); `None` where they ran kernels of
+    /// different tilings, which no one profile can follow.
     #[serde(skip)]
-    whole_tiles: Option<bool>,
+    tiling: Option<MoeTiling>,
 }
 
 impl Fitted {
-    /// `terms` fitted on `hw` over rows that computed whole tiles per expert or not
-    /// (`whole_tiles`), and whether `shipped` holds them.
+    /// `terms` fitted on `hw` over rows that ran `tiling`, and whether `shipped` holds
+    /// them.
     fn new(
         terms: KernelTerms,
-        whole_tiles: Option<bool>,
+        tiling: Option<MoeTiling>,
         hw: &Hardware,
         shipped: Option<&kernel_time::Profile>,
     ) -> Fitted {
         Fitted {
-            whole_tiles,
+            tiling,
             fixed_us: terms.fixed_s * 1e6,
             bandwidth_fraction: terms.bandwidth,
             compute_fraction: terms.compute,
@@ -1466,7 +1503,7 @@ impl Fitted {
                 .map(|w| w * hw.memory_bandwidth.value.get() / 1e9),
             hidden_tile_share: (terms.hidden_tile_share > 0.0).then_some(terms.hidden_tile_share),
             scale_copy_us: (terms.scale_copy_s > 0.0).then_some(terms.scale_copy_s * 1e6),
-            shipped: shipped_status(shipped, &terms, whole_tiles),
+            shipped: shipped_status(shipped, &terms, tiling),
             terms,
         }
     }
@@ -1533,8 +1570,9 @@ struct OtherFramework {
     /// shapes to several, fitted and judged apart besides the framework as a whole: one
     /// set of terms cannot hold kernels whose fixed times differ threefold (vLLM's
     /// block-scaled FP8 on the H100: about 60 us through FlashInfer, 90 us through
-    /// DeepGEMM, 180 us through CUTLASS). `None`: the framework's every kernel, as its
-    /// profile is fitted.
+    /// DeepGEMM, 180 us through CUTLASS). `None`: the framework's every kernel of one MoE
+    /// tiling, the one most of its rows ran ([`of_most_rows_tiling`]), as its profile is
+    /// fitted.
     kernel: Option<String>,
     /// Every row: the datasheet bound.
     datasheet: Errors,
@@ -1572,13 +1610,13 @@ fn framework_label(framework: &str, kernel: Option<&str>) -> String {
 fn shipped_status(
     shipped: Option<&kernel_time::Profile>,
     terms: &KernelTerms,
-    whole_tiles: Option<bool>,
+    tiling: Option<MoeTiling>,
 ) -> String {
     let Some(p) = shipped else {
         return "none".to_string();
     };
     let close = |a: f64, b: f64| a == b || (a - b).abs() <= 0.01 * b.abs().max(1e-12);
-    if whole_tiles == Some(p.whole_tiles)
+    if tiling == Some(p.tiling)
         && close(p.terms.route_rate, terms.route_rate)
         && close(p.terms.fixed_s, terms.fixed_s)
         && close(p.terms.bandwidth, terms.bandwidth)
@@ -1608,7 +1646,7 @@ fn shipped_status(
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, whole tiles {}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, tiles {:?}): update kernel_time::PROFILES",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1622,7 +1660,7 @@ fn shipped_status(
             p.terms.write_bandwidth,
             p.terms.route_rate,
             p.terms.hidden_tile_share,
-            p.whole_tiles
+            p.tiling
         )
     }
 }
@@ -1892,7 +1930,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             .map(|(r, t)| (*t, r.measured_s))
             .collect();
         let terms = KernelTerms::fit(&fitting);
-        let whole_tiles = |rows: &[&(&Row, KernelTimes)]| {
+        let tiling = |rows: &[&(&Row, KernelTimes)]| {
             tile_rule(&rows.iter().map(|(r, _)| *r).collect::<Vec<_>>(), &hw)
         };
         let shape = |r: &Row| r.shape.to_string();
@@ -1963,6 +2001,11 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                         r.framework == f && (source.is_none() || r.kernel_source == source)
                     })
                     .collect();
+                let rows_of = if source.is_none() {
+                    of_most_rows_tiling(rows_of, &hw)
+                } else {
+                    rows_of
+                };
                 // Judged on the rows the group's terms were not fitted on.
                 let part: Vec<&(&Row, KernelTimes)> = rows_of
                     .iter()
@@ -2003,7 +2046,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     calibrated,
                     own_fit: errors(&mut own),
                     fitted_shapes: own_fitting.len(),
-                    fitted: Fitted::new(own_terms, whole_tiles(&rows_of), &hw, shipped),
+                    fitted: Fitted::new(own_terms, tiling(&rows_of), &hw, shipped),
                 }
             })
             .collect();
@@ -2015,7 +2058,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             fitted_on: format!("{fit_framework}, {} shapes", fitting.len()),
             fitted: Fitted::new(
                 terms,
-                whole_tiles(
+                tiling(
                     &predicted
                         .iter()
                         .filter(|(r, _)| r.framework == fit_framework)
@@ -2060,7 +2103,8 @@ fn literal(x: f64) -> String {
 
 /// The lines of `kernel_time::PROFILES` (`profiles.rs`'s `p(...)` calls): every group
 /// with a profile kind, each framework whose own held-out median is at most
-/// [`kernel_time::SHIPPED_MEDIAN_ERROR`]. Enum variants are written by their derived
+/// [`kernel_time::SHIPPED_MEDIAN_ERROR`] and whose fixed time is under
+/// [`kernel_time::SHIPPED_MAX_FIXED_S`]. Enum variants are written by their derived
 /// `Debug` names, which are the identifiers `profiles.rs` imports.
 fn profile_lines(v: &Validation) -> String {
     let mut out = String::new();
@@ -2099,12 +2143,15 @@ fn profile_lines(v: &Validation) -> String {
             let Some(framework) = kernel_time::Framework::parse(&framework) else {
                 continue;
             };
-            if held.rows == 0 || held.median > kernel_time::SHIPPED_MEDIAN_ERROR {
+            if held.rows == 0
+                || held.median > kernel_time::SHIPPED_MEDIAN_ERROR
+                || fitted.terms.fixed_s >= kernel_time::SHIPPED_MAX_FIXED_S
+            {
                 continue;
             }
-            // A framework whose MoE rows ran kernels with and without whole tiles has no
-            // one rule for the product to follow.
-            let Some(whole_tiles) = fitted.whole_tiles else {
+            // A framework whose MoE rows ran kernels of different tilings has no one rule
+            // for the product to follow.
+            let Some(tiling) = fitted.tiling else {
                 continue;
             };
             let t = fitted.terms;
@@ -2152,7 +2199,10 @@ fn profile_lines(v: &Validation) -> String {
             } else {
                 String::new()
             };
-            let tiles = if whole_tiles { ".in_whole_tiles()" } else { "" };
+            let tiles = match tiling {
+                MoeTiling::Copies => String::new(),
+                tiling => format!(".in_tiles({tiling:?})"),
+            };
             let _ = writeln!(
                 out,
                 "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{writes}{routes}{hidden}{copies}{tiles},",
@@ -2925,6 +2975,69 @@ mod tests {
         assert!(!runs_trtllm_gen_moe(&trtllm_gen, &h200));
     }
 
+    /// SGLang's Triton fused MoE rows compute 16-row tiles while the tokens are at most the
+    /// local experts and 64-row tiles past them: at 12 tokens over 16 experts each expert
+    /// computes 16 rows; at 17, 64.
+    #[test]
+    fn sglangs_triton_moe_rows_compute_its_default_tiles() {
+        let l40s = registry::get("l40s").unwrap();
+        let triton = |tokens| Row {
+            shape: Shape::Moe {
+                tokens,
+                hidden: 2880,
+                inter: 2880,
+                top_k: 4,
+                experts: 16,
+                tp: 1,
+                ep: 1,
+                gated: true,
+                balanced: true,
+                min_latency: false,
+            },
+            sm: Some(89),
+            ..Row {
+                dtype: "w4a16_mxfp4".into(),
+                ..b200_moe("SGLang", "sglang_fused_moe_triton")
+            }
+        };
+        let (few, many) = (triton(12), triton(17));
+        assert_eq!(moe_tiling(&few, &l40s), MoeTiling::Triton);
+        let copies = |row: &Row| Row {
+            kernel_source: Some("sglang_marlin_moe".into()),
+            ..row.clone()
+        };
+        let padding = |row: &Row| {
+            times(row, &l40s).unwrap().compute_s / times(&copies(row), &l40s).unwrap().compute_s
+        };
+        // 12 tokens x 4 copies over 16 experts: 3 an expert, in a 16-row tile.
+        assert!(
+            (padding(&few) - 16.0 / 3.0).abs() < 1e-6,
+            "{}",
+            padding(&few)
+        );
+        // 17 tokens: 4.25 copies an expert, in a 64-row tile.
+        assert!(
+            (padding(&many) - 64.0 / 4.25).abs() < 1e-6,
+            "{}",
+            padding(&many)
+        );
+
+        // A framework whose table ran kernels of different tilings is profiled on the
+        // rows of the tiling most of them ran, its other kernels judged apart.
+        let cutlass = Row {
+            kernel_source: Some("sglang_flashinfer_cutlass_moe".into()),
+            ..few.clone()
+        };
+        let t = times(&few, &l40s).unwrap();
+        let rows = [(&few, t), (&many, t), (&cutlass, t)];
+        let kept = of_most_rows_tiling(rows.iter().collect(), &l40s);
+        assert_eq!(kept.len(), 2);
+        assert!(
+            kept.iter()
+                .all(|(r, _)| moe_tiling(r, &l40s) == MoeTiling::Triton)
+        );
+    }
+
     #[test]
     fn sglangs_int8_table_quantises_its_activations_in_eager_pytorch() {
         let h100 = registry::get("h100-sxm").unwrap();
@@ -3236,22 +3349,33 @@ mod tests {
         assert_eq!(layer.kind(), nvfp4);
     }
 
-    /// A framework's MoE profile computes whole tiles per expert where every row it was
-    /// fitted on ran a TRT-LLM-Gen kernel, and has no one rule where its rows mixed kernels.
+    /// A framework's MoE profile follows the tiling of the kernel every row it was fitted
+    /// on ran (TRT-LLM-Gen's, the Triton fused MoE's, or none), and has no one rule where
+    /// its rows mixed kernels of different tilings.
     #[test]
     fn a_moe_profile_follows_one_tile_rule_or_none() {
         let b200 = registry::get("b200").unwrap();
         let trtllm_gen = b200_moe("SGLang", "sglang_flashinfer_trtllm_moe");
         let triton = b200_moe("SGLang", "sglang_fused_moe_triton");
-        assert_eq!(tile_rule(&[&trtllm_gen, &trtllm_gen], &b200), Some(true));
-        assert_eq!(tile_rule(&[&triton], &b200), Some(false));
+        let triton_variant = b200_moe("SGLang", "sglang_fused_moe_triton_situ_as_silu");
+        let cutlass = b200_moe("TRTLLM", "moe_torch_flow_cutlass");
+        assert_eq!(
+            tile_rule(&[&trtllm_gen, &trtllm_gen], &b200),
+            Some(MoeTiling::TrtllmGen)
+        );
+        assert_eq!(
+            tile_rule(&[&triton, &triton_variant], &b200),
+            Some(MoeTiling::Triton)
+        );
+        assert_eq!(tile_rule(&[&cutlass], &b200), Some(MoeTiling::Copies));
         assert_eq!(tile_rule(&[&trtllm_gen, &triton], &b200), None);
+        assert_eq!(tile_rule(&[&cutlass, &triton], &b200), None);
         // Not a MoE row: no tiles per expert, whatever its kernel's name.
         let attention = Row {
             kernel: Kernel::GenerationAttention,
-            ..trtllm_gen.clone()
+            ..triton.clone()
         };
-        assert_eq!(tile_rule(&[&attention], &b200), Some(false));
+        assert_eq!(tile_rule(&[&attention], &b200), Some(MoeTiling::Copies));
     }
 
     /// TensorRT-LLM's decode rows with more than 32 query heads per KV head ran its masked

@@ -2,10 +2,11 @@
 //! prints these lines from its fits; `cargo xtask validate` refits them and says whether
 //! each still matches.
 
-use super::{ATTENTION_HEAD_DIMS, Framework, KernelTerms, Profile, Profiled};
+use super::{ATTENTION_HEAD_DIMS, Framework, KernelTerms, MoeTiling, Profile, Profiled};
 use crate::analysis::Phase::{self, Decode, Prefill};
 use crate::format::Format::{self, Bf16, Fp8E4m3, MxFp4, MxFp8E4m3, NvFp4};
 use Framework::{Sglang, TensorRtLlm, Vllm};
+use MoeTiling::{Triton, TrtllmGen};
 
 /// One profile; `terms` are [fixed time in µs, bandwidth fraction, compute fraction,
 /// latency per wave in µs, tile bandwidth fraction, L2 rate for re-reads as a multiple of the
@@ -41,7 +42,7 @@ const fn p(
         },
         held_out_median,
         held_out_p90,
-        whole_tiles: false,
+        tiling: MoeTiling::Copies,
     }
 }
 
@@ -216,9 +217,10 @@ const fn moe(activations: Format, weights: Format) -> Profiled {
 ///   and RTX PRO 6000; vLLM's W4A16 MXFP4 on H200 fits 50x, which has no physical
 ///   reading. The product's layers read their weights from DRAM and never use it.
 ///   Profiles marked
-///   `in_whole_tiles` were fitted on TRT-LLM-Gen kernels only, which compute whole tiles of
-///   rows per expert ([`super::trtllm_gen_moe_tile`]), and a framework whose MoE table
-///   mixes such kernels with others has no profile.
+///   `in_tiles(TrtllmGen)` were fitted on TRT-LLM-Gen kernels only, which compute whole
+///   tiles of rows per expert ([`super::trtllm_gen_moe_tile`]), `in_tiles(Triton)` on
+///   SGLang's Triton fused MoE only ([`super::triton_moe_tile`]); a framework whose MoE
+///   table mixes kernels of different tiles has no profile.
 // Fitted figures: one may happen to lie near a mathematical constant (0.318).
 #[allow(clippy::approx_constant)]
 #[rustfmt::skip]
@@ -233,7 +235,7 @@ pub const PROFILES: &[Profile] = &[
     p("a100-sxm", Sglang, attention(Decode, Bf16, Bf16), [10.6605, 0.534417, 0.234541, 3.37177, 1.0, 0.534417, 2.0], 0.111, 0.365),
     p("a100-sxm", Vllm, attention(Decode, Bf16, Bf16), [8.50396, 0.7558, 1.0, 3.99957, 0.128471, 0.7558, 1.0], 0.169, 0.358),
     p("a100-sxm", TensorRtLlm, per_query_head(Bf16, Bf16), [9.19969, 0.905822, 1.0, 1.69808, 0.0201925, 2.25673, 1.0], 0.098, 0.424),
-    p("a100-sxm", Sglang, moe(Bf16, Bf16), [35.343, 0.771092, 0.530718, 0.0, 1.0, 0.771092, 1.0], 0.124, 0.317),
+    p("a100-sxm", Sglang, moe(Bf16, Bf16), [45.5962, 0.858102, 0.446292, 0.0, 1.0, 35.0148, 1.5], 0.101, 0.312).writes_at(0.707107).routes_at(4.0).in_tiles(Triton),
     p("a100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.4288, 1.0, 0.498217, 3.87387, 1.0, 1.3027, 2.0], 0.068, 0.290),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Bf16), [2.1073, 1.0, 0.368766, 12.0346, 0.00468408, 1.0, 1.5], 0.088, 0.270),
     p("a100-sxm", TensorRtLlm, mla(Decode, Bf16, Fp8E4m3), [1.66103, 0.7314, 0.368455, 12.5343, 0.00234629, 1.0, 1.5], 0.086, 0.274),
@@ -263,14 +265,18 @@ pub const PROFILES: &[Profile] = &[
     ph("b200", Vllm, attention(Decode, Bf16, Fp8E4m3), [7.67879, 1.0, 0.645529, 1.30671, 1.0, f64::INFINITY, 1.0], [1.74444, 0.757997, 32.2764, 0.093206, 2.50892], 0.152, 0.419).fixed_by_head_width([1.00542, 0.96139, 1.16193, 1.01298, 1.23088]),
     p("b200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.9406, 0.83822, 1.0, 1.22653, 0.00362148, 1.0, f64::INFINITY], 0.088, 0.222).fixed_by_head_width([0.995562, 1.0031, 1.0, 1.32094, 1.0]),
     p("b200", TensorRtLlm, moe(Bf16, Bf16), [26.1476, 0.841301, 0.80942, 0.0, 1.0, f64::INFINITY, 2.0], 0.083, 0.365).writes_at(0.5).routes_at(1.0),
+    p("b200", Sglang, moe(Bf16, Bf16), [17.7674, 0.962064, 0.695016, 0.0, 1.0, f64::INFINITY, 4.0], 0.092, 0.349).writes_at(1.0).routes_at(1.0).in_tiles(TrtllmGen),
+    p("b200", Vllm, moe(Bf16, Bf16), [31.0254, 0.771605, 0.410935, 0.0, 1.0, f64::INFINITY, 1.5], 0.126, 0.417).writes_at(1.0).routes_at(0.125),
     p("b200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.6275, 0.792957, 0.845041, 0.0, 1.0, f64::INFINITY, 2.0], 0.094, 0.338).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5),
+    p("b200", Vllm, moe(Fp8E4m3, Fp8E4m3), [28.435, 0.690198, 0.328676, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.146, 0.534).quantised_at(1.0).writes_at(1.0).routes_at(0.03125),
     p("b200", TensorRtLlm, moe(NvFp4, NvFp4), [34.9799, 0.44074, 0.448235, 0.0, 1.0, f64::INFINITY, 4.0], 0.138, 0.420).quantised_at(0.2973).writes_at(0.2973).routes_at(1.0),
-    p("b200", Sglang, moe(NvFp4, NvFp4), [18.6362, 0.931667, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.152, 0.376).quantised_at(1.0).writes_at(0.8409).routes_at(0.25).in_whole_tiles(),
-    p("b200", TensorRtLlm, moe(Bf16, MxFp4), [45.3058, 0.194593, 0.135134, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.034, 0.105).routes_at(0.5).in_whole_tiles(),
-    p("b200", Sglang, moe(Bf16, MxFp4), [19.9997, 0.551036, 0.328698, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.106, 0.301).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
-    p("b200", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [20.0688, 0.808881, 0.295717, 0.0, 1.0, f64::INFINITY, 2.0], 0.149, 0.419).quantised_at(1.0).writes_at(0.707107).routes_at(0.5).in_whole_tiles(),
-    p("b200", Sglang, moe(MxFp8E4m3, MxFp4), [19.9439, 0.821106, 0.912706, 0.0, 1.0, f64::INFINITY, 1.5], 0.130, 0.360).quantised_at(1.0).routes_at(0.25).in_whole_tiles(),
-    p("b200", Vllm, moe(MxFp8E4m3, MxFp4), [26.1022, 0.851819, 0.702876, 0.0, 1.0, f64::INFINITY, 4.0], 0.104, 0.408).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
+    p("b200", Sglang, moe(NvFp4, NvFp4), [18.6362, 0.931667, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.152, 0.376).quantised_at(1.0).writes_at(0.8409).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b200", Vllm, moe(NvFp4, NvFp4), [22.1848, 0.919941, 0.457578, 0.0, 1.0, f64::INFINITY, 2.0], 0.113, 0.424).quantised_at(0.707107).writes_at(0.5946).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b200", TensorRtLlm, moe(Bf16, MxFp4), [45.3058, 0.194593, 0.135134, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.034, 0.105).routes_at(0.5).in_tiles(TrtllmGen),
+    p("b200", Sglang, moe(Bf16, MxFp4), [19.9997, 0.551036, 0.328698, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.106, 0.301).writes_at(0.4204).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b200", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [20.0688, 0.808881, 0.295717, 0.0, 1.0, f64::INFINITY, 2.0], 0.149, 0.419).quantised_at(1.0).writes_at(0.707107).routes_at(0.5).in_tiles(TrtllmGen),
+    p("b200", Sglang, moe(MxFp8E4m3, MxFp4), [19.9439, 0.821106, 0.912706, 0.0, 1.0, f64::INFINITY, 1.5], 0.130, 0.360).quantised_at(1.0).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b200", Vllm, moe(MxFp8E4m3, MxFp4), [26.1022, 0.851819, 0.702876, 0.0, 1.0, f64::INFINITY, 4.0], 0.104, 0.408).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_tiles(TrtllmGen),
     p("b200", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.6808, 1.0, 0.611773, 3.24184, 1.0, f64::INFINITY, f64::INFINITY], 0.087, 0.427),
     p("b200", Sglang, mla(Prefill, Bf16, Bf16), [9.29787, 0.906807, 0.653589, 3.19986, 1.0, f64::INFINITY, f64::INFINITY], 0.106, 0.435),
     p("b200", TensorRtLlm, mla(Decode, Bf16, Bf16), [5.26549, 0.730724, 1.0, 5.35674, 0.289757, f64::INFINITY, 4.0], 0.073, 0.273),
@@ -303,14 +309,19 @@ pub const PROFILES: &[Profile] = &[
     ph("b300", Vllm, attention(Decode, Bf16, Fp8E4m3), [7.67812, 0.881258, 0.02, 1.31786, 1.0, f64::INFINITY, 2.0], [0.106345, 0.044908, 1.0, 0.0825016, 0.250833], 0.046, 0.237).fixed_by_head_width([0.99145, 0.999512, 1.25146, 1.0022, 1.2103]),
     p("b300", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.75491, 0.926188, 1.0, 1.26449, 0.0036285, 1.0, f64::INFINITY], 0.071, 0.215).fixed_by_head_width([0.976724, 1.00759, 1.0, 1.19437, 1.0]),
     p("b300", TensorRtLlm, moe(Bf16, Bf16), [24.9478, 0.82406, 0.781736, 0.0, 1.0, f64::INFINITY, 4.0], 0.082, 0.351).writes_at(0.5).routes_at(1.0),
+    p("b300", Sglang, moe(Bf16, Bf16), [16.0527, 0.936313, 0.705268, 0.0, 1.0, f64::INFINITY, 4.0], 0.100, 0.381).writes_at(1.0).routes_at(1.0).in_tiles(TrtllmGen),
+    p("b300", Vllm, moe(Bf16, Bf16), [17.4042, 0.930096, 0.466082, 0.0, 1.0, f64::INFINITY, 4.0], 0.062, 0.360).writes_at(1.0).routes_at(1.0).in_tiles(TrtllmGen),
     p("b300", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [26.98, 0.763158, 0.915301, 0.0, 1.0, f64::INFINITY, 2.0], 0.096, 0.336).quantised_at(0.4204).writes_at(0.4204).routes_at(0.5),
+    p("b300", Vllm, moe(Fp8E4m3, Fp8E4m3), [17.1387, 0.856777, 0.457386, 0.0, 1.0, f64::INFINITY, 4.0], 0.066, 0.282).writes_at(0.8409).routes_at(0.5).in_tiles(TrtllmGen),
     p("b300", TensorRtLlm, moe(NvFp4, NvFp4), [32.8782, 0.673765, 1.0, 0.0, 1.0, f64::INFINITY, 1.5], 0.110, 0.340).quantised_at(0.2973).writes_at(0.2973).routes_at(0.5),
-    p("b300", Sglang, moe(NvFp4, NvFp4), [17.7023, 0.899967, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.153, 0.389).quantised_at(1.0).routes_at(0.25).in_whole_tiles(),
-    p("b300", TensorRtLlm, moe(Bf16, MxFp4), [44.3235, 0.201034, 0.141376, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.025, 0.101).routes_at(0.5).in_whole_tiles(),
-    p("b300", Sglang, moe(Bf16, MxFp4), [18.4482, 0.546389, 0.262807, 0.0, 1.0, f64::INFINITY, 4.0], 0.062, 0.203).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
-    p("b300", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [19.3642, 0.827157, 0.338001, 0.0, 1.0, f64::INFINITY, 2.0], 0.147, 0.438).quantised_at(1.0).routes_at(0.5).in_whole_tiles(),
-    p("b300", Sglang, moe(MxFp8E4m3, MxFp4), [18.4275, 0.786447, 0.614373, 0.0, 1.0, f64::INFINITY, 4.0], 0.128, 0.312).quantised_at(0.3536).writes_at(0.5946).routes_at(0.5).in_whole_tiles(),
-    p("b300", Vllm, moe(MxFp8E4m3, MxFp4), [23.9216, 0.829998, 0.750025, 0.0, 1.0, f64::INFINITY, 4.0], 0.106, 0.428).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
+    p("b300", Sglang, moe(NvFp4, NvFp4), [17.7023, 0.899967, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.153, 0.389).quantised_at(1.0).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b300", Vllm, moe(NvFp4, NvFp4), [18.5565, 0.85803, 0.284597, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.097, 0.350).quantised_at(0.707107).writes_at(0.707107).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b300", TensorRtLlm, moe(Bf16, MxFp4), [44.3235, 0.201034, 0.141376, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.025, 0.101).routes_at(0.5).in_tiles(TrtllmGen),
+    p("b300", Sglang, moe(Bf16, MxFp4), [18.4482, 0.546389, 0.262807, 0.0, 1.0, f64::INFINITY, 4.0], 0.062, 0.203).writes_at(0.4204).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b300", Vllm, moe(Bf16, MxFp4), [20.1105, 0.535276, 0.261762, 0.0, 1.0, f64::INFINITY, 4.0], 0.082, 0.276).writes_at(0.4204).routes_at(0.25).in_tiles(TrtllmGen),
+    p("b300", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [19.3642, 0.827157, 0.338001, 0.0, 1.0, f64::INFINITY, 2.0], 0.147, 0.438).quantised_at(1.0).routes_at(0.5).in_tiles(TrtllmGen),
+    p("b300", Sglang, moe(MxFp8E4m3, MxFp4), [18.4275, 0.786447, 0.614373, 0.0, 1.0, f64::INFINITY, 4.0], 0.128, 0.312).quantised_at(0.3536).writes_at(0.5946).routes_at(0.5).in_tiles(TrtllmGen),
+    p("b300", Vllm, moe(MxFp8E4m3, MxFp4), [23.9216, 0.829998, 0.750025, 0.0, 1.0, f64::INFINITY, 4.0], 0.106, 0.428).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_tiles(TrtllmGen),
     p("b300", TensorRtLlm, mla(Prefill, Bf16, Bf16), [9.96183, 1.0, 0.684492, 2.99784, 1.0, f64::INFINITY, f64::INFINITY], 0.105, 0.417),
     p("b300", Sglang, mla(Prefill, Bf16, Bf16), [7.48674, 1.0, 0.733653, 3.03947, 1.0, f64::INFINITY, f64::INFINITY], 0.140, 0.438),
     p("b300", TensorRtLlm, mla(Decode, Bf16, Bf16), [3.43182, 0.722837, 0.794692, 5.53999, 0.269278, f64::INFINITY, 4.0], 0.107, 0.293),
@@ -343,14 +354,19 @@ pub const PROFILES: &[Profile] = &[
     ph("gb200", Vllm, attention(Decode, Bf16, Fp8E4m3), [9.66142, 0.989172, 0.214905, 1.1493, 1.0, f64::INFINITY, 1.5], [1.16367, 0.375764, 10.7452, 0.182351, 0.936422], 0.042, 0.211).fixed_by_head_width([0.987536, 0.992601, 1.22105, 1.01198, 1.02807]),
     p("gb200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [9.66849, 0.91572, 1.0, 1.12452, 0.00369309, 1.0, f64::INFINITY], 0.080, 0.216).fixed_by_head_width([1.00148, 1.01658, 1.0, 1.10997, 1.0]),
     p("gb200", TensorRtLlm, moe(Bf16, Bf16), [25.6488, 0.840147, 0.699753, 0.0, 1.0, f64::INFINITY, 4.0], 0.078, 0.285).writes_at(0.4204).routes_at(2.0),
+    p("gb200", Sglang, moe(Bf16, Bf16), [17.3939, 0.972109, 0.616134, 0.0, 1.0, f64::INFINITY, 4.0], 0.094, 0.372).writes_at(1.0).routes_at(1.0).in_tiles(TrtllmGen),
+    p("gb200", Vllm, moe(Bf16, Bf16), [18.3984, 0.946742, 0.434927, 0.0, 1.0, f64::INFINITY, 4.0], 0.064, 0.349).writes_at(1.0).routes_at(1.0).in_tiles(TrtllmGen),
     p("gb200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.0273, 0.798985, 0.805583, 0.0, 1.0, f64::INFINITY, 2.0], 0.083, 0.309).quantised_at(0.4204).writes_at(0.4204).routes_at(0.5),
+    p("gb200", Vllm, moe(Fp8E4m3, Fp8E4m3), [17.631, 0.856363, 0.423361, 0.0, 1.0, f64::INFINITY, 4.0], 0.078, 0.240).quantised_at(0.707107).writes_at(1.0).routes_at(0.5).in_tiles(TrtllmGen),
     p("gb200", TensorRtLlm, moe(NvFp4, NvFp4), [33.4006, 0.569175, 0.518483, 0.0, 1.0, f64::INFINITY, 2.0], 0.131, 0.375).writes_at(0.2973).routes_at(0.5),
-    p("gb200", Sglang, moe(NvFp4, NvFp4), [18.257, 0.943475, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.152, 0.380).quantised_at(1.0).writes_at(0.8409).routes_at(0.25).in_whole_tiles(),
-    p("gb200", TensorRtLlm, moe(Bf16, MxFp4), [42.1549, 0.202764, 0.132629, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.035, 0.111).routes_at(0.5).in_whole_tiles(),
-    p("gb200", Sglang, moe(Bf16, MxFp4), [19.6763, 0.54583, 0.285136, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.117, 0.310).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
-    p("gb200", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [20.0458, 0.840755, 0.297473, 0.0, 1.0, f64::INFINITY, 2.0], 0.141, 0.419).quantised_at(1.0).routes_at(0.5).in_whole_tiles(),
-    p("gb200", Sglang, moe(MxFp8E4m3, MxFp4), [19.2793, 0.840902, 0.826002, 0.0, 1.0, f64::INFINITY, 1.5], 0.121, 0.351).quantised_at(1.0).writes_at(0.707107).routes_at(0.25).in_whole_tiles(),
-    p("gb200", Vllm, moe(MxFp8E4m3, MxFp4), [26.2406, 0.904994, 0.842007, 0.0, 1.0, f64::INFINITY, 1.5], 0.110, 0.431).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
+    p("gb200", Sglang, moe(NvFp4, NvFp4), [18.257, 0.943475, 1.0, 0.0, 1.0, f64::INFINITY, 2.0], 0.152, 0.380).quantised_at(1.0).writes_at(0.8409).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb200", Vllm, moe(NvFp4, NvFp4), [21.0312, 0.904576, 0.459703, 0.0, 1.0, f64::INFINITY, 4.0], 0.099, 0.366).quantised_at(0.5).writes_at(0.707107).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb200", TensorRtLlm, moe(Bf16, MxFp4), [42.1549, 0.202764, 0.132629, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.035, 0.111).routes_at(0.5).in_tiles(TrtllmGen),
+    p("gb200", Sglang, moe(Bf16, MxFp4), [19.6763, 0.54583, 0.285136, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.117, 0.310).writes_at(0.4204).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb200", Vllm, moe(Bf16, MxFp4), [20.3126, 0.523189, 0.246286, 0.0, 1.0, f64::INFINITY, 4.0], 0.087, 0.264).writes_at(0.3536).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb200", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [20.0458, 0.840755, 0.297473, 0.0, 1.0, f64::INFINITY, 2.0], 0.141, 0.419).quantised_at(1.0).routes_at(0.5).in_tiles(TrtllmGen),
+    p("gb200", Sglang, moe(MxFp8E4m3, MxFp4), [19.2793, 0.840902, 0.826002, 0.0, 1.0, f64::INFINITY, 1.5], 0.121, 0.351).quantised_at(1.0).writes_at(0.707107).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb200", Vllm, moe(MxFp8E4m3, MxFp4), [26.2406, 0.904994, 0.842007, 0.0, 1.0, f64::INFINITY, 1.5], 0.110, 0.431).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_tiles(TrtllmGen),
     p("gb200", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.9261, 0.97139, 0.584041, 3.24994, 1.0, f64::INFINITY, f64::INFINITY], 0.120, 0.448),
     p("gb200", Sglang, mla(Prefill, Bf16, Bf16), [9.76791, 0.984609, 0.568772, 3.06244, 1.0, f64::INFINITY, f64::INFINITY], 0.131, 0.413),
     p("gb200", TensorRtLlm, mla(Decode, Bf16, Bf16), [5.27629, 0.720134, 1.0, 5.24944, 0.281994, f64::INFINITY, 4.0], 0.081, 0.271),
@@ -383,14 +399,19 @@ pub const PROFILES: &[Profile] = &[
     ph("gb300", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.03283, 0.866177, 0.02, 1.31111, 1.0, f64::INFINITY, 2.0], [0.114295, 0.0578047, 1.0, 0.0241747, 0.428327], 0.103, 0.235).fixed_by_head_width([0.988351, 0.998754, 1.25439, 1.14143, 1.18451]),
     p("gb300", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [9.7108, 0.956789, 1.0, 1.20178, 0.0036145, 1.0, f64::INFINITY], 0.081, 0.231).fixed_by_head_width([1.00567, 1.00635, 1.0, 1.09909, 1.0]),
     p("gb300", TensorRtLlm, moe(Bf16, Bf16), [25.5027, 0.811137, 0.848077, 0.0, 1.0, f64::INFINITY, 2.0], 0.071, 0.252).writes_at(0.5).routes_at(2.0),
+    p("gb300", Sglang, moe(Bf16, Bf16), [16.5795, 0.941202, 0.665072, 0.0, 1.0, f64::INFINITY, 4.0], 0.099, 0.376).writes_at(1.0).routes_at(1.0).in_tiles(TrtllmGen),
+    p("gb300", Vllm, moe(Bf16, Bf16), [18.0264, 0.921901, 0.455509, 0.0, 1.0, f64::INFINITY, 4.0], 0.062, 0.363).writes_at(1.0).routes_at(1.0).in_tiles(TrtllmGen),
     p("gb300", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [27.4943, 0.785334, 0.865321, 0.0, 1.0, f64::INFINITY, 2.0], 0.083, 0.299).quantised_at(0.4204).writes_at(0.4204).routes_at(0.5),
+    p("gb300", Vllm, moe(Fp8E4m3, Fp8E4m3), [17.5962, 0.844908, 0.437723, 0.0, 1.0, f64::INFINITY, 4.0], 0.064, 0.253).writes_at(1.0).routes_at(0.5).in_tiles(TrtllmGen),
     p("gb300", TensorRtLlm, moe(NvFp4, NvFp4), [33.0858, 0.681809, 0.311517, 0.0, 1.0, f64::INFINITY, 4.0], 0.101, 0.317).quantised_at(0.3536).writes_at(0.2973).routes_at(0.5),
-    p("gb300", Sglang, moe(NvFp4, NvFp4), [17.7129, 0.905889, 0.909229, 0.0, 1.0, f64::INFINITY, 2.0], 0.151, 0.387).quantised_at(1.0).routes_at(0.25).in_whole_tiles(),
-    p("gb300", TensorRtLlm, moe(Bf16, MxFp4), [42.2875, 0.203354, 0.133529, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.028, 0.095).routes_at(0.5).in_whole_tiles(),
-    p("gb300", Sglang, moe(Bf16, MxFp4), [19.1579, 0.55669, 0.288489, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.116, 0.303).writes_at(0.4204).routes_at(0.25).in_whole_tiles(),
-    p("gb300", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [19.977, 0.827463, 0.307429, 0.0, 1.0, f64::INFINITY, 2.0], 0.144, 0.434).quantised_at(1.0).routes_at(0.5).in_whole_tiles(),
-    p("gb300", Sglang, moe(MxFp8E4m3, MxFp4), [18.6946, 0.820901, 0.81614, 0.0, 1.0, f64::INFINITY, 1.5], 0.111, 0.319).quantised_at(0.3536).writes_at(0.707107).routes_at(0.5).in_whole_tiles(),
-    p("gb300", Vllm, moe(MxFp8E4m3, MxFp4), [24.2623, 0.842329, 0.539245, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.113, 0.462).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_whole_tiles(),
+    p("gb300", Sglang, moe(NvFp4, NvFp4), [17.7129, 0.905889, 0.909229, 0.0, 1.0, f64::INFINITY, 2.0], 0.151, 0.387).quantised_at(1.0).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb300", Vllm, moe(NvFp4, NvFp4), [19.4878, 0.86353, 0.283628, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.090, 0.338).quantised_at(0.8409).writes_at(0.707107).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb300", TensorRtLlm, moe(Bf16, MxFp4), [42.2875, 0.203354, 0.133529, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.028, 0.095).routes_at(0.5).in_tiles(TrtllmGen),
+    p("gb300", Sglang, moe(Bf16, MxFp4), [19.1579, 0.55669, 0.288489, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.116, 0.303).writes_at(0.4204).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb300", Vllm, moe(Bf16, MxFp4), [20.3204, 0.528165, 0.246966, 0.0, 1.0, f64::INFINITY, 4.0], 0.076, 0.272).writes_at(0.4204).routes_at(0.25).in_tiles(TrtllmGen),
+    p("gb300", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [19.977, 0.827463, 0.307429, 0.0, 1.0, f64::INFINITY, 2.0], 0.144, 0.434).quantised_at(1.0).routes_at(0.5).in_tiles(TrtllmGen),
+    p("gb300", Sglang, moe(MxFp8E4m3, MxFp4), [18.6946, 0.820901, 0.81614, 0.0, 1.0, f64::INFINITY, 1.5], 0.111, 0.319).quantised_at(0.3536).writes_at(0.707107).routes_at(0.5).in_tiles(TrtllmGen),
+    p("gb300", Vllm, moe(MxFp8E4m3, MxFp4), [24.2623, 0.842329, 0.539245, 0.0, 1.0, f64::INFINITY, f64::INFINITY], 0.113, 0.462).quantised_at(0.3536).writes_at(0.4204).routes_at(0.5).in_tiles(TrtllmGen),
     p("gb300", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.7398, 1.0, 0.685324, 2.80641, 1.0, f64::INFINITY, f64::INFINITY], 0.093, 0.406),
     p("gb300", Sglang, mla(Prefill, Bf16, Bf16), [9.83554, 1.0, 0.747605, 2.89694, 1.0, f64::INFINITY, f64::INFINITY], 0.107, 0.433),
     p("gb300", TensorRtLlm, mla(Decode, Bf16, Bf16), [4.63535, 0.707694, 1.0, 5.37185, 0.273983, f64::INFINITY, 4.0], 0.096, 0.277),
@@ -420,12 +441,12 @@ pub const PROFILES: &[Profile] = &[
     ph("h100-sxm", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.65994, 0.740853, 0.103653, 4.09514, 0.16241, 0.740853, 1.0], [0.126305, 0.142718, 0.895752, 1.12981, 1.0], 0.105, 0.305).fixed_by_head_width([0.800283, 1.0328, 1.09254, 1.33238, 1.0]),
     p("h100-sxm", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.89663, 0.787166, 1.0, 1.20126, 0.0445364, 1.04927, 1.0], 0.111, 0.342).fixed_by_head_width([1.00261, 0.984605, 1.04472, 1.00153, 1.0]),
     p("h100-sxm", TensorRtLlm, moe(Bf16, Bf16), [26.9371, 0.87829, 0.831614, 0.0, 1.0, 0.878308, 2.0], 0.065, 0.449).writes_at(0.707107).routes_at(2.0),
-    p("h100-sxm", Sglang, moe(Bf16, Bf16), [28.3875, 0.719089, 0.255281, 0.0, 1.0, 1.1511, f64::INFINITY], 0.179, 0.544).writes_at(0.8409).routes_at(0.25),
+    p("h100-sxm", Sglang, moe(Bf16, Bf16), [29.8015, 0.887294, 0.274245, 0.0, 1.0, 23.773, 2.0], 0.124, 0.429).writes_at(1.0).routes_at(0.25).in_tiles(Triton),
     p("h100-sxm", Vllm, moe(Bf16, Bf16), [39.35, 0.905063, 0.533056, 0.0, 1.0, 1.28391, 4.0], 0.096, 0.413).writes_at(1.0).routes_at(0.25),
     p("h100-sxm", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.205, 0.84342, 0.813945, 0.0, 1.0, 0.843424, 2.0], 0.080, 0.440).quantised_at(0.5946).writes_at(0.5946).routes_at(1.0),
     p("h100-sxm", Vllm, moe(Fp8E4m3, Fp8E4m3), [46.2928, 0.184495, 0.14102, 0.0, 1.0, 0.383055, 4.0], 0.135, 0.476).quantised_at(1.0).writes_at(0.2973),
     p("h100-sxm", TensorRtLlm, moe(Bf16, MxFp4), [72.7295, 0.826703, 1.0, 0.0, 1.0, 0.826703, f64::INFINITY], 0.091, 0.283).writes_at(0.125).routes_at(0.125),
-    p("h100-sxm", Sglang, moe(Bf16, MxFp4), [25.1762, 0.226419, 0.215336, 0.0, 1.0, 0.226804, 4.0], 0.201, 0.848).writes_at(1.0).routes_at(0.25),
+    p("h100-sxm", Sglang, moe(Bf16, MxFp4), [24.9058, 0.257699, 0.272806, 0.0, 1.0, 0.257699, 1.5], 0.175, 0.520).writes_at(0.2973).routes_at(0.25).in_tiles(Triton),
     p("h100-sxm", Vllm, moe(Bf16, MxFp4), [63.6345, 0.806022, 0.778391, 0.0, 1.0, 0.846071, 1.5], 0.208, 0.600).writes_at(0.8409).routes_at(0.25),
     p("h100-sxm", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.5293, 1.0, 0.635597, 3.88632, 1.0, 1.0, f64::INFINITY], 0.109, 0.335),
     p("h100-sxm", Sglang, mla(Prefill, Bf16, Bf16), [11.8622, 0.365945, 0.180046, 0.0, 1.0, 0.367927, 1.5], 0.050, 0.370),
@@ -456,11 +477,11 @@ pub const PROFILES: &[Profile] = &[
     ph("h200", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.43038, 0.545734, 0.106374, 4.13237, 1.0, 0.545734, 1.0], [0.18587, 0.155282, 0.874342, 1.1267, 1.0], 0.117, 0.315).fixed_by_head_width([0.793731, 1.03669, 1.10007, 1.3503, 1.0]),
     p("h200", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.77244, 0.593569, 1.0, 1.20652, 1.0, 0.722053, 1.0], 0.114, 0.373).fixed_by_head_width([1.00084, 0.983215, 1.00711, 1.0048, 1.0]),
     p("h200", TensorRtLlm, moe(Bf16, Bf16), [27.4203, 0.89126, 0.837829, 0.0, 1.0, 0.894485, 2.0], 0.079, 0.512).writes_at(0.5946).routes_at(1.0),
-    p("h200", Sglang, moe(Bf16, Bf16), [30.2475, 0.600135, 0.296065, 0.0, 1.0, 1.81113, 2.0], 0.176, 0.527).writes_at(1.0).routes_at(0.25),
+    p("h200", Sglang, moe(Bf16, Bf16), [29.7026, 0.840194, 0.317531, 0.0, 1.0, 3.34391, 1.5], 0.129, 0.409).writes_at(1.0).routes_at(0.25).in_tiles(Triton),
     p("h200", Vllm, moe(Bf16, Bf16), [35.0787, 0.904744, 0.628266, 0.0, 1.0, 1.15665, 4.0], 0.087, 0.428).writes_at(1.0).routes_at(0.125),
     p("h200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.3467, 0.824403, 0.816218, 0.0, 1.0, 0.824403, 2.0], 0.095, 0.529).quantised_at(0.5946).writes_at(0.5).routes_at(0.5),
     p("h200", TensorRtLlm, moe(Bf16, MxFp4), [68.8027, 0.618232, 0.461146, 0.0, 1.0, 0.626982, f64::INFINITY], 0.122, 0.310).writes_at(0.125).routes_at(0.0625),
-    p("h200", Sglang, moe(Bf16, MxFp4), [24.6056, 0.214803, 0.25149, 0.0, 1.0, 0.214803, f64::INFINITY], 0.232, 0.682).writes_at(0.2973).routes_at(0.125),
+    p("h200", Sglang, moe(Bf16, MxFp4), [26.3389, 0.230834, 0.179466, 0.0, 1.0, 0.776045, f64::INFINITY], 0.212, 0.482).writes_at(1.0).routes_at(0.125).in_tiles(Triton),
     p("h200", Vllm, moe(Bf16, MxFp4), [85.5993, 0.591952, 0.614252, 0.0, 1.0, 49.724, 1.0], 0.246, 0.776).writes_at(1.0).routes_at(0.25),
     p("h200", TensorRtLlm, mla(Prefill, Bf16, Bf16), [11.9818, 1.0, 0.61792, 3.48144, 1.0, 1.0, 4.0], 0.109, 0.356),
     p("h200", Sglang, mla(Prefill, Bf16, Bf16), [11.657, 0.305068, 0.181264, 0.0, 1.0, 0.305068, 1.5], 0.047, 0.361),
@@ -491,10 +512,11 @@ pub const PROFILES: &[Profile] = &[
     ph("l40s", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.37033, 0.825182, 0.160993, 2.20058, 1.0, 3.21692, f64::INFINITY], [0.921145, 1.04432, 1.74354, 0.862426, 1.0], 0.093, 0.312).fixed_by_head_width([0.980316, 1.10036, 0.694742, 1.08104, 1.0]),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [10.0661, 0.789272, 1.0, 2.89918, 1.0, 0.945315, f64::INFINITY], 0.119, 0.383).fixed_by_head_width([0.915445, 1.08278, 1.71206, 1.6382, 1.0]),
     p("l40s", TensorRtLlm, moe(Bf16, Bf16), [23.788, 0.813422, 0.355617, 0.0, 1.0, 4.20737, 4.0], 0.051, 0.294),
-    p("l40s", Sglang, moe(Bf16, Bf16), [21.1514, 0.784916, 0.548204, 0.0, 1.0, 3.71342, 1.0], 0.205, 0.511).writes_at(1.0).routes_at(0.5),
+    p("l40s", Sglang, moe(Bf16, Bf16), [21.6671, 0.848417, 0.51405, 0.0, 1.0, 3.79267, 1.0], 0.191, 0.531).writes_at(1.0).routes_at(0.5).in_tiles(Triton),
     p("l40s", Vllm, moe(Bf16, Bf16), [26.7054, 0.835702, 0.584092, 0.0, 1.0, 4.77648, 4.0], 0.094, 0.509).writes_at(1.0).routes_at(0.25),
     p("l40s", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [24.7949, 0.807338, 0.419257, 0.0, 1.0, 4.31812, 4.0], 0.053, 0.220).quantised_at(1.0).writes_at(0.8409).routes_at(4.0),
     p("l40s", Vllm, moe(Fp8E4m3, Fp8E4m3), [26.493, 0.791585, 0.560493, 0.0, 1.0, 5.46493, 4.0], 0.107, 0.664).quantised_at(0.3536).writes_at(1.0).routes_at(0.125),
+    p("l40s", Sglang, moe(Bf16, MxFp4), [18.1737, 0.222459, 0.127046, 0.0, 1.0, 182.633, 1.5], 0.188, 0.745).writes_at(0.8409).routes_at(0.5).in_tiles(Triton),
     p("l40s", Vllm, moe(Bf16, MxFp4), [34.6, 0.78426, 0.482939, 0.0, 1.0, 3.11672, f64::INFINITY], 0.110, 0.375).writes_at(1.0).routes_at(0.25),
     p("l40s", TensorRtLlm, mla(Prefill, Bf16, Bf16), [7.1269, 0.608525, 0.427025, 3.66996, 1.0, 178.056, 4.0], 0.071, 0.254),
     p("l40s", Sglang, mla(Prefill, Bf16, Bf16), [4.464, 0.554501, 0.061231, 4.67384, 0.00196296, 122.366, 4.0], 0.062, 0.474),
@@ -526,7 +548,7 @@ pub const PROFILES: &[Profile] = &[
     ph("rtx-pro-6000", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.47507, 0.838139, 0.180668, 2.37868, 0.833732, 2.10982, f64::INFINITY], [0.877922, 0.956784, 1.93127, 1.01808, 1.0], 0.106, 0.267).fixed_by_head_width([0.996356, 1.0175, 0.759676, 1.00434, 1.0]),
     p("rtx-pro-6000", TensorRtLlm, per_query_head(Bf16, Fp8E4m3), [7.73153, 1.0, 1.0, 0.987355, 0.0177215, 3.45033, f64::INFINITY], 0.098, 0.253).fixed_by_head_width([0.999183, 1.01036, 1.0, 0.940967, 1.0]),
     p("rtx-pro-6000", TensorRtLlm, moe(Bf16, Bf16), [27.1393, 0.856769, 0.658368, 0.0, 1.0, 1.90133, 2.0], 0.065, 0.297).writes_at(1.0).routes_at(4.0),
-    p("rtx-pro-6000", Sglang, moe(Bf16, Bf16), [26.4684, 0.846056, 0.502426, 0.0, 1.0, 1.949, 4.0], 0.224, 0.469).writes_at(1.0).routes_at(0.5),
+    p("rtx-pro-6000", Sglang, moe(Bf16, Bf16), [26.3593, 0.907829, 0.682793, 0.0, 1.0, 3.17293, 1.0], 0.139, 0.362).writes_at(1.0).routes_at(0.5).in_tiles(Triton),
     p("rtx-pro-6000", Vllm, moe(Bf16, Bf16), [34.0285, 0.843034, 0.368483, 0.0, 1.0, 1.67442, 4.0], 0.064, 0.429).writes_at(0.8409).routes_at(4.0),
     p("rtx-pro-6000", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [25.7903, 0.842078, 0.672792, 0.0, 1.0, 2.16881, 2.0], 0.072, 0.303).quantised_at(1.0).writes_at(0.8409).routes_at(4.0),
     p("rtx-pro-6000", Vllm, moe(Fp8E4m3, Fp8E4m3), [32.6414, 0.820891, 0.328127, 0.0, 1.0, 1.8947, 4.0], 0.057, 0.321).quantised_at(0.4204).writes_at(0.8409).routes_at(2.0),
