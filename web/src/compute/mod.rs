@@ -161,7 +161,7 @@ pub struct OperatorView {
     pub ranking: Vec<RankRow>,
     /// The expected time under the fitted kernel terms the model crate ships for this
     /// device and formats (GEMM and GEMV only), seconds, with the profile.
-    pub calibrated: Option<(f64, &'static rooflinr_model::kernel_time::Profile)>,
+    pub calibrated: Option<(f64, rooflinr_model::kernel_time::Profile)>,
 }
 
 /// The operator the state describes.

@@ -438,8 +438,7 @@ fn calibrate(
             ));
         }
         None => {
-            let shipped: Vec<String> = kernel_time::PROFILES
-                .iter()
+            let shipped: Vec<String> = kernel_time::profiles()
                 .filter(|q| q.hardware == hw.key && q.framework == framework)
                 .map(|q| q.kernel.name())
                 .collect();

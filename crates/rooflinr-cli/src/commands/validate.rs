@@ -1463,7 +1463,7 @@ impl Fitted {
         terms: KernelTerms,
         tiling: Option<MoeTiling>,
         hw: &Hardware,
-        shipped: Option<&kernel_time::Profile>,
+        shipped: Option<kernel_time::Profile>,
     ) -> Fitted {
         Fitted {
             tiling,
@@ -1608,7 +1608,7 @@ fn framework_label(framework: &str, kernel: Option<&str>) -> String {
 /// Whether `shipped` holds `terms` and the tile rule (each term within 1 %): `matches`,
 /// `differs (...)`, `none`.
 fn shipped_status(
-    shipped: Option<&kernel_time::Profile>,
+    shipped: Option<kernel_time::Profile>,
     terms: &KernelTerms,
     tiling: Option<MoeTiling>,
 ) -> String {
@@ -1646,7 +1646,7 @@ fn shipped_status(
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, tiles {:?}): update kernel_time::PROFILES",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, tiles {:?}): update kernel_time/profiles.rs",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -2101,7 +2101,7 @@ fn literal(x: f64) -> String {
     }
 }
 
-/// The lines of `kernel_time::PROFILES` (`profiles.rs`'s `p(...)` calls): every group
+/// The lines of `PROFILES` in `kernel_time/profiles.rs` (its `p(...)` calls): every group
 /// with a profile kind, each framework whose own held-out median is at most
 /// [`kernel_time::SHIPPED_MEDIAN_ERROR`] and whose fixed time is under
 /// [`kernel_time::SHIPPED_MAX_FIXED_S`]. Enum variants are written by their derived
