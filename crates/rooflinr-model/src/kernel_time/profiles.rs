@@ -330,10 +330,13 @@ const fn moe(activations: Format, weights: Format) -> Profiled {
 ///   ([`KernelTerms::route_rate`]) fits at a sixteenth to four times the datasheet
 ///   bandwidth (see `validate`'s "MoE routing pass" column). The L2 rate of a MoE profile
 ///   is the one the tables' loop over one layer's weights and tokens reads its cached
-///   share at ([`super::found_in_l2`]): 0.2-1.8x the DRAM's datasheet rate on Hopper
+///   share at ([`super::found_in_l2`]): 0.2-3.3x the DRAM's datasheet rate on Hopper
 ///   (TensorRT-LLM's at its bandwidth fraction), none fitted on Blackwell, 0.9-5.5x on L40S
-///   and RTX PRO 6000; vLLM's W4A16 MXFP4 on H200 fits 50x, which has no physical
-///   reading. The product's layers read their weights from DRAM and never use it.
+///   and RTX PRO 6000. Some have no physical reading: vLLM's W4A16 MXFP4 on H200 fits 50x,
+///   and SGLang's Triton kernel, once its padded tiles are counted, 24x on the H100, 35x on
+///   the A100 and 183x for W4A16 MXFP4 on L40S (1-4x before): the fit then finds the loop's
+///   cached share nearly free, which we have not explained. The product's layers read
+///   their weights from DRAM and never use it.
 ///   Profiles marked
 ///   `in_tiles(TrtllmGen)` were fitted on TRT-LLM-Gen kernels only, which compute whole
 ///   tiles of rows per expert ([`super::trtllm_gen_moe_tile`]), `in_tiles(Triton)` on
