@@ -1201,3 +1201,58 @@ fn a_moe_layer_is_predicted_whole_and_calibrated_by_its_profile() {
         assert!(err.contains(error), "{err}");
     }
 }
+
+/// `predict moe --calibrated` under a profile whose kernel pads each expert's copies to
+/// whole tiles (SGLang's Triton fused MoE on L40S) says so, and steps where the kernel's
+/// tile does: 16 rows while the tokens are at most the experts, 64 past them.
+#[test]
+fn a_calibrated_moe_layer_names_the_tiles_its_kernel_pads_to() {
+    let layer = |tokens: &str| {
+        json(&[
+            "predict",
+            "moe",
+            "--tokens",
+            tokens,
+            "--hidden",
+            "2880",
+            "--intermediate",
+            "2880",
+            "--experts",
+            "32",
+            "--top-k",
+            "4",
+            "--hardware",
+            "l40s",
+            "--weights",
+            "mxfp4",
+            "--activations",
+            "bf16",
+            "--calibrated",
+            "--framework",
+            "sglang",
+            "--json",
+        ])
+    };
+    let (at_32, at_48) = (layer("32"), layer("48"));
+    let note = |v: &Value| v["calibration"].as_str().unwrap().to_string();
+    assert!(
+        note(&at_32).contains("whole tiles of 16 token rows"),
+        "{}",
+        note(&at_32)
+    );
+    assert!(
+        note(&at_48).contains("whole tiles of 64 token rows"),
+        "{}",
+        note(&at_48)
+    );
+    // Every expert is touched at both; the step is the padded tile's compute (NVIDIA's
+    // table: 2.36 and 3.41 ms).
+    let time = |v: &Value| v["time_s"].as_f64().unwrap();
+    assert!(
+        time(&at_48) > 1.3 * time(&at_32),
+        "{} {}",
+        time(&at_32),
+        time(&at_48)
+    );
+    assert!(time(&at_48) < 1.3 * 3.41e-3 && time(&at_32) > 2.36e-3 / 1.3);
+}

@@ -575,6 +575,15 @@ pub enum MoeTiling {
 }
 
 impl MoeTiling {
+    /// Whose tiles, for people: `TRT-LLM-Gen's`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoeTiling::Copies => "none",
+            MoeTiling::TrtllmGen => "TRT-LLM-Gen's",
+            MoeTiling::Triton => "the Triton fused MoE's default",
+        }
+    }
+
     /// The rows of one tile for `tokens` tokens, each routed to `top_k` of
     /// `local_experts`, in `precision`; `None` for [`MoeTiling::Copies`].
     pub fn tile_rows(
@@ -2484,13 +2493,24 @@ impl FusedMoe {
     /// Its datasheet times on `hw`, each expert's rows computed in `tiling`'s tiles
     /// ([`Profile::tiling`]).
     pub fn times(&self, hw: &Hardware, tiling: MoeTiling) -> KernelTimes {
-        let tile = tiling.tile_rows(
+        KernelTimes::moe(
+            &self.shape,
+            &self.load,
+            &self.precision,
+            hw,
+            self.tile_rows(tiling),
+        )
+    }
+
+    /// The token rows of each expert's tiles under `tiling`; `None` for
+    /// [`MoeTiling::Copies`].
+    pub fn tile_rows(&self, tiling: MoeTiling) -> Option<u64> {
+        tiling.tile_rows(
             self.shape.tokens.round() as u64,
             self.shape.top_k.round() as u64,
             (self.shape.experts / self.shape.expert_parallel).round() as u64,
             &self.precision,
-        );
-        KernelTimes::moe(&self.shape, &self.load, &self.precision, hw, tile)
+        )
     }
 
     /// Its expected time per instance under the shipped profile for `framework` on `hw`,

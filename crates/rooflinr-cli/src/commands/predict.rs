@@ -567,8 +567,16 @@ fn moe(args: &Args, hw: &Hardware, precision: Precision, shape: MoeShape) -> Res
         json.calibration = Some(match layer.calibrated(hw, args.framework, activations) {
             Some((time_s, profile)) => {
                 json.time_s = time_s;
+                let tiles = layer
+                    .tile_rows(profile.tiling)
+                    .map_or_else(String::new, |rows| {
+                        format!(
+                            "; each expert computes whole tiles of {rows} token rows ({} tiles)",
+                            profile.tiling.name()
+                        )
+                    });
                 format!(
-                    "{} kernels ({}), {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%",
+                    "{} kernels ({}), {PROFILE_SOURCE}; held-out median error {:.0}%, p90 {:.0}%{tiles}",
                     args.framework.name(),
                     profile.kernel.name(),
                     profile.held_out_median * 100.0,
