@@ -1846,10 +1846,11 @@ struct Validation {
 }
 
 /// The kernels `framework`'s rows among `predicted` ran, where one of its tables (one
-/// version) dispatched its shapes to more than one (each kernel is then also fitted apart,
-/// over every version); none otherwise: two versions that each ran one kernel are one
-/// framework's releases.
-fn kernels_of(predicted: &[(&Row, KernelTimes)], framework: &str) -> Vec<String> {
+/// version) dispatched its shapes to more than one, or its kernels tile a MoE's rows
+/// differently on `hw` (the framework's profile takes one tiling's rows,
+/// [`of_most_rows_tiling`]); each kernel is then also fitted apart, over every version.
+/// None otherwise: two versions that each ran one kernel are one framework's releases.
+fn kernels_of(predicted: &[(&Row, KernelTimes)], framework: &str, hw: &Hardware) -> Vec<String> {
     let mut kernels: Vec<(&str, &str)> = predicted
         .iter()
         .filter(|(r, _)| r.framework == framework)
@@ -1860,7 +1861,12 @@ fn kernels_of(predicted: &[(&Row, KernelTimes)], framework: &str) -> Vec<String>
     let dispatched = kernels
         .iter()
         .any(|(kernel, version)| kernels.iter().any(|(k, v)| v == version && k != kernel));
-    if !dispatched {
+    let rows: Vec<&Row> = predicted
+        .iter()
+        .filter(|(r, _)| r.framework == framework)
+        .map(|(r, _)| *r)
+        .collect();
+    if !dispatched && tile_rule(&rows, hw).is_some() {
         return Vec::new();
     }
     let mut names: Vec<String> = kernels
@@ -1988,7 +1994,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             .filter(|f| **f != fit_framework)
             .map(|f| (*f, None));
         let by_kernel = frameworks.iter().flat_map(|f| {
-            kernels_of(&predicted, f)
+            kernels_of(&predicted, f, &hw)
                 .into_iter()
                 .map(move |source| (*f, Some(source)))
         });
@@ -3036,6 +3042,28 @@ mod tests {
             kept.iter()
                 .all(|(r, _)| moe_tiling(r, &l40s) == MoeTiling::Triton)
         );
+        // Each kernel is judged apart too, even where each release ran one of them.
+        let (older, newer) = (
+            Row {
+                version: "0.5.10".into(),
+                ..cutlass.clone()
+            },
+            Row {
+                version: "0.5.14".into(),
+                ..few.clone()
+            },
+        );
+        assert_eq!(
+            kernels_of(&[(&older, t), (&newer, t)], "SGLang", &l40s),
+            ["sglang_flashinfer_cutlass_moe", "sglang_fused_moe_triton"]
+        );
+        // Two releases of one tiling, one kernel each: the framework's releases.
+        let same_tiles = Row {
+            kernel_source: Some("sglang_marlin_moe".into()),
+            version: "0.5.14".into(),
+            ..older.clone()
+        };
+        assert!(kernels_of(&[(&same_tiles, t), (&older, t)], "SGLang", &l40s).is_empty());
     }
 
     #[test]
