@@ -123,6 +123,17 @@ impl StoredProfile {
     }
 }
 
+/// The plain roofline's terms, whose optional ones a stored profile starts from.
+const ROOFLINE: KernelTerms = KernelTerms::ROOFLINE;
+
+/// `x` in `f32`.
+const fn narrow_option(x: Option<f64>) -> Option<f32> {
+    match x {
+        Some(x) => Some(x as f32),
+        None => None,
+    }
+}
+
 /// `x` in `f32`.
 const fn narrow<const N: usize>(x: [f64; N]) -> [f32; N] {
     let mut out = [0.0; N];
@@ -151,13 +162,14 @@ const fn p(
         framework,
         kernel,
         terms: narrow(terms),
-        head_compute: [1.0; ATTENTION_HEAD_DIMS.len()],
-        head_fixed: [1.0; ATTENTION_HEAD_DIMS.len()],
-        route_rate: f32::INFINITY,
-        quantise_bandwidth: None,
-        write_bandwidth: None,
-        hidden_tile_share: 0.0,
-        scale_copy_us: 0.0,
+        // The roofline's: each term below is set by the builder that names it.
+        head_compute: narrow(ROOFLINE.head_compute),
+        head_fixed: narrow(ROOFLINE.head_fixed),
+        route_rate: ROOFLINE.route_rate as f32,
+        quantise_bandwidth: narrow_option(ROOFLINE.quantise_bandwidth),
+        write_bandwidth: narrow_option(ROOFLINE.write_bandwidth),
+        hidden_tile_share: ROOFLINE.hidden_tile_share as f32,
+        scale_copy_us: (ROOFLINE.scale_copy_s * 1e6) as f32,
         held_out_median: held_out_median as f32,
         held_out_p90: held_out_p90 as f32,
         tiling: MoeTiling::Copies,
