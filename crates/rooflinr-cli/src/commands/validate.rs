@@ -845,6 +845,72 @@ fn of_most_rows_tiling<'a>(
         .collect()
 }
 
+/// Those of a framework's `rows` its newest release timed, and that release, where its
+/// releases ran different kernels (by the tables' `kernel_source`); all of them, and none,
+/// where every release ran the same. A profile describes the kernel the framework runs
+/// now: vLLM 0.19's H200 FP8 MoE rows ran its Triton fused MoE, 0.24's FlashInfer's
+/// CUTLASS kernel, and one set of terms fitted on both missed by 48 % (median).
+fn of_newest_release<'a>(
+    rows: Vec<&'a (&'a Row, KernelTimes)>,
+) -> (Vec<&'a (&'a Row, KernelTimes)>, Option<String>) {
+    let mut kernels: Vec<(&str, Option<&str>)> = rows
+        .iter()
+        .map(|(r, _)| (r.version.as_str(), r.kernel_source.as_deref()))
+        .collect();
+    kernels.sort_unstable();
+    kernels.dedup();
+    let kernels_of = |version: &str| -> Vec<Option<&str>> {
+        kernels
+            .iter()
+            .filter(|(v, _)| *v == version)
+            .map(|(_, k)| *k)
+            .collect()
+    };
+    let Some(newest) = kernels
+        .iter()
+        .map(|(v, _)| *v)
+        .max_by(|a, b| release_order(a).cmp(&release_order(b)))
+    else {
+        return (rows, None);
+    };
+    let same = kernels
+        .iter()
+        .all(|(v, _)| kernels_of(v) == kernels_of(newest));
+    if same {
+        return (rows, None);
+    }
+    let newest = newest.to_string();
+    let kept = rows
+        .into_iter()
+        .filter(|(r, _)| r.version == newest)
+        .collect();
+    (kept, Some(newest))
+}
+
+/// A release's place in time, from the tables' version folders (`0.24.0`, `1.3.0rc20`,
+/// `0.5.6.post2`): its numbers in order, then a release candidate before the release and a
+/// post-release after it (PEP 440's order, for the forms the tables use).
+fn release_order(version: &str) -> (Vec<u64>, i8, u64) {
+    let mut numbers = Vec::new();
+    let mut stage = (0, 0);
+    for part in version.split('.') {
+        let digits = part.len() - part.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let (number, suffix) = part.split_at(digits);
+        if let Ok(n) = number.parse() {
+            numbers.push(n);
+        }
+        let (kind, rest) = if let Some(rest) = suffix.strip_prefix("rc") {
+            (-1, rest)
+        } else if let Some(rest) = suffix.strip_prefix("post") {
+            (1, rest)
+        } else {
+            continue;
+        };
+        stage = (kind, rest.parse().unwrap_or(0));
+    }
+    (numbers, stage.0, stage.1)
+}
+
 /// The router a MoE table's rows were timed with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Router {
@@ -1574,6 +1640,9 @@ struct OtherFramework {
     /// tiling, the one most of its rows ran ([`of_most_rows_tiling`]), as its profile is
     /// fitted.
     kernel: Option<String>,
+    /// The framework as a whole where its releases ran different kernels: the newest
+    /// release, whose rows alone are judged and fitted ([`of_newest_release`]).
+    release: Option<String>,
     /// Every row: the datasheet bound.
     datasheet: Errors,
     /// Every row: the terms fitted on the first framework.
@@ -1590,9 +1659,13 @@ struct OtherFramework {
 
 impl OtherFramework {
     /// The framework as the tables name it, and its kernel where fitted apart
-    /// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`).
+    /// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`), or its release where only its newest is
+    /// judged (`VLLM 0.24.0`).
     fn label(&self) -> String {
-        framework_label(&self.framework, self.kernel.as_deref())
+        match &self.release {
+            Some(release) => format!("{} {release}", self.framework),
+            None => framework_label(&self.framework, self.kernel.as_deref()),
+        }
     }
 }
 
@@ -2007,10 +2080,11 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                         r.framework == f && (source.is_none() || r.kernel_source == source)
                     })
                     .collect();
-                let rows_of = if source.is_none() {
-                    of_most_rows_tiling(rows_of, &hw)
+                let (rows_of, release) = if source.is_none() {
+                    let (rows_of, release) = of_newest_release(rows_of);
+                    (of_most_rows_tiling(rows_of, &hw), release)
                 } else {
-                    rows_of
+                    (rows_of, None)
                 };
                 // Judged on the rows the group's terms were not fitted on.
                 let part: Vec<&(&Row, KernelTimes)> = rows_of
@@ -2035,7 +2109,10 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     .map(|(r, t)| ((own_terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
                     .collect();
                 if keep_residuals {
-                    let label = framework_label(f, source.as_deref());
+                    let label = match &release {
+                        Some(release) => format!("{f} {release}"),
+                        None => framework_label(f, source.as_deref()),
+                    };
                     residuals.extend(own_held.iter().map(|(r, t)| {
                         Residual::of((key, kernel, &dtype), &label, (r, *t), &own_terms)
                     }));
@@ -2048,6 +2125,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                 OtherFramework {
                     framework: f.to_string(),
                     kernel: source,
+                    release,
                     datasheet,
                     calibrated,
                     own_fit: errors(&mut own),
@@ -2775,7 +2853,7 @@ mod tests {
                     r.measured_s = trtllm.predict(times(&r, &hw).unwrap());
                     rows.push(r.clone());
                     // Two releases of another framework, each with a kernel of its own
-                    // name: one framework's releases, fitted together.
+                    // name: the framework is judged on its newest release's.
                     let mut release = r.clone();
                     release.framework = "SGLang".into();
                     release.version = ["0.5.6", "0.5.14"][usize::from(n > 4096)].into();
@@ -2797,7 +2875,7 @@ mod tests {
         assert_eq!(
             labels,
             [
-                "SGLang",
+                "SGLang 0.5.14",
                 "VLLM",
                 "VLLM (DeepGemmKernel)",
                 "VLLM (FlashInferKernel)"
@@ -3064,6 +3142,54 @@ mod tests {
             ..older.clone()
         };
         assert!(kernels_of(&[(&same_tiles, t), (&older, t)], "SGLang", &l40s).is_empty());
+    }
+
+    #[test]
+    fn a_framework_whose_releases_ran_different_kernels_is_judged_on_its_newest() {
+        // PEP 440's order for the forms the tables' folders use.
+        let mut versions = [
+            "1.3.0rc20",
+            "0.5.6.post2",
+            "1.3.0",
+            "0.24.0",
+            "0.5.14",
+            "0.5.6",
+        ];
+        versions.sort_by_key(|v| release_order(v));
+        assert_eq!(
+            versions,
+            [
+                "0.5.6",
+                "0.5.6.post2",
+                "0.5.14",
+                "0.24.0",
+                "1.3.0rc20",
+                "1.3.0"
+            ]
+        );
+
+        let h200 = registry::get("h200").unwrap();
+        let release = |version: &str, source: &str| Row {
+            version: version.into(),
+            ..b200_moe("VLLM", source)
+        };
+        let older = release("0.19.0", "vllm_fused_moe");
+        let newer = release(
+            "0.24.0",
+            "vllm_modeloptfp8moe_flashinfer_cutlass_flashinferexperts",
+        );
+        let t = times(&older, &h200).unwrap();
+        let rows = [(&older, t), (&newer, t), (&newer, t)];
+        let (kept, newest) = of_newest_release(rows.iter().collect());
+        assert_eq!(newest.as_deref(), Some("0.24.0"));
+        assert_eq!(kept.len(), 2);
+        assert!(kept.iter().all(|(r, _)| r.version == "0.24.0"));
+
+        // Releases that ran the same kernels are one framework's rows, all of them.
+        let same = release("0.24.0", "vllm_fused_moe");
+        let rows = [(&older, t), (&same, t)];
+        let (kept, newest) = of_newest_release(rows.iter().collect());
+        assert_eq!((kept.len(), newest), (2, None));
     }
 
     #[test]
