@@ -1456,6 +1456,10 @@ struct Group {
     hardware: &'static str,
     kernel: Kernel,
     dtype: String,
+    /// The framework the group's terms are fitted on, as the tables name it.
+    framework: String,
+    /// That framework, its release where only its newest is fitted
+    /// ([`of_newest_release`]), and the shapes fitted.
     fitted_on: String,
     /// The first framework's terms.
     #[serde(flatten)]
@@ -2003,9 +2007,17 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                 .first()
                 .map_or_else(String::new, |f| f.to_string())
         };
-        let fitting: Vec<(KernelTimes, f64)> = predicted
+        // Its newest release's rows where its releases ran different kernels, as every
+        // framework's profile is fitted.
+        let (fit_rows, fit_release) = of_newest_release(
+            predicted
+                .iter()
+                .filter(|(r, _)| r.framework == fit_framework)
+                .collect(),
+        );
+        let fitting: Vec<(KernelTimes, f64)> = fit_rows
             .iter()
-            .filter(|(r, _)| r.framework == fit_framework && fitting_half(&r.shape))
+            .filter(|(r, _)| fitting_half(&r.shape))
             .map(|(r, t)| (*t, r.measured_s))
             .collect();
         let terms = KernelTerms::fit(&fitting);
@@ -2024,9 +2036,10 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                 .collect();
             (errors(&mut datasheet), errors(&mut calibrated))
         };
-        let held_out: Vec<&(&Row, KernelTimes)> = predicted
+        let held_out: Vec<&(&Row, KernelTimes)> = fit_rows
             .iter()
-            .filter(|(r, _)| r.framework == fit_framework && !fitting_half(&r.shape))
+            .copied()
+            .filter(|(r, _)| !fitting_half(&r.shape))
             .collect();
         if keep_residuals {
             residuals.extend(held_out.iter().map(|(r, t)| {
@@ -2139,18 +2152,17 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             hardware: key,
             kernel,
             dtype,
-            fitted_on: format!("{fit_framework}, {} shapes", fitting.len()),
+            fitted_on: match &fit_release {
+                Some(release) => format!("{fit_framework} {release}, {} shapes", fitting.len()),
+                None => format!("{fit_framework}, {} shapes", fitting.len()),
+            },
             fitted: Fitted::new(
                 terms,
-                tiling(
-                    &predicted
-                        .iter()
-                        .filter(|(r, _)| r.framework == fit_framework)
-                        .collect::<Vec<_>>(),
-                ),
+                tiling(&fit_rows),
                 &hw,
                 shipped_profile(&fit_framework),
             ),
+            framework: fit_framework,
             held_out_shapes,
             other_frameworks,
             kind,
@@ -2209,12 +2221,7 @@ fn profile_lines(v: &Validation) -> String {
                 weights,
             } => format!("moe({activations:?}, {weights:?})"),
         };
-        let first = g
-            .fitted_on
-            .split(',')
-            .next()
-            .unwrap_or_default()
-            .to_string();
+        let first = g.framework.clone();
         let held = g.held_out_shapes.first().map(|(_, _, c)| c.clone());
         let fits = std::iter::once((first, &g.fitted, held.unwrap_or_default())).chain(
             g.other_frameworks
