@@ -535,7 +535,16 @@ fn new_cache_bytes(shape: &AttentionShape, kv: Format) -> f64 {
 fn decode_layout(row: &Row, shape: &AttentionShape, kv: Format) -> DecodeLayout {
     match (row.kernel, Framework::parse(&row.framework)) {
         (Kernel::GenerationAttention | Kernel::GenerationMla, Some(framework)) => {
-            DecodeLayout::of(framework, shape, row.sm, kv)
+            // The window the row's layer is configured with, binding or not, as the
+            // kernels dispatch on it.
+            let configured = match row.shape {
+                Shape::Attention { window, .. } if window > 0 => AttentionShape {
+                    window: Some(window as f64),
+                    ..*shape
+                },
+                _ => *shape,
+            };
+            DecodeLayout::of(framework, &configured, row.sm, kv)
         }
         _ => DecodeLayout::PerKvHead,
     }

@@ -9,7 +9,7 @@ use Framework::{Sglang, TensorRtLlm, Vllm};
 use MoeTiling::{Triton, TrtllmGen};
 
 /// One shipped profile as the bundle stores it: the figures in `f32` (the fits print six
-/// significant digits, which an `f32` holds to within 1e-7), so the 341 profiles take 9 KB
+/// significant digits, which an `f32` holds to within 1e-7), so the 344 profiles take 9 KB
 /// less of the calculator's gzipped bundle than as [`Profile`]s; [`StoredProfile::profile`]
 /// widens one for use.
 #[derive(Clone, Copy, Debug)]
@@ -327,7 +327,11 @@ const fn moe(activations: Format, weights: Format) -> Profiled {
 ///   A100, Blackwell and RTX PRO 6000 each block streams at 41-55 GB/s in BF16, 28-32 in
 ///   FP8; on Hopper and L40S, whose group also holds plain multi-head attention (which
 ///   this kernel splits over blocks when sequences are long), no such per-block limit
-///   fits, and the tile rate there has no physical reading.
+///   fits, and the tile rate there has no physical reading. vLLM's FlashAttention-2 decode
+///   under a sliding window on L40S and RTX PRO 6000 ([`super::DecodeLayout::of`]) runs a
+///   block per query head too, and fits the same way: the L2 at 4.7 and 8.3 TB/s, each
+///   block streaming at 28-29 GB/s, and 3.6 us of latency per wave of blocks, which is what
+///   its many blocks cost at short sequences (batch 1,024 by 64 query heads: 1.7 ms).
 /// - MoE (`moe`: a fused layer's routed experts, [`super::FusedMoe`]; gated kernels under
 ///   ordinary routing, the non-gated and min-latency kernels judged in `validate`, not
 ///   shipped): the fixed time is 20-45 us for TensorRT-LLM on every device (69-73 us for
@@ -642,8 +646,9 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     ph("l40s", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [11.7655, 0.908078, 0.194004, 0.0, 1.0, 1.19327, 1.5], [1.56542, 1.0, 0.876763, 1.0, 1.0], 0.192, 0.594).fixed_by_head_width([0.520895, 1.0, 1.00587, 1.0, 1.0]).walks_hidden_tiles_at(0.5),
     ph("l40s", TensorRtLlm, attention(Decode, Bf16, Bf16), [4.55534, 0.801855, 0.207312, 3.06533, 0.0395719, 4.44592, f64::INFINITY], [0.80057, 0.864742, 1.84216, 0.966668, 1.0], 0.082, 0.304).fixed_by_head_width([1.00497, 1.00008, 0.993352, 0.96261, 1.0]),
     ph("l40s", Sglang, attention(Decode, Bf16, Bf16), [4.12036, 0.854156, 0.900326, 1.50499, 0.854156, 4.40441, 1.0], [1.0, 0.937166, 1.0, 1.00298, 1.0], 0.104, 0.468).fixed_by_head_width([0.951223, 0.996375, 2.32372, 1.00672, 0.881308]),
-    p("l40s", Vllm, attention(Decode, Bf16, Bf16), [0.0, 0.838275, 1.0, 8.86479, 0.406825, 2.374, 1.0], 0.237, 0.851),
+    p("l40s", Vllm, attention(Decode, Bf16, Bf16), [4.86016, 0.82029, 1.0, 4.00303, 0.406078, 2.52545, 1.5], 0.111, 0.326).fixed_by_head_width([1.06949, 0.964834, 0.860096, 1.01824, 1.0]),
     p("l40s", TensorRtLlm, per_query_head(Bf16, Bf16), [6.80536, 0.871733, 1.0, 0.872578, 1.0, 6.98676, 1.0], 0.092, 0.331).fixed_by_head_width([0.999697, 0.974214, 1.09956, 0.997371, 1.0]),
+    p("l40s", Vllm, per_query_head(Bf16, Bf16), [4.86777, 0.545449, 1.0, 3.59395, 0.0330997, 5.47608, f64::INFINITY], 0.089, 0.263).fixed_by_head_width([1.01103, 0.867114, 0.74722, 0.950228, 1.0]),
     p("l40s", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [5.6921, 0.828012, 1.0, 3.75866, 0.0186102, 2.52629, 2.0], 0.047, 0.210).fixed_by_head_width([0.975148, 0.975148, 1.277, 1.28818, 1.0]),
     ph("l40s", Sglang, attention(Decode, Bf16, Fp8E4m3), [6.28322, 0.834982, 0.162311, 2.61777, 0.607362, 2.55964, f64::INFINITY], [1.0, 1.07699, 0.905891, 0.711284, 1.0], 0.085, 0.372).fixed_by_head_width([0.779767, 0.999463, 1.57833, 1.17757, 1.0]),
     ph("l40s", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.37033, 0.825182, 0.160993, 2.20058, 1.0, 3.21692, f64::INFINITY], [0.921145, 1.04432, 1.74354, 0.862426, 1.0], 0.093, 0.312).fixed_by_head_width([0.980316, 1.10036, 0.694742, 1.08104, 1.0]),
@@ -679,7 +684,9 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     ph("rtx-pro-6000", Sglang, attention(Prefill, Fp8E4m3, Fp8E4m3), [6.04762, 1.0, 0.203589, 4.87044, 1.0, 2.43523, f64::INFINITY], [1.39065, 0.85401, 0.857578, 1.74189, 1.19949], 0.158, 0.665).fixed_by_head_width([0.25, 0.572804, 1.26208, 1.54958, 0.25]).walks_hidden_tiles_at(0.375),
     p("rtx-pro-6000", TensorRtLlm, attention(Decode, Bf16, Bf16), [3.88931, 0.861671, 1.0, 3.12016, 0.861671, 1.9602, 1.0], 0.137, 0.533).fixed_by_head_width([0.999249, 0.992109, 1.02572, 1.01441, 1.0]),
     p("rtx-pro-6000", Sglang, attention(Decode, Bf16, Bf16), [4.50914, 0.860876, 0.9174, 1.82622, 0.586763, 2.47145, 1.0], 0.126, 0.511).fixed_by_head_width([0.997794, 0.997932, 2.18124, 1.00654, 1.45215]),
+    ph("rtx-pro-6000", Vllm, attention(Decode, Bf16, Bf16), [4.77836, 0.863794, 0.625987, 4.10172, 0.181567, 1.52036, 1.0], [0.696923, 1.03465, 1.80743, 2.17688, 1.0], 0.135, 0.386).fixed_by_head_width([1.003, 0.998127, 0.978915, 0.998944, 1.0]),
     p("rtx-pro-6000", TensorRtLlm, per_query_head(Bf16, Bf16), [5.57485, 1.0, 1.0, 1.2312, 0.024515, 7.31884, f64::INFINITY], 0.101, 0.309).fixed_by_head_width([1.00499, 1.01302, 1.0, 1.02035, 1.0]),
+    p("rtx-pro-6000", Vllm, per_query_head(Bf16, Bf16), [5.16582, 0.683872, 1.0, 3.57529, 0.0157061, 4.61435, 2.0], 0.084, 0.251).fixed_by_head_width([1.01075, 0.983001, 0.927066, 0.965818, 1.0]),
     ph("rtx-pro-6000", TensorRtLlm, attention(Decode, Bf16, Fp8E4m3), [5.46519, 0.864564, 0.341251, 3.21946, 0.0157156, 2.59475, f64::INFINITY], [1.00982, 0.9447, 1.65206, 0.945964, 1.0], 0.065, 0.361).fixed_by_head_width([0.921099, 1.01835, 1.04039, 1.04018, 1.0]),
     ph("rtx-pro-6000", Sglang, attention(Decode, Bf16, Fp8E4m3), [5.76846, 0.826281, 0.18913, 2.64244, 0.358144, 1.62014, f64::INFINITY], [1.0, 1.01038, 0.898147, 0.547223, 1.0], 0.119, 0.352).fixed_by_head_width([0.99488, 1.00018, 1.71118, 1.34705, 1.34179]),
     ph("rtx-pro-6000", Vllm, attention(Decode, Bf16, Fp8E4m3), [8.47507, 0.838139, 0.180668, 2.37868, 0.833732, 2.10982, f64::INFINITY], [0.877922, 0.956784, 1.93127, 1.01808, 1.0], 0.106, 0.267).fixed_by_head_width([0.996356, 1.0175, 0.759676, 1.00434, 1.0]),
