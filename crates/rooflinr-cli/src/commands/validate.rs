@@ -1675,19 +1675,22 @@ impl OtherFramework {
     /// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`), or its release where only its newest is
     /// judged (`VLLM 0.24.0`).
     fn label(&self) -> String {
-        match &self.release {
-            Some(release) => format!("{} {release}", self.framework),
-            None => framework_label(&self.framework, self.kernel.as_deref()),
-        }
+        framework_label(
+            &self.framework,
+            self.kernel.as_deref(),
+            self.release.as_deref(),
+        )
     }
 }
 
 /// A framework as the tables name it, and one of its kernels where judged apart
-/// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`).
-fn framework_label(framework: &str, kernel: Option<&str>) -> String {
-    match kernel {
-        Some(kernel) => format!("{framework} ({kernel})"),
-        None => framework.to_string(),
+/// (`VLLM (DeepGemmFp8BlockScaledMMKernel)`), or its release where only its newest is
+/// judged (`VLLM 0.24.0`, [`of_newest_release`]).
+fn framework_label(framework: &str, kernel: Option<&str>, release: Option<&str>) -> String {
+    match (kernel, release) {
+        (Some(kernel), _) => format!("{framework} ({kernel})"),
+        (None, Some(release)) => format!("{framework} {release}"),
+        (None, None) => framework.to_string(),
     }
 }
 
@@ -2131,10 +2134,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     .map(|(r, t)| ((own_terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
                     .collect();
                 if keep_residuals {
-                    let label = match &release {
-                        Some(release) => format!("{f} {release}"),
-                        None => framework_label(f, source.as_deref()),
-                    };
+                    let label = framework_label(f, source.as_deref(), release.as_deref());
                     residuals.extend(own_held.iter().map(|(r, t)| {
                         Residual::of((key, kernel, &dtype), &label, (r, *t), &own_terms)
                     }));
@@ -2161,10 +2161,11 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             hardware: key,
             kernel,
             dtype,
-            fitted_on: match &fit_release {
-                Some(release) => format!("{fit_framework} {release}, {} shapes", fitting.len()),
-                None => format!("{fit_framework}, {} shapes", fitting.len()),
-            },
+            fitted_on: format!(
+                "{}, {} shapes",
+                framework_label(&fit_framework, None, fit_release.as_deref()),
+                fitting.len()
+            ),
             fitted: Fitted::new(
                 terms,
                 tiling(&fit_rows),
