@@ -284,6 +284,11 @@ pub enum DecodeLayout {
     /// (one sequence's latent cache at 34 GB/s; 7.3 ms at 64 heads, where the generic
     /// kernel runs), then the time grows with the batch at 60-78 % of the DRAM's rate.
     XqaMla,
+    /// vLLM's FlashAttention-2 decode ([`DecodeLayout::of`]): a block per sequence and KV
+    /// head holding the KV head's group of query heads (`seqlenq_ngroups_swapped`), each
+    /// sequence split into the parts [`flash_attention_2_splits`] chooses, whose partial
+    /// softmaxes a second kernel merges. The cache is read once.
+    FlashSplitKv,
 }
 
 /// The most query heads per KV head TensorRT-LLM's XQA decode kernels take (TensorRT-LLM
@@ -324,6 +329,51 @@ pub fn xqa_parts(batch: u64, kv_heads: u64, kv_len: u64, sms: u32) -> u64 {
     parts.min(XQA_MAX_PARTS / batch.max(1)).max(1)
 }
 
+/// The parts FlashAttention-2 splits each sequence of a decode step into (FlashAttention
+/// `flash_api.cpp`, `set_params_splitkv` and `num_splits_heuristic`, which `mha_varlen_fwd`
+/// applies to decode only, with its query heads packed per KV head): none while the blocks
+/// (a block per sequence, KV head and 64 packed query heads) fill 80 % of twice the `sms`
+/// (two blocks of 128 threads per multiprocessor); otherwise the fewest parts, each a whole
+/// number of key tiles (256 keys at head width 64 or less, 128 up to 128, 64 above), at most
+/// 128, whose last wave is within 85 % of the fullest any split reaches.
+pub fn flash_attention_2_splits(
+    batch: u64,
+    kv_heads: u64,
+    group: u64,
+    kv_len: u64,
+    head_dim: u64,
+    sms: u32,
+) -> u64 {
+    let slots = 2 * u64::from(sms.max(1));
+    let blocks = batch * kv_heads * group.div_ceil(64).max(1);
+    // The heuristic computes in `float`; so does this, to choose as it does.
+    if blocks as f32 >= 0.8 * slots as f32 {
+        return 1;
+    }
+    let key_tile = match head_dim {
+        0..=64 => 256,
+        65..=128 => 128,
+        _ => 64,
+    };
+    let key_tiles = kv_len.div_ceil(key_tile).max(1);
+    let most = 128.min(slots).min(key_tiles);
+    // A split is a whole number of key tiles: one whose tiles per part equal the previous
+    // split's is that split again.
+    let eligible =
+        |parts: u64| parts == 1 || key_tiles.div_ceil(parts) != key_tiles.div_ceil(parts - 1);
+    let fill = |parts: u64| {
+        let waves = (blocks * parts) as f32 / slots as f32;
+        waves / waves.ceil()
+    };
+    let best = (1..=most)
+        .filter(|&parts| eligible(parts))
+        .map(fill)
+        .fold(0.0_f32, f32::max);
+    (1..=most)
+        .find(|&parts| eligible(parts) && fill(parts) >= 0.85 * best)
+        .unwrap_or(1)
+}
+
 impl DecodeLayout {
     /// The layout `framework`'s decode kernel takes for `shape` on a GPU of compute
     /// capability `sm` (`sm_90` -> 90). TensorRT-LLM runs its masked multi-head attention
@@ -348,6 +398,10 @@ impl DecodeLayout {
     /// `seqlenq_ngroups_swapped` needs `window_size_left < 0`); with one, every query head
     /// is a block of its own. NVIDIA's L40S tables: batch 1,024, 64 query heads on one KV
     /// head, width 128, 2 tokens: 45 us without a window, 1.7 ms with a 128-token one.
+    /// Packed, it splits the sequences ([`DecodeLayout::FlashSplitKv`]); counting those
+    /// parts brought vLLM's A100 decode fit from a 17 % median to 12 % (batches of 2 to 32
+    /// had been predicted 13-30 % short), L40S's from 11 to 9 %, RTX PRO 6000's from 14
+    /// to 9 %.
     /// `shape.window` is the window the layer is configured with, binding or not.
     pub fn of(
         framework: Framework,
@@ -358,12 +412,14 @@ impl DecodeLayout {
         if framework == Framework::Vllm
             && shape.q_len <= 1.0
             && !shape.shared_kv
-            && shape.window.is_some()
-            && shape.heads > shape.kv_heads
             && matches!(sm, Some(80..=89 | 120))
             && kv.bits_per_element() >= 16.0
         {
-            return DecodeLayout::PerQueryHead;
+            return if shape.window.is_some() && shape.heads > shape.kv_heads {
+                DecodeLayout::PerQueryHead
+            } else {
+                DecodeLayout::FlashSplitKv
+            };
         }
         if framework != Framework::TensorRtLlm || shape.q_len > 1.0 {
             return DecodeLayout::PerKvHead;
@@ -399,7 +455,10 @@ impl DecodeLayout {
                 kv_heads: shape.heads,
                 ..*shape
             },
-            DecodeLayout::PerKvHead | DecodeLayout::Xqa | DecodeLayout::XqaMla => *shape,
+            DecodeLayout::PerKvHead
+            | DecodeLayout::Xqa
+            | DecodeLayout::XqaMla
+            | DecodeLayout::FlashSplitKv => *shape,
         }
     }
 }
@@ -774,17 +833,19 @@ impl KernelTimes {
     /// The times of a fused attention kernel of `shape` (as the kernel runs it:
     /// [`DecodeLayout::run_shape`]) from its datasheet roofline `prediction` (that shape's
     /// FLOPs and bytes) on `sms` multiprocessors: the compute term counts whole tiles of
-    /// `tile` ([`attention_tile_pairs`], [`PrefillTile`]), and the blocks run in waves, one block per query tile
-    /// and head in prefill; in decode, one per sequence and KV head, times the sequence's
-    /// parts under XQA, whose merge of the parts is one more dependent step (a wave's
-    /// latency). A decode block streams its share of the bytes in series with the blocks
-    /// that follow it on its SM (the tile term: the bytes over the blocks, times the waves
-    /// of blocks): read off NVIDIA's tables, TensorRT-LLM's MLA decode on A100, L40S and
-    /// RTX PRO 6000 (no dedicated MLA kernel there, but [`DecodeLayout::XqaMla`]'s, timed
-    /// the same way) runs a block per sequence, its time flat in the batch up to a block
-    /// per SM and in proportion to the sequence length, about
-    /// 10-15 GB/s for each block; kernels that split a sequence over blocks the model does
-    /// not count (FlashMLA, trtllm-gen, FlashInfer) fit a rate many SMs' worth.
+    /// `tile` ([`attention_tile_pairs`], [`PrefillTile`]), and the blocks run in waves, one
+    /// block per query tile and head in prefill; in decode, one per sequence and KV head,
+    /// times the sequence's parts under XQA and FlashAttention-2's split
+    /// ([`DecodeLayout::FlashSplitKv`]), whose merge of the parts is one more dependent step
+    /// (a wave's latency). A decode block streams its share of the bytes in series with the
+    /// blocks that follow it on its SM (the tile term: the bytes over the blocks, times the
+    /// waves of blocks): read off NVIDIA's tables, TensorRT-LLM's MLA decode on A100, L40S
+    /// and RTX PRO 6000 (no dedicated MLA kernel there, but [`DecodeLayout::XqaMla`]'s,
+    /// timed the same way) runs a block per sequence, its time flat in the batch up to a
+    /// block per SM and in proportion to the sequence length, about 10-15 GB/s for each
+    /// block; vLLM's FlashAttention-2 decode on the same three, its split counted, 22-29
+    /// GB/s; kernels that split a sequence over blocks the model does not count (FlashMLA,
+    /// trtllm-gen, FlashInfer) fit a rate many SMs' worth.
     pub fn attention(
         shape: &AttentionShape,
         prediction: &Prediction,
@@ -805,6 +866,18 @@ impl KernelTimes {
                 shape.kv_len as u64,
                 sms,
             ),
+            DecodeLayout::FlashSplitKv
+                if shape.q_len <= 1.0 && shape.heads > shape.kv_heads && shape.window.is_none() =>
+            {
+                flash_attention_2_splits(
+                    shape.batch as u64,
+                    shape.kv_heads as u64,
+                    (shape.heads / shape.kv_heads.max(1.0)).ceil() as u64,
+                    shape.kv_len as u64,
+                    shape.qk_dim as u64,
+                    sms,
+                )
+            }
             _ => 1,
         };
         let blocks = if shape.q_len > 1.0 {
@@ -4493,6 +4566,24 @@ mod tests {
     }
 
     #[test]
+    fn flash_attention_2_splits_decode_as_its_heuristic_does() {
+        // FlashAttention's own example: 48 blocks on 108 slots (54 SMs here, two blocks
+        // each): 2 parts fill 89 % of a wave, and the fullest eligible split (22 parts of 3
+        // key tiles each, 9.78 waves) 98 %; 2 is the fewest within 85 % of that.
+        assert_eq!(flash_attention_2_splits(48, 1, 1, 8192, 128, 54), 2);
+        // A100 (108 SMs), 2 sequences x 8 KV heads of 1,024 tokens, width 128: 8 key
+        // tiles, so at most 8 parts; 5 to 7 are 8 parts again (2 tiles each), and 8 parts
+        // (59 % of a wave) is the fullest.
+        assert_eq!(flash_attention_2_splits(2, 8, 4, 1024, 128, 108), 8);
+        // 256 blocks fill 80 % of 216 slots: no split; nor for a single key tile.
+        assert_eq!(flash_attention_2_splits(32, 8, 4, 1024, 128, 108), 1);
+        assert_eq!(flash_attention_2_splits(1, 1, 8, 100, 128, 108), 1);
+        // 128 query heads on a KV head are two blocks of 64.
+        assert_eq!(flash_attention_2_splits(87, 1, 128, 1024, 128, 108), 1);
+        assert!(flash_attention_2_splits(87, 1, 64, 1024, 128, 108) > 1);
+    }
+
+    #[test]
     fn xqa_splits_sequences_as_tensorrt_llm_does() {
         // 1,024 tokens: 8 parts of 128 (the square-root cap, round(sqrt(64)) = 8, allows
         // them), 64 blocks: under a wave of 132 SMs.
@@ -4510,7 +4601,7 @@ mod tests {
     }
 
     #[test]
-    fn vllms_flash_attention_2_decode_packs_a_groups_heads_only_without_a_window() {
+    fn vllms_flash_attention_2_decode_packs_a_groups_heads_and_splits_only_without_a_window() {
         let shape = |window: Option<f64>| AttentionShape {
             batch: 1024.0,
             q_len: 1.0,
@@ -4532,11 +4623,10 @@ mod tests {
             );
             assert_eq!(
                 DecodeLayout::of(vllm, &shape(None), sm, Format::Bf16),
-                DecodeLayout::PerKvHead
+                DecodeLayout::FlashSplitKv
             );
         }
-        // Hopper runs FlashAttention-3, Blackwell FlashInfer; an FP8 cache FlashInfer too;
-        // plain multi-head attention has no group to pack.
+        // Hopper runs FlashAttention-3, Blackwell FlashInfer; an FP8 cache FlashInfer too.
         for sm in [Some(90), Some(100)] {
             assert_eq!(
                 DecodeLayout::of(vllm, &shape(Some(128.0)), sm, Format::Bf16),
@@ -4547,13 +4637,39 @@ mod tests {
             DecodeLayout::of(vllm, &shape(Some(128.0)), Some(89), Format::Fp8E4m3),
             DecodeLayout::PerKvHead
         );
+        // Plain multi-head attention has no group to pack: a block per head, window or
+        // not, and no split of its sequences (the heuristic runs only on packed heads).
         let plain = AttentionShape {
             kv_heads: 64.0,
+            kv_len: 8192.0,
             ..shape(Some(128.0))
         };
+        let layout = DecodeLayout::of(vllm, &plain, Some(89), Format::Bf16);
+        assert_eq!(layout, DecodeLayout::FlashSplitKv);
+        let hw = crate::hardware::registry::get("l40s").unwrap();
+        let l40s_sms = hw.sms();
+        let times = |shape: &AttentionShape| {
+            let p = Op::FusedAttention(*shape)
+                .predict(&Precision::uniform(Format::Bf16), &hw, &Efficiency::IDEAL)
+                .prediction;
+            KernelTimes::attention(shape, &p, l40s_sms, TRTLLM_HOPPER, layout).waves
+        };
+        let few = AttentionShape {
+            batch: 1.0,
+            ..plain
+        };
+        assert_eq!(times(&few), 1.0);
+        // Packed, one sequence of 8,192 tokens on one KV head is 64 key tiles: split.
+        let packed = AttentionShape {
+            kv_heads: 1.0,
+            window: None,
+            ..few
+        };
+        let parts = flash_attention_2_splits(1, 1, 64, 8192, 128, l40s_sms);
+        assert!(parts > 1);
         assert_eq!(
-            DecodeLayout::of(vllm, &plain, Some(89), Format::Bf16),
-            DecodeLayout::PerKvHead
+            times(&packed),
+            (parts as f64 / f64::from(l40s_sms)).ceil() + 1.0
         );
     }
 
