@@ -289,7 +289,20 @@ pub enum DecodeLayout {
     /// sequence split into the parts [`flash_attention_2_splits`] chooses, whose partial
     /// softmaxes a second kernel merges. The cache is read once.
     FlashSplitKv,
+    /// SGLang's Triton decode of latent attention (`decode_attention.py`,
+    /// `_decode_grouped_att_m_fwd`), which NVIDIA's L40S and RTX PRO 6000 tables record: a
+    /// block per sequence, [`TRITON_DECODE_HEADS`] query heads and each of
+    /// [`TRITON_DECODE_SPLITS`] parts of the sequence (every part launched, however short
+    /// the sequence), a second kernel merging the parts. Each block of heads reads its
+    /// part of the latent cache.
+    TritonSplitKv,
 }
+
+/// Query heads a block of SGLang's Triton grouped decode holds (`BLOCK_H`).
+const TRITON_DECODE_HEADS: f64 = 16.0;
+/// Parts SGLang's Triton decode launches per sequence (`--triton-attention-num-kv-splits`,
+/// default 8; the grid's third dimension).
+const TRITON_DECODE_SPLITS: u64 = 8;
 
 /// The most query heads per KV head TensorRT-LLM's XQA decode kernels take (TensorRT-LLM
 /// `decoderXQAImplJIT/kernelUtils.cpp`, `supportConfigHMMA` and `supportConfigQGMMA`:
@@ -401,7 +414,11 @@ impl DecodeLayout {
     /// Packed, it splits the sequences ([`DecodeLayout::FlashSplitKv`]); counting those
     /// parts brought vLLM's A100 decode fit from a 17 % median to 12 % (batches of 2 to 32
     /// had been predicted 13-30 % short), L40S's from 11 to 9 %, RTX PRO 6000's from 14
-    /// to 9 %.
+    /// to 9 %. SGLang decodes latent attention over a 16-bit cache on sm_89 and sm_120 with
+    /// Triton (NVIDIA's L40S and RTX PRO 6000 tables, which time only a BF16 cache there:
+    /// `kernel_source` "triton"), whose blocks hold 16 query
+    /// heads and an eighth of the sequence ([`DecodeLayout::TritonSplitKv`]): its fits went
+    /// from a 22 and 23 % median to 9 and 10 %.
     /// `shape.window` is the window the layer is configured with, binding or not.
     pub fn of(
         framework: Framework,
@@ -420,6 +437,14 @@ impl DecodeLayout {
             } else {
                 DecodeLayout::FlashSplitKv
             };
+        }
+        if framework == Framework::Sglang
+            && shape.q_len <= 1.0
+            && shape.shared_kv
+            && matches!(sm, Some(89 | 120))
+            && kv.bits_per_element() >= 16.0
+        {
+            return DecodeLayout::TritonSplitKv;
         }
         if framework != Framework::TensorRtLlm || shape.q_len > 1.0 {
             return DecodeLayout::PerKvHead;
@@ -458,7 +483,8 @@ impl DecodeLayout {
             DecodeLayout::PerKvHead
             | DecodeLayout::Xqa
             | DecodeLayout::XqaMla
-            | DecodeLayout::FlashSplitKv => *shape,
+            | DecodeLayout::FlashSplitKv
+            | DecodeLayout::TritonSplitKv => *shape,
         }
     }
 }
@@ -878,12 +904,21 @@ impl KernelTimes {
                     sms,
                 )
             }
+            DecodeLayout::TritonSplitKv if shape.q_len <= 1.0 => TRITON_DECODE_SPLITS,
             _ => 1,
+        };
+        // Blocks of query heads per KV head, each reading the KV head's cache.
+        let head_blocks = match layout {
+            DecodeLayout::TritonSplitKv if shape.q_len <= 1.0 => {
+                let group = (shape.heads / shape.kv_heads.max(1.0)).max(1.0);
+                (group / TRITON_DECODE_HEADS.min(group)).ceil()
+            }
+            _ => 1.0,
         };
         let blocks = if shape.q_len > 1.0 {
             shape.batch * shape.heads * (shape.q_len / tile.queries).ceil()
         } else {
-            shape.batch * shape.kv_heads * parts as f64
+            shape.batch * shape.kv_heads * head_blocks * parts as f64
         };
         let merge = if parts > 1 { 1.0 } else { 0.0 };
         let memory_s = prediction.memory_time.get();
@@ -897,7 +932,7 @@ impl KernelTimes {
                 (blocks / f64::from(sms)).ceil() + merge
             },
             tile_stream_s: if shape.q_len <= 1.0 && sms > 0 && blocks >= 1.0 {
-                memory_s * (blocks / f64::from(sms)).ceil() / blocks
+                memory_s * (blocks / f64::from(sms)).ceil() * head_blocks / blocks
             } else {
                 0.0
             },
@@ -4581,6 +4616,51 @@ mod tests {
         // 128 query heads on a KV head are two blocks of 64.
         assert_eq!(flash_attention_2_splits(87, 1, 128, 1024, 128, 108), 1);
         assert!(flash_attention_2_splits(87, 1, 64, 1024, 128, 108) > 1);
+    }
+
+    #[test]
+    fn sglangs_triton_latent_decode_launches_blocks_of_16_heads_and_8_parts() {
+        let hw = crate::hardware::registry::get("l40s").unwrap();
+        // DeepSeek-V3's latent attention at TP 1: 128 query heads on one 576-wide latent head.
+        let shape = AttentionShape {
+            batch: 4.0,
+            q_len: 1.0,
+            kv_len: 4096.0,
+            heads: 128.0,
+            kv_heads: 1.0,
+            qk_dim: 576.0,
+            v_dim: 512.0,
+            causal: true,
+            shared_kv: true,
+            window: None,
+        };
+        let layout = DecodeLayout::of(Framework::Sglang, &shape, hw.sm_version(), Format::Bf16);
+        assert_eq!(layout, DecodeLayout::TritonSplitKv);
+        // Hopper and Blackwell run other kernels; so does SGLang's grouped-query decode.
+        assert_eq!(
+            DecodeLayout::of(Framework::Sglang, &shape, Some(90), Format::Bf16),
+            DecodeLayout::PerKvHead
+        );
+        let grouped = AttentionShape {
+            shared_kv: false,
+            kv_heads: 8.0,
+            ..shape
+        };
+        assert_eq!(
+            DecodeLayout::of(Framework::Sglang, &grouped, Some(89), Format::Bf16),
+            DecodeLayout::PerKvHead
+        );
+        let p = Op::FusedAttention(shape)
+            .predict(&Precision::uniform(Format::Bf16), &hw, &Efficiency::IDEAL)
+            .prediction;
+        let times = KernelTimes::attention(&shape, &p, hw.sms(), TRTLLM_HOPPER, layout);
+        // 4 sequences x 8 blocks of 16 heads x 8 parts = 256 blocks: 2 waves on 142 SMs,
+        // then the merge.
+        assert_eq!(hw.sms(), 142);
+        assert_eq!(times.waves, 3.0);
+        // Each block streams an eighth of its sequence's cache: 2 waves of that.
+        let per_sequence = p.memory_time.get() / 4.0;
+        assert!((times.tile_stream_s - 2.0 * per_sequence / 8.0).abs() < 1e-15);
     }
 
     #[test]
