@@ -898,7 +898,7 @@ impl KernelTimes {
                 flash_attention_2_splits(
                     shape.batch as u64,
                     shape.kv_heads as u64,
-                    (shape.heads / shape.kv_heads.max(1.0)).ceil() as u64,
+                    shape.group().ceil() as u64,
                     shape.kv_len as u64,
                     shape.qk_dim as u64,
                     sms,
@@ -910,7 +910,7 @@ impl KernelTimes {
         // Blocks of query heads per KV head, each reading the KV head's cache.
         let head_blocks = match layout {
             DecodeLayout::TritonSplitKv if shape.q_len <= 1.0 => {
-                let group = (shape.heads / shape.kv_heads.max(1.0)).max(1.0);
+                let group = shape.group();
                 (group / TRITON_DECODE_HEADS.min(group)).ceil()
             }
             _ => 1.0,

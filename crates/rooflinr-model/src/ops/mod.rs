@@ -78,6 +78,11 @@ pub struct AttentionShape {
 }
 
 impl AttentionShape {
+    /// Query heads per KV head (the group a KV head's cache serves); at least 1.
+    pub fn group(&self) -> f64 {
+        (self.heads / self.kv_heads.max(1.0)).max(1.0)
+    }
+
     /// Query-key pairs a kernel that skips masked blocks evaluates: all of them without a
     /// mask; with a causal mask the i-th of `q_len` queries (whose context ends at
     /// `kv_len`) sees `kv_len - q_len + i + 1` keys; with a window `w`, at most `w` of them.
