@@ -630,6 +630,13 @@ pub struct KernelTimes {
     /// DeepGEMM path where M is not a multiple of 4 (`rooflinr validate` says which rows
     /// made them). Each takes [`KernelTerms::scale_copy_s`]; 0 for every other kernel.
     pub scale_copies: f64,
+    /// The datasheet memory time of the rows past M that the tiles of a GEMM's last, partly
+    /// filled row block read, seconds: every such tile reads its block's missing rows over
+    /// the whole of K again, from the DRAM, and not overlapped with its compute. Seen in
+    /// TensorRT-LLM's block-scaled FP8 GEMM on Hopper (`rooflinr validate` says which rows
+    /// ran it); moved at the fitted bandwidth ([`KernelTerms::bandwidth`]); 0 for every
+    /// other kernel.
+    pub padded_rows_s: f64,
 }
 
 /// The token rows of one tile of the TRT-LLM-Gen fused MoE kernels (sm_100 and sm_103;
@@ -778,6 +785,7 @@ impl KernelTimes {
             route_s: 0.0,
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
+            padded_rows_s: 0.0,
         }
     }
 
@@ -813,6 +821,7 @@ impl KernelTimes {
             route_s: 0.0,
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
+            padded_rows_s: 0.0,
         }
     }
 
@@ -943,6 +952,7 @@ impl KernelTimes {
             route_s: 0.0,
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
+            padded_rows_s: 0.0,
         }
     }
 
@@ -1049,6 +1059,7 @@ impl KernelTimes {
                 / bandwidth,
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
+            padded_rows_s: 0.0,
         };
         // The tile term is left out for MoE: tried (each expert's tiles on their own), it
         // moved the held-out medians by -1 to +3 points and fitted unphysical rates on
@@ -1573,7 +1584,8 @@ impl KernelTerms {
     }
 
     /// The time outside the kernel's own throughput terms: the fixed time, the activation
-    /// quantisation pass, the waves' latency and the routing pass, seconds.
+    /// quantisation pass, the waves' latency, the routing pass, the copies of the scales and
+    /// the reads of rows past M, seconds.
     fn overhead(&self, t: KernelTimes) -> f64 {
         self.fixed_of(t)
             + quantise_time(
@@ -1584,6 +1596,7 @@ impl KernelTerms {
             + t.waves * self.per_wave_s
             + t.route_s / self.route_rate
             + t.scale_copies * self.scale_copy_s
+            + t.padded_rows_s / self.bandwidth
     }
 
     /// The throughput terms overlapped ([`overlapped`]), seconds.
@@ -1928,6 +1941,7 @@ impl KernelTerms {
                                 - t.waves * terms.per_wave_s
                                 - t.route_s / terms.route_rate
                                 - t.scale_copies * terms.scale_copy_s
+                                - t.padded_rows_s / terms.bandwidth
                         })
                         .collect(),
                 )
@@ -1978,7 +1992,8 @@ impl KernelTerms {
                                     terms.l2_bandwidth,
                                 )
                                 - t.route_s / terms.route_rate
-                                - t.scale_copies * terms.scale_copy_s)
+                                - t.scale_copies * terms.scale_copy_s
+                                - t.padded_rows_s / terms.bandwidth)
                                 / t.waves
                         })
                         .collect(),
@@ -2004,7 +2019,8 @@ impl KernelTerms {
                                     terms.l2_bandwidth,
                                 )
                                 - t.waves * per_wave
-                                - t.route_s / terms.route_rate)
+                                - t.route_s / terms.route_rate
+                                - t.padded_rows_s / terms.bandwidth)
                                 / t.scale_copies
                         })
                         .collect(),
@@ -2024,7 +2040,8 @@ impl KernelTerms {
                 (s - fixed_of(t)
                     - t.waves * per_wave
                     - t.route_s / route_rate
-                    - t.scale_copies * scale_copy)
+                    - t.scale_copies * scale_copy
+                    - t.padded_rows_s / terms.bandwidth)
                     .max(s * 0.05)
             };
             // What one throughput term accounts for when the other takes `other` seconds:
@@ -2960,6 +2977,7 @@ mod tests {
             route_s: 0.0,
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
+            padded_rows_s: 0.0,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -3218,6 +3236,30 @@ mod tests {
         assert!((truth.predict(copied) - 70e-6).abs() < 1e-12);
         let none = spread_of_gemms(&truth, |_, _| {});
         assert_eq!(KernelTerms::fit(&none).scale_copy_s, 0.0);
+    }
+
+    /// GEMMs of which every other one also reads rows past M (TensorRT-LLM's block-scaled
+    /// FP8 GEMM on Hopper): the reads take their datasheet time over the bandwidth fraction,
+    /// after the rest, and the fit still finds the fraction and the fixed time.
+    #[test]
+    fn rows_read_past_m_take_their_time_at_the_fitted_bandwidth() {
+        let truth = KernelTerms {
+            fixed_s: 5e-6,
+            bandwidth: 0.8,
+            compute: 0.7,
+            ..KernelTerms::ROOFLINE
+        };
+        let read = KernelTimes {
+            padded_rows_s: 8e-6,
+            ..gemm(0.0, 0.0)
+        };
+        assert!((truth.predict(read) - 15e-6).abs() < 1e-12);
+        let samples = spread_of_gemms(&truth, |t, i| {
+            t.padded_rows_s = (i % 2) as f64 * 0.5 * t.memory_s.max(t.compute_s);
+        });
+        let fitted = KernelTerms::fit(&samples);
+        assert!((fitted.bandwidth / 0.8 - 1.0).abs() < 0.05, "{fitted:?}");
+        assert!((fitted.fixed_s / 5e-6 - 1.0).abs() < 0.05, "{fitted:?}");
     }
 
     /// An epilogue slower than the main loop in miniature: the GEMM reads its operands at
@@ -3491,6 +3533,7 @@ mod tests {
                 route_s: 0.0,
                 hidden_tiles_s: 0.0,
                 scale_copies: 0.0,
+                padded_rows_s: 0.0,
             }
         };
         let one_tile = terms.predict(gemm(128, 65536));
@@ -3543,6 +3586,7 @@ mod tests {
                     route_s: 0.0,
                     hidden_tiles_s: 0.0,
                     scale_copies: 0.0,
+                    padded_rows_s: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3605,6 +3649,7 @@ mod tests {
                     route_s: 0.0,
                     hidden_tiles_s: 0.0,
                     scale_copies: 0.0,
+                    padded_rows_s: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3731,6 +3776,7 @@ mod tests {
                         route_s: tokens * 4e-9,
                         hidden_tiles_s: 0.0,
                         scale_copies: 0.0,
+                        padded_rows_s: 0.0,
                         ..KernelTimes::throughput(
                             (200e-6 + tokens * 20e-9) / parallel,
                             tokens * 60e-9 / parallel,

@@ -402,6 +402,51 @@ fn sm120_fp8_block_m_steps(m: u64, n: u64, sms: u32) -> f64 {
     (m.div_ceil(SM120_FP8_BLOCK_M_STEP) * n.div_ceil(128).div_ceil(u64::from(sms.max(1)))) as f64
 }
 
+/// The least M TensorRT-LLM's block-scaled FP8 GEMM on Hopper computes as it is; below it
+/// the kernel swaps the operands, the weights' rows filling its tiles' M
+/// (`fp8_blockscale_gemm_kernel.cuh`, `gemm_dispatch`: `m_threshold`).
+const TRTLLM_DEEPGEMM_SWAP_BELOW: u64 = 32;
+
+/// The tile (rows of M, columns of N) TensorRT-LLM's block-scaled FP8 GEMM on Hopper runs an
+/// `m x n` output in, as its DeepGEMM launcher picks it (`deep_gemm::jit::
+/// get_best_gemm_config`): 64 rows up to M = 64, else 128; of the widths 16 to 128 in steps of
+/// 8, the one with the fewest waves of tiles on the SMs, then the fullest last wave, then the
+/// narrowest.
+fn trtllm_deep_gemm_tile(m: u64, n: u64, sms: u32) -> (u64, u64) {
+    let sms = u64::from(sms.max(1));
+    let rows = if m <= 64 { 64 } else { 128 };
+    let columns = (16..=128)
+        .step_by(8)
+        .min_by_key(|&width: &u64| {
+            let tiles = m.div_ceil(rows) * n.div_ceil(width);
+            let last_wave = match tiles % sms {
+                0 => sms,
+                partial => partial,
+            };
+            (tiles.div_ceil(sms), std::cmp::Reverse(last_wave), width)
+        })
+        .unwrap_or(128);
+    (rows, columns)
+}
+
+/// Bytes of the rows past M that TensorRT-LLM's block-scaled FP8 GEMM on Hopper reads for an
+/// `m x n x k` GEMM ([`KernelTimes::padded_rows_s`]): each tile of the last row block, where
+/// M does not fill it, reads its missing rows of FP8 activations over the whole of K. Read
+/// off NVIDIA's H100 and H200 tables, not the kernel's source: at M = 129 against 256 (two
+/// row blocks either way, the same tiles) the time grows by 10 us at K = 4,096 and 20 us at
+/// K = 8,192 whatever the tile's width, in proportion to the tiles of the last row block
+/// (8.7 us for 32 of them, 20 us for 64, 50 us for 128 at K = 8,192) and to its missing rows
+/// (7, 12, 17 and 20 us for 32, 64, 96 and 127 missing at N = K = 8,192): 2.5-3.9 TB/s,
+/// the DRAM's rate. The same GEMMs in BF16 and per-tensor FP8 (CUTLASS) show no such step.
+fn trtllm_deep_gemm_padded_row_bytes(m: u64, n: u64, k: u64, sms: u32) -> f64 {
+    if m < TRTLLM_DEEPGEMM_SWAP_BELOW {
+        return 0.0;
+    }
+    let (rows, columns) = trtllm_deep_gemm_tile(m, n, sms);
+    let missing = (rows - m % rows) % rows;
+    (n.div_ceil(columns) * missing * k) as f64
+}
+
 /// The table's `kernel_source` for vLLM's block-scaled FP8 GEMMs through DeepGEMM.
 const VLLM_DEEPGEMM: &str = "DeepGemmFp8BlockScaledMMKernel";
 
@@ -692,6 +737,19 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 }
                 if copies_scales_for_deepgemm(row, m) {
                     times.scale_copies = 1.0;
+                }
+                if row.sm == Some(90)
+                    && Framework::parse(&row.framework) == Some(Framework::TensorRtLlm)
+                {
+                    times.padded_rows_s = trtllm_deep_gemm_padded_row_bytes(m, n, k, sms)
+                        / hw.memory_bandwidth.value.get();
+                    if m >= TRTLLM_DEEPGEMM_SWAP_BELOW {
+                        let (rows, columns) = trtllm_deep_gemm_tile(m, n, sms);
+                        let tiles = m.div_ceil(rows) * n.div_ceil(columns);
+                        let slots = tiles.div_ceil(u64::from(sms.max(1))) * u64::from(sms.max(1));
+                        let work = (slots * rows * columns) as f64 / (m * n) as f64;
+                        times.compute_s = p.prediction.compute_time.get() * work;
+                    }
                 }
             }
             let looped = gemm_loop(row, (m, n, k), activations, weights, hw.l2_bytes());
@@ -2320,7 +2378,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass where it is not the kernel's own, the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass where it is not the kernel's own, the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed; the rows past M that TensorRT-LLM's block-scaled FP8 GEMM on Hopper reads, at the bandwidth fraction).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -3229,6 +3287,51 @@ mod tests {
         assert!((eager.quantise_s * bandwidth / (1024.0 * 4096.0) - 47.0).abs() < 1e-9);
         assert_eq!(weight_only.quantise_s, 0.0);
         assert!((weight_only.compute_s / eager.compute_s - 2.0).abs() < 1e-9);
+    }
+
+    /// TensorRT-LLM's block-scaled FP8 GEMM on Hopper: its DeepGEMM launcher's tile, the
+    /// rows past M its last row block reads, and the whole tiles it computes.
+    #[test]
+    fn tensorrt_llms_hopper_block_scaled_fp8_gemm_reads_the_rows_past_m() {
+        // 64 rows up to M = 64. On 132 SMs, N = 4,096 fills one wave with 64-wide tiles
+        // (128 of them over two row blocks, against 64 at 128 wide); N = 8,192 with 128-wide.
+        assert_eq!(trtllm_deep_gemm_tile(64, 4096, 132), (64, 32));
+        assert_eq!(trtllm_deep_gemm_tile(129, 4096, 132), (128, 64));
+        assert_eq!(trtllm_deep_gemm_tile(256, 8192, 132), (128, 128));
+        // 32 row blocks: only 128-wide tiles (2,048) fit in 16 waves.
+        assert_eq!(trtllm_deep_gemm_tile(4096, 8192, 132), (128, 128));
+        // M = 129 at N = K = 8,192: 64 tiles in the last row block, 127 rows missing each.
+        assert_eq!(
+            trtllm_deep_gemm_padded_row_bytes(129, 8192, 8192, 132),
+            (64 * 127 * 8192) as f64
+        );
+        for m in [16, 64, 128, 256, 4096] {
+            assert_eq!(
+                trtllm_deep_gemm_padded_row_bytes(m, 8192, 8192, 132),
+                0.0,
+                "M = {m}"
+            );
+        }
+        let h200 = registry::get("h200").unwrap();
+        let on_h200 = |framework: &str, m: u64| Row {
+            system: "h200_sxm".into(),
+            device: "NVIDIA H200".into(),
+            framework: framework.into(),
+            sm: Some(90),
+            ..row("fp8_block", m, 8192, 8192, 1e-4)
+        };
+        let t = |framework: &str, m: u64| times(&on_h200(framework, m), &h200).unwrap();
+        let bandwidth = h200.memory_bandwidth.value.get();
+        assert!(
+            (t(FIT_FRAMEWORK, 129).padded_rows_s * bandwidth / (64.0 * 127.0 * 8192.0) - 1.0).abs()
+                < 1e-12
+        );
+        // Whole 128 x 128 tiles in one wave: M = 129 computes as M = 256 does.
+        assert!(
+            (t(FIT_FRAMEWORK, 129).compute_s / t(FIT_FRAMEWORK, 256).compute_s - 1.0).abs() < 1e-12
+        );
+        assert_eq!(t("SGLang", 129).padded_rows_s, 0.0);
+        assert_eq!(t(FIT_FRAMEWORK, 256).padded_rows_s, 0.0);
     }
 
     #[test]
