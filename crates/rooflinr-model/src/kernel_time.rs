@@ -1166,6 +1166,17 @@ pub struct KernelTerms {
     /// their HBM; fitted, 1.7 TB/s on both (50 and 35 % of their datasheet bandwidths), where
     /// the GEMM's own operands stream at 81-85 %.
     pub quantise_bandwidth: Option<f64>,
+    /// The rate the activation quantisation pass reads from and writes to the L2 at, as a
+    /// multiple of the datasheet DRAM bandwidth, where it is a kernel of its own that the L2
+    /// serves faster than it serves the GEMM (`None`: at [`KernelTerms::l2_bandwidth`], the
+    /// GEMM's). Fitted where the samples quantise ([`KernelTerms::fit`],
+    /// [`QUANTISE_L2_BANDWIDTHS`]). Read off NVIDIA's tables (TensorRT-LLM's NVFP4 GEMMs on
+    /// the RTX PRO 6000, 128 MB of L2): at N = 128 and 256 the GEMM is mostly its pass, and
+    /// with 50-84 MB of BF16 activations, which a benchmark loop leaves in the L2, the pass's
+    /// bytes over the whole GEMM's time come to 2.3-3.1 TB/s (16,384 x 128 x 2,560: 35 us);
+    /// past the L2, 1.0-1.2 TB/s, the DRAM's rate. Fitted, the L2 serves the pass at 4.3 TB/s
+    /// and the GEMM's own re-reads at 1.4 TB/s.
+    pub quantise_l2_bandwidth: Option<f64>,
     /// The fraction of the datasheet bandwidth a kernel writes its activations at
     /// ([`KernelTimes::write_s`]), where its epilogue writes slower than its operands
     /// stream (`None`: at the bandwidth fraction, as the roofline counts every byte).
@@ -1302,6 +1313,9 @@ struct FitStart {
     /// The quantisation pass's bandwidth fraction the rounds hold
     /// ([`KernelTerms::quantise_bandwidth`]).
     quantise_bandwidth: Option<f64>,
+    /// The quantisation pass's L2 rate the rounds hold
+    /// ([`KernelTerms::quantise_l2_bandwidth`]).
+    quantise_l2_bandwidth: Option<f64>,
     /// The output's write bandwidth fraction the rounds hold
     /// ([`KernelTerms::write_bandwidth`]).
     write_bandwidth: Option<f64>,
@@ -1317,6 +1331,7 @@ impl FitStart {
         KernelTerms {
             route_rate: self.route_rate,
             quantise_bandwidth: self.quantise_bandwidth,
+            quantise_l2_bandwidth: self.quantise_l2_bandwidth,
             write_bandwidth: self.write_bandwidth,
             hidden_tile_share: self.hidden_tile_share,
             ..terms
@@ -1332,6 +1347,7 @@ impl FitStart {
         overlap: f64::INFINITY,
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
+        quantise_l2_bandwidth: None,
         write_bandwidth: None,
         hidden_tile_share: 0.0,
     };
@@ -1388,6 +1404,21 @@ const QUANTISE_BANDWIDTHS: [f64; 13] = [
     0.1768,
     0.1487,
     0.125,
+];
+
+/// The quantisation pass's L2 rates a fit tries ([`KernelTerms::quantise_l2_bandwidth`])
+/// besides the GEMM's L2 rate, as multiples of the datasheet DRAM bandwidth: once to four
+/// times it in quarter powers of two (2^(i/4), i = 0..8).
+const QUANTISE_L2_BANDWIDTHS: [f64; 9] = [
+    1.0,
+    1.1892,
+    std::f64::consts::SQRT_2,
+    1.6818,
+    2.0,
+    2.3784,
+    2.8284,
+    3.3636,
+    4.0,
 ];
 
 /// The compute fraction a second fit starts from: starting at the full peak, the rounds
@@ -1519,6 +1550,7 @@ impl KernelTerms {
         head_fixed: [1.0; ATTENTION_HEAD_DIMS.len()],
         route_rate: f64::INFINITY,
         quantise_bandwidth: None,
+        quantise_l2_bandwidth: None,
         write_bandwidth: None,
         hidden_tile_share: 0.0,
         scale_copy_s: 0.0,
@@ -1583,6 +1615,13 @@ impl KernelTerms {
         self.fixed_s * Self::head_index(t).map_or(1.0, |i| self.head_fixed[i])
     }
 
+    /// The rate the L2 serves the quantisation pass at, as a multiple of the datasheet
+    /// bandwidth: its own where fitted ([`KernelTerms::quantise_l2_bandwidth`]), else the
+    /// GEMM's.
+    fn quantise_l2(&self) -> f64 {
+        self.quantise_l2_bandwidth.unwrap_or(self.l2_bandwidth)
+    }
+
     /// The time outside the kernel's own throughput terms: the fixed time, the activation
     /// quantisation pass, the waves' latency, the routing pass, the copies of the scales and
     /// the reads of rows past M, seconds.
@@ -1591,7 +1630,7 @@ impl KernelTerms {
             + quantise_time(
                 &t,
                 self.quantise_bandwidth.unwrap_or(self.bandwidth),
-                self.l2_bandwidth,
+                self.quantise_l2(),
             )
             + t.waves * self.per_wave_s
             + t.route_s / self.route_rate
@@ -1714,6 +1753,22 @@ impl KernelTerms {
                     })
                     .collect()
             });
+            // And the L2's rate for the pass, where a loop leaves its bytes there (none held
+            // first: the GEMM's).
+            if usable
+                .iter()
+                .any(|(t, _)| t.quantise_s > 0.0 && t.l2_share > 0.0)
+            {
+                Self::refit_holding(&usable, &error, (&mut best, &mut best_start), |start| {
+                    std::iter::once(None)
+                        .chain(QUANTISE_L2_BANDWIDTHS.into_iter().map(Some))
+                        .map(|quantise_l2_bandwidth| FitStart {
+                            quantise_l2_bandwidth,
+                            ..start
+                        })
+                        .collect()
+                });
+            }
         }
         // Where the samples write activations (a GEMM's output, a MoE layer's token
         // traffic): their bandwidth fraction, each of the ladder's with the other terms
@@ -1871,6 +1926,7 @@ impl KernelTerms {
             overlap,
             route_rate,
             quantise_bandwidth,
+            quantise_l2_bandwidth,
             write_bandwidth,
             hidden_tile_share,
         } = start;
@@ -1888,6 +1944,7 @@ impl KernelTerms {
             overlap,
             route_rate,
             quantise_bandwidth,
+            quantise_l2_bandwidth,
             write_bandwidth,
             hidden_tile_share,
             ..KernelTerms::ROOFLINE
@@ -1936,7 +1993,7 @@ impl KernelTerms {
                                 - quantise_time(
                                     t,
                                     quantise_rate(terms.bandwidth),
-                                    terms.l2_bandwidth,
+                                    terms.quantise_l2(),
                                 )
                                 - t.waves * terms.per_wave_s
                                 - t.route_s / terms.route_rate
@@ -1963,7 +2020,7 @@ impl KernelTerms {
                                     - quantise_time(
                                         t,
                                         quantise_rate(terms.bandwidth),
-                                        terms.l2_bandwidth,
+                                        terms.quantise_l2(),
                                     )
                                     - t.waves * terms.per_wave_s
                             })
@@ -1989,7 +2046,7 @@ impl KernelTerms {
                                 - quantise_time(
                                     t,
                                     quantise_rate(terms.bandwidth),
-                                    terms.l2_bandwidth,
+                                    terms.quantise_l2(),
                                 )
                                 - t.route_s / terms.route_rate
                                 - t.scale_copies * terms.scale_copy_s
@@ -2016,7 +2073,7 @@ impl KernelTerms {
                                 - quantise_time(
                                     t,
                                     quantise_rate(terms.bandwidth),
-                                    terms.l2_bandwidth,
+                                    terms.quantise_l2(),
                                 )
                                 - t.waves * per_wave
                                 - t.route_s / terms.route_rate
@@ -2048,7 +2105,7 @@ impl KernelTerms {
             // the rest less the quantisation pass at `bandwidth`, unoverlapped.
             let share = |t: &KernelTimes, s: f64, bandwidth: f64, other: f64| {
                 let rest = (rest(t, s)
-                    - quantise_time(t, quantise_rate(bandwidth), terms.l2_bandwidth))
+                    - quantise_time(t, quantise_rate(bandwidth), terms.quantise_l2()))
                 .max(s * 0.05);
                 unoverlapped(rest, other, overlap)
             };
@@ -2163,6 +2220,7 @@ impl KernelTerms {
                 head_fixed,
                 route_rate,
                 quantise_bandwidth,
+                quantise_l2_bandwidth,
                 write_bandwidth,
                 hidden_tile_share,
                 scale_copy_s: scale_copy,
@@ -2999,6 +3057,36 @@ mod tests {
         assert!((quantise_time(&warm, slow.bandwidth, slow.l2_bandwidth) - 2e-6).abs() < 1e-18);
         // Cold, as in a model's forward pass: the DRAM's time, whatever the L2's rate.
         assert_eq!(quantise_time(&t, l2.bandwidth, l2.l2_bandwidth), 2e-6);
+    }
+
+    /// NVFP4 on the RTX PRO 6000 in miniature: a loop leaves every byte in an L2 that serves
+    /// the GEMM at the DRAM's datasheet rate and its quantisation pass, a kernel of its own,
+    /// at 2.38x it. The pass's time is its bytes at its own L2 rate; the fit finds that rate
+    /// on its ladder, and a cold pass (a model's forward pass) still takes the DRAM's time.
+    #[test]
+    fn the_l2_serves_the_quantisation_pass_at_a_rate_of_its_own() {
+        let truth = KernelTerms {
+            fixed_s: 4e-6,
+            bandwidth: 0.6,
+            compute: 0.9,
+            l2_bandwidth: 1.0,
+            quantise_l2_bandwidth: Some(2.3784),
+            ..KernelTerms::ROOFLINE
+        };
+        let pass = KernelTimes {
+            quantise_s: 1e-4,
+            ..gemm(0.0, 0.0)
+        };
+        assert!((truth.predict(pass.warm(1.0)) - (4e-6 + 1e-4 / 2.3784)).abs() < 1e-12);
+        assert!((truth.predict(pass) - (4e-6 + 1e-4 / 0.6)).abs() < 1e-12);
+        let samples = spread_of_gemms(&truth, |t, i| {
+            t.quantise_s = t.memory_s * [0.1, 0.5, 1.0, 3.0][i % 4];
+            *t = t.warm(1.0);
+        });
+        let fitted = KernelTerms::fit(&samples);
+        assert_eq!(fitted.quantise_l2_bandwidth, Some(2.3784), "{fitted:?}");
+        // Every byte warm: the L2 serves the GEMM, and its rate is what the fit reads.
+        assert!((fitted.l2_bandwidth - 1.0).abs() < 0.01, "{fitted:?}");
     }
 
     #[test]

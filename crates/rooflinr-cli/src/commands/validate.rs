@@ -1572,6 +1572,10 @@ struct Fitted {
     /// The rate the activation quantisation pass runs at, GB/s, where fitted apart from the
     /// GEMM's bandwidth (`KernelTerms::quantise_bandwidth`; none: at the GEMM's).
     quantise_gb_s: Option<f64>,
+    /// The rate the L2 serves the activation quantisation pass at, GB/s, where fitted apart
+    /// from the kernel's L2 rate (`KernelTerms::quantise_l2_bandwidth`; none: at the
+    /// kernel's).
+    quantise_l2_gb_s: Option<f64>,
     /// The rate activations are written at (a GEMM's output, a MoE layer's token
     /// traffic), GB/s, where fitted apart from the kernel's bandwidth
     /// (`KernelTerms::write_bandwidth`; none: at the kernel's).
@@ -1635,6 +1639,9 @@ impl Fitted {
             quantise_gb_s: terms
                 .quantise_bandwidth
                 .map(|q| q * hw.memory_bandwidth.value.get() / 1e9),
+            quantise_l2_gb_s: terms
+                .quantise_l2_bandwidth
+                .map(|q| q * hw.memory_bandwidth.value.get() / 1e9),
             write_gb_s: terms
                 .write_bandwidth
                 .map(|w| w * hw.memory_bandwidth.value.get() / 1e9),
@@ -1642,6 +1649,19 @@ impl Fitted {
             scale_copy_us: (terms.scale_copy_s > 0.0).then_some(terms.scale_copy_s * 1e6),
             shipped: shipped_status(shipped, &terms, tiling),
             terms,
+        }
+    }
+
+    /// The "activation quantisation" cell: the pass's own rate from the DRAM, then from the
+    /// L2, where fitted apart (`1507 GB/s, L2 3012 GB/s`; `-` where neither is).
+    fn quantisation(&self) -> String {
+        let dram = self.quantise_gb_s.map(|r| format!("{r:.0} GB/s"));
+        let l2 = self.quantise_l2_gb_s.map(|r| format!("L2 {r:.0} GB/s"));
+        let cell = dram.into_iter().chain(l2).collect::<Vec<_>>().join(", ");
+        if cell.is_empty() {
+            "-".to_string()
+        } else {
+            cell
         }
     }
 
@@ -1688,8 +1708,7 @@ impl Fitted {
                 .map_or_else(|| "max".to_string(), |p| format!("p = {p}")),
             self.route_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
-            self.quantise_gb_s
-                .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
+            self.quantisation(),
             self.write_gb_s
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.0} GB/s")),
             self.hidden_tile_share.map_or_else(|| "-".to_string(), pct),
@@ -1776,6 +1795,7 @@ fn shipped_status(
         && close(p.terms.scale_copy_s, terms.scale_copy_s)
         && [
             (p.terms.quantise_bandwidth, terms.quantise_bandwidth),
+            (p.terms.quantise_l2_bandwidth, terms.quantise_l2_bandwidth),
             (p.terms.write_bandwidth, terms.write_bandwidth),
         ]
         .into_iter()
@@ -1793,7 +1813,7 @@ fn shipped_status(
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, tiles {:?}): update kernel_time/profiles.rs",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, its L2 {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, tiles {:?}): update kernel_time/profiles.rs",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1804,6 +1824,7 @@ fn shipped_status(
             p.terms.head_compute,
             p.terms.head_fixed,
             p.terms.quantise_bandwidth,
+            p.terms.quantise_l2_bandwidth,
             p.terms.write_bandwidth,
             p.terms.route_rate,
             p.terms.hidden_tile_share,
@@ -2334,6 +2355,9 @@ fn profile_lines(v: &Validation) -> String {
             let quantised = t
                 .quantise_bandwidth
                 .map_or_else(String::new, |q| format!(".quantised_at({})", literal(q)));
+            let quantised_from_l2 = t.quantise_l2_bandwidth.map_or_else(String::new, |q| {
+                format!(".quantised_from_l2_at({})", literal(q))
+            });
             let writes = t
                 .write_bandwidth
                 .map_or_else(String::new, |w| format!(".writes_at({})", literal(w)));
@@ -2364,7 +2388,7 @@ fn profile_lines(v: &Validation) -> String {
             };
             let _ = writeln!(
                 out,
-                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{writes}{routes}{hidden}{copies}{tiles},",
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{quantised_from_l2}{writes}{routes}{hidden}{copies}{tiles},",
                 g.hardware, held.median, held.p90
             );
         }
@@ -2378,7 +2402,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass where it is not the kernel's own, the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed; the rows past M that TensorRT-LLM's block-scaled FP8 GEMM on Hopper reads, at the bandwidth fraction).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass, from the DRAM and from the L2, where it is not the kernel's own, the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed; the rows past M that TensorRT-LLM's block-scaled FP8 GEMM on Hopper reads, at the bandwidth fraction).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {

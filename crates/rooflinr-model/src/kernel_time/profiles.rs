@@ -23,6 +23,7 @@ pub(super) struct StoredProfile {
     head_fixed: [f32; ATTENTION_HEAD_DIMS.len()],
     route_rate: f32,
     quantise_bandwidth: Option<f32>,
+    quantise_l2_bandwidth: Option<f32>,
     write_bandwidth: Option<f32>,
     hidden_tile_share: f32,
     /// Microseconds.
@@ -58,6 +59,7 @@ impl StoredProfile {
                 head_fixed: wide(self.head_fixed),
                 route_rate: f64::from(self.route_rate),
                 quantise_bandwidth: self.quantise_bandwidth.map(f64::from),
+                quantise_l2_bandwidth: self.quantise_l2_bandwidth.map(f64::from),
                 write_bandwidth: self.write_bandwidth.map(f64::from),
                 hidden_tile_share: f64::from(self.hidden_tile_share),
                 scale_copy_s: f64::from(self.scale_copy_us) * 1e-6,
@@ -72,6 +74,13 @@ impl StoredProfile {
     /// bandwidth ([`KernelTerms::quantise_bandwidth`]).
     const fn quantised_at(mut self, fraction: f64) -> StoredProfile {
         self.quantise_bandwidth = Some(fraction as f32);
+        self
+    }
+
+    /// This profile with its activation quantisation pass served by the L2 at `rate` times
+    /// the datasheet bandwidth ([`KernelTerms::quantise_l2_bandwidth`]).
+    const fn quantised_from_l2_at(mut self, rate: f64) -> StoredProfile {
+        self.quantise_l2_bandwidth = Some(rate as f32);
         self
     }
 
@@ -167,6 +176,7 @@ const fn p(
         head_fixed: narrow(ROOFLINE.head_fixed),
         route_rate: ROOFLINE.route_rate as f32,
         quantise_bandwidth: narrow_option(ROOFLINE.quantise_bandwidth),
+        quantise_l2_bandwidth: narrow_option(ROOFLINE.quantise_l2_bandwidth),
         write_bandwidth: narrow_option(ROOFLINE.write_bandwidth),
         hidden_tile_share: ROOFLINE.hidden_tile_share as f32,
         scale_copy_us: (ROOFLINE.scale_copy_s * 1e6) as f32,
@@ -583,8 +593,8 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("h100-sxm", TensorRtLlm, moe(Bf16, Bf16), [26.9371, 0.87829, 0.831614, 0.0, 1.0, 0.878308, 2.0], 0.065, 0.449).writes_at(0.707107).routes_at(2.0),
     p("h100-sxm", Sglang, moe(Bf16, Bf16), [28.3752, 0.938812, 0.296967, 0.0, 1.0, 3.0931, 1.5], 0.133, 0.433).writes_at(1.0).routes_at(0.25).in_tiles(Triton),
     p("h100-sxm", Vllm, moe(Bf16, Bf16), [39.35, 0.905063, 0.533056, 0.0, 1.0, 1.28391, 4.0], 0.096, 0.413).writes_at(1.0).routes_at(0.25),
-    p("h100-sxm", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.205, 0.84342, 0.813945, 0.0, 1.0, 0.843424, 2.0], 0.080, 0.440).quantised_at(0.5946).writes_at(0.5946).routes_at(1.0),
-    p("h100-sxm", Vllm, moe(Fp8E4m3, Fp8E4m3), [46.2928, 0.184495, 0.14102, 0.0, 1.0, 0.383055, 4.0], 0.135, 0.476).quantised_at(1.0).writes_at(0.2973),
+    p("h100-sxm", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.3149, 0.833305, 0.71702, 0.0, 1.0, 0.833305, 4.0], 0.080, 0.438).quantised_at(0.5946).quantised_from_l2_at(1.6818).writes_at(0.5946).routes_at(1.0),
+    p("h100-sxm", Vllm, moe(Fp8E4m3, Fp8E4m3), [34.4663, 0.176221, 0.140437, 0.0, 1.0, 0.212779, 4.0], 0.134, 0.492).quantised_at(1.0).quantised_from_l2_at(1.0).writes_at(1.0),
     p("h100-sxm", TensorRtLlm, moe(Bf16, MxFp4), [72.7295, 0.826703, 1.0, 0.0, 1.0, 0.826703, f64::INFINITY], 0.091, 0.283).writes_at(0.125).routes_at(0.125),
     p("h100-sxm", Sglang, moe(Bf16, MxFp4), [24.9058, 0.257699, 0.272806, 0.0, 1.0, 0.257699, 1.5], 0.175, 0.520).writes_at(0.2973).routes_at(0.25).in_tiles(Triton),
     p("h100-sxm", Vllm, moe(Bf16, MxFp4), [63.6345, 0.806022, 0.778391, 0.0, 1.0, 0.846071, 1.5], 0.208, 0.600).writes_at(0.8409).routes_at(0.25),
@@ -619,8 +629,8 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("h200", TensorRtLlm, moe(Bf16, Bf16), [27.4203, 0.89126, 0.837829, 0.0, 1.0, 0.894485, 2.0], 0.079, 0.512).writes_at(0.5946).routes_at(1.0),
     p("h200", Sglang, moe(Bf16, Bf16), [27.7374, 0.84176, 0.322058, 0.0, 1.0, 1.0, 1.5], 0.136, 0.434).writes_at(1.0).routes_at(0.25).in_tiles(Triton),
     p("h200", Vllm, moe(Bf16, Bf16), [39.6349, 0.912149, 0.695207, 0.0, 1.0, 42.3028, 4.0], 0.098, 0.438).writes_at(1.0).routes_at(0.125),
-    p("h200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.3467, 0.824403, 0.816218, 0.0, 1.0, 0.824403, 2.0], 0.095, 0.529).quantised_at(0.5946).writes_at(0.5).routes_at(0.5),
-    p("h200", Vllm, moe(Fp8E4m3, Fp8E4m3), [48.9552, 0.12647, 0.17428, 0.0, 1.0, 0.3028, 4.0], 0.145, 0.536).quantised_at(1.0).writes_at(0.25),
+    p("h200", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [28.5607, 0.826315, 0.816863, 0.0, 1.0, 0.826315, 2.0], 0.094, 0.527).quantised_at(0.5946).quantised_from_l2_at(4.0).writes_at(0.5).routes_at(0.5),
+    p("h200", Vllm, moe(Fp8E4m3, Fp8E4m3), [37.1338, 0.120968, 0.178513, 0.0, 1.0, 0.161229, 4.0], 0.143, 0.528).quantised_at(1.0).quantised_from_l2_at(1.0).writes_at(0.8409),
     p("h200", TensorRtLlm, moe(Bf16, MxFp4), [68.8027, 0.618232, 0.461146, 0.0, 1.0, 0.626982, f64::INFINITY], 0.122, 0.310).writes_at(0.125).routes_at(0.0625),
     p("h200", Sglang, moe(Bf16, MxFp4), [26.3389, 0.230834, 0.179466, 0.0, 1.0, 0.776045, f64::INFINITY], 0.212, 0.482).writes_at(1.0).routes_at(0.125).in_tiles(Triton),
     p("h200", Vllm, moe(Bf16, MxFp4), [66.6944, 0.587324, 0.853645, 0.0, 1.0, 1.74997, 1.0], 0.250, 0.578).writes_at(1.0).routes_at(0.25),
@@ -633,8 +643,8 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("l40s", TensorRtLlm, gemm(Bf16), [1.97417, 0.803668, 0.582931, 0.868479, 1.0, 2.03568, 2.0], 0.084, 0.271).writes_at(0.707107),
     p("l40s", Sglang, gemm(Bf16), [2.06261, 0.78383, 0.557024, 1.01126, 1.0, 1.86776, 2.0], 0.091, 0.302).writes_at(1.0),
     p("l40s", Vllm, gemm(Bf16), [1.95822, 0.793959, 0.636007, 0.873832, 1.0, 1.99824, 2.0], 0.088, 0.254).writes_at(0.5946),
-    p("l40s", TensorRtLlm, gemm(Fp8E4m3), [12.2057, 0.818668, 0.558127, 1.4467, 1.0, 2.13751, 2.0], 0.055, 0.166).quantised_at(0.5946).writes_at(0.707107),
-    p("l40s", Sglang, gemm(Fp8E4m3), [4.10315, 0.748801, 0.485442, 0.0, 0.0876331, 1.91404, 2.0], 0.125, 0.428).quantised_at(0.707107).writes_at(1.0),
+    p("l40s", TensorRtLlm, gemm(Fp8E4m3), [12.2084, 0.819175, 0.555176, 1.5116, 1.0, 2.13184, 2.0], 0.053, 0.166).quantised_at(0.5946).quantised_from_l2_at(2.3784).writes_at(0.707107),
+    p("l40s", Sglang, gemm(Fp8E4m3), [4.12837, 0.728854, 0.463743, 0.0, 0.0934582, 1.93447, 4.0], 0.121, 0.404).quantised_at(0.707107).quantised_from_l2_at(1.0).writes_at(1.0),
     p("l40s", Vllm, gemm(Fp8E4m3), [5.68189, 0.749955, 0.618145, 0.0, 0.06231, 0.749955, 1.5], 0.157, 0.609).writes_at(0.4204),
     ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.52217, 0.333762, 0.388896, 0.0, 1.0, 0.94389, 1.5], [1.02423, 1.00726, 1.73528, 0.914748, 1.0], 0.087, 0.306).fixed_by_head_width([0.985111, 1.00317, 0.99934, 0.977197, 1.0]),
     ph("l40s", Sglang, attention(Prefill, Bf16, Bf16), [6.65379, 0.818386, 0.424405, 0.0, 1.0, 4.01109, 2.0], [1.903, 0.781189, 1.35815, 1.01068, 1.0], 0.099, 0.476).fixed_by_head_width([1.00368, 0.791243, 1.94227, 1.04204, 1.0]).walks_hidden_tiles_at(0.5),
@@ -656,8 +666,8 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("l40s", TensorRtLlm, moe(Bf16, Bf16), [23.788, 0.813422, 0.355617, 0.0, 1.0, 4.20737, 4.0], 0.051, 0.294),
     p("l40s", Sglang, moe(Bf16, Bf16), [21.6671, 0.848417, 0.51405, 0.0, 1.0, 3.79267, 1.0], 0.191, 0.531).writes_at(1.0).routes_at(0.5).in_tiles(Triton),
     p("l40s", Vllm, moe(Bf16, Bf16), [26.7054, 0.835702, 0.584092, 0.0, 1.0, 4.77648, 4.0], 0.094, 0.509).writes_at(1.0).routes_at(0.25),
-    p("l40s", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [24.7949, 0.807338, 0.419257, 0.0, 1.0, 4.31812, 4.0], 0.053, 0.220).quantised_at(1.0).writes_at(0.8409).routes_at(4.0),
-    p("l40s", Vllm, moe(Fp8E4m3, Fp8E4m3), [26.493, 0.791585, 0.560493, 0.0, 1.0, 5.46493, 4.0], 0.107, 0.664).quantised_at(0.3536).writes_at(1.0).routes_at(0.125),
+    p("l40s", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [24.729, 0.807161, 0.419379, 0.0, 1.0, 4.28659, 4.0], 0.054, 0.225).quantised_at(1.0).quantised_from_l2_at(2.3784).writes_at(0.8409).routes_at(4.0),
+    p("l40s", Vllm, moe(Fp8E4m3, Fp8E4m3), [26.1752, 0.791434, 0.560482, 0.0, 1.0, 5.11139, 4.0], 0.108, 0.673).quantised_at(0.3536).quantised_from_l2_at(1.0).writes_at(1.0).routes_at(0.125),
     p("l40s", Sglang, moe(Bf16, MxFp4), [18.1737, 0.222459, 0.127046, 0.0, 1.0, 182.633, 1.5], 0.188, 0.745).writes_at(0.8409).routes_at(0.5).in_tiles(Triton),
     p("l40s", Vllm, moe(Bf16, MxFp4), [34.6, 0.78426, 0.482939, 0.0, 1.0, 3.11672, f64::INFINITY], 0.110, 0.375).writes_at(1.0).routes_at(0.25),
     p("l40s", TensorRtLlm, mla(Prefill, Bf16, Bf16), [7.1269, 0.608525, 0.427025, 3.66996, 1.0, 178.056, 4.0], 0.071, 0.254),
@@ -669,11 +679,11 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("rtx-pro-6000", Sglang, gemm(Bf16), [2.07371, 0.82107, 0.816285, 0.865477, 1.0, 1.46321, 2.0], 0.062, 0.236).writes_at(0.8409),
     p("rtx-pro-6000", Vllm, gemm(Bf16), [2.07215, 0.845425, 0.851156, 0.825119, 1.0, 1.54884, 1.5], 0.076, 0.238).writes_at(0.8409),
     p("rtx-pro-6000", TensorRtLlm, gemm(Fp8E4m3), [12.3057, 0.828213, 0.739618, 0.93818, 0.28032, 1.4656, 2.0], 0.064, 0.178).quantised_at(0.5946).writes_at(0.8409),
-    p("rtx-pro-6000", Sglang, gemm(Fp8E4m3), [5.43563, 0.662305, 0.915699, 0.0, 0.010817, 1.19238, 4.0], 0.043, 0.235).quantised_at(0.707107).writes_at(1.0),
+    p("rtx-pro-6000", Sglang, gemm(Fp8E4m3), [5.43814, 0.662417, 0.916031, 0.0, 0.0108019, 1.17253, 4.0], 0.042, 0.235).quantised_at(0.707107).quantised_from_l2_at(1.6818).writes_at(1.0),
     p("rtx-pro-6000", Vllm, gemm(Fp8E4m3), [4.91406, 0.81718, 0.844512, 0.0, 0.0413042, 0.831184, 2.0], 0.090, 0.378).quantised_at(0.707107).writes_at(0.8409),
-    p("rtx-pro-6000", TensorRtLlm, gemm(NvFp4), [4.18674, 0.600341, 0.969, 0.0, 0.0110596, 0.910893, 4.0], 0.050, 0.273).quantised_at(0.8409).writes_at(0.8409),
-    p("rtx-pro-6000", Sglang, gemm(NvFp4), [4.31392, 0.659542, 1.0, 0.0, 0.0120123, 1.01655, 2.0], 0.040, 0.158).quantised_at(0.8409).writes_at(1.0),
-    p("rtx-pro-6000", Vllm, gemm(NvFp4), [6.71206, 0.578613, 1.0, 0.0, 0.0123646, 1.14974, 2.0], 0.055, 0.303).quantised_at(0.8409).writes_at(0.8409),
+    p("rtx-pro-6000", TensorRtLlm, gemm(NvFp4), [4.10855, 0.614642, 0.918, 0.0, 0.0106261, 0.785581, 4.0], 0.047, 0.207).quantised_at(0.8409).quantised_from_l2_at(2.3784).writes_at(1.0),
+    p("rtx-pro-6000", Sglang, gemm(NvFp4), [4.27816, 0.689892, 1.0, 0.0, 0.0118884, 0.864835, 2.0], 0.037, 0.137).quantised_at(0.8409).quantised_from_l2_at(1.6818).writes_at(1.0),
+    p("rtx-pro-6000", Vllm, gemm(NvFp4), [6.70876, 0.590531, 1.0, 0.0, 0.0121164, 1.09331, 2.0], 0.048, 0.251).quantised_at(0.8409).quantised_from_l2_at(2.0).writes_at(0.8409),
     ph("rtx-pro-6000", TensorRtLlm, attention(Prefill, Bf16, Bf16), [11.1563, 0.443702, 0.464332, 0.0, 1.0, 0.635583, 1.0], [0.84792, 0.979983, 1.65294, 1.03882, 1.0], 0.060, 0.273).fixed_by_head_width([0.989409, 1.18944, 1.0872, 1.54171, 1.0]),
     ph("rtx-pro-6000", Sglang, attention(Prefill, Bf16, Bf16), [8.30509, 0.983925, 0.574405, 0.0, 1.0, 3.13619, 1.5], [1.95552, 0.822896, 1.95967, 0.875493, 2.6752], 0.146, 0.584).fixed_by_head_width([1.01356, 0.761169, 1.74964, 0.99383, 0.999009]).walks_hidden_tiles_at(1.0),
     ph("rtx-pro-6000", Vllm, attention(Prefill, Bf16, Bf16), [5.38818, 1.0, 0.629466, 3.49294, 1.0, 1.59261, 1.5], [1.04211, 0.95365, 0.972138, 1.06391, 1.0], 0.078, 0.269).fixed_by_head_width([1.00142, 0.997525, 0.944504, 1.01462, 1.0]),
@@ -694,14 +704,14 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("rtx-pro-6000", TensorRtLlm, moe(Bf16, Bf16), [27.1393, 0.856769, 0.658368, 0.0, 1.0, 1.90133, 2.0], 0.065, 0.297).writes_at(1.0).routes_at(4.0),
     p("rtx-pro-6000", Sglang, moe(Bf16, Bf16), [26.3593, 0.907829, 0.682793, 0.0, 1.0, 3.17293, 1.0], 0.139, 0.362).writes_at(1.0).routes_at(0.5).in_tiles(Triton),
     p("rtx-pro-6000", Vllm, moe(Bf16, Bf16), [34.0285, 0.843034, 0.368483, 0.0, 1.0, 1.67442, 4.0], 0.064, 0.429).writes_at(0.8409).routes_at(4.0),
-    p("rtx-pro-6000", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [25.7903, 0.842078, 0.672792, 0.0, 1.0, 2.16881, 2.0], 0.072, 0.303).quantised_at(1.0).writes_at(0.8409).routes_at(4.0),
-    p("rtx-pro-6000", Vllm, moe(Fp8E4m3, Fp8E4m3), [32.6414, 0.820891, 0.328127, 0.0, 1.0, 1.8947, 4.0], 0.057, 0.321).quantised_at(0.4204).writes_at(0.8409).routes_at(2.0),
-    p("rtx-pro-6000", TensorRtLlm, moe(NvFp4, NvFp4), [41.9738, 0.772157, 0.630626, 0.0, 1.0, 1.06509, 4.0], 0.081, 0.251).quantised_at(1.0).writes_at(0.8409),
+    p("rtx-pro-6000", TensorRtLlm, moe(Fp8E4m3, Fp8E4m3), [25.5447, 0.835625, 0.588688, 0.0, 1.0, 2.27917, 4.0], 0.069, 0.288).quantised_at(1.0).quantised_from_l2_at(1.0).writes_at(0.8409).routes_at(4.0),
+    p("rtx-pro-6000", Vllm, moe(Fp8E4m3, Fp8E4m3), [32.6434, 0.820713, 0.328046, 0.0, 1.0, 1.8778, 4.0], 0.057, 0.321).quantised_at(0.4204).quantised_from_l2_at(1.41421).writes_at(0.8409).routes_at(2.0),
+    p("rtx-pro-6000", TensorRtLlm, moe(NvFp4, NvFp4), [41.9888, 0.772212, 0.626149, 0.0, 1.0, 1.05559, 4.0], 0.081, 0.244).quantised_at(1.0).quantised_from_l2_at(1.6818).writes_at(0.8409),
     p("rtx-pro-6000", Sglang, moe(NvFp4, NvFp4), [55.9179, 1.0, 0.603204, 0.0, 1.0, 1.21819, f64::INFINITY], 0.176, 0.481).quantised_at(1.0).writes_at(0.5946).routes_at(1.0),
-    p("rtx-pro-6000", Vllm, moe(NvFp4, NvFp4), [40.1563, 0.794662, 0.565932, 0.0, 1.0, 0.851358, 4.0], 0.071, 0.304).quantised_at(0.3536).writes_at(0.707107).routes_at(2.0),
+    p("rtx-pro-6000", Vllm, moe(NvFp4, NvFp4), [40.2018, 0.794799, 0.565945, 0.0, 1.0, 0.848793, 4.0], 0.071, 0.293).quantised_at(0.3536).quantised_from_l2_at(1.41421).writes_at(0.707107).routes_at(2.0),
     p("rtx-pro-6000", Sglang, moe(Bf16, MxFp4), [55.0007, 0.814271, 0.486071, 0.0, 1.0, 2.0489, 2.0], 0.093, 0.366).writes_at(0.707107),
     p("rtx-pro-6000", Vllm, moe(Bf16, MxFp4), [51.1539, 0.807162, 0.558793, 0.0, 1.0, 3.75503, 4.0], 0.134, 0.487).writes_at(1.0).routes_at(0.25),
-    p("rtx-pro-6000", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [61.6138, 0.713539, 0.604058, 0.0, 1.0, 0.845664, 4.0], 0.065, 0.219).quantised_at(1.0).writes_at(1.0),
+    p("rtx-pro-6000", TensorRtLlm, moe(MxFp8E4m3, MxFp4), [61.2807, 0.704109, 0.600266, 0.0, 1.0, 0.810586, 4.0], 0.066, 0.204).quantised_at(1.0).quantised_from_l2_at(4.0).writes_at(1.0),
     p("rtx-pro-6000", TensorRtLlm, mla(Prefill, Bf16, Bf16), [9.51767, 0.905576, 0.494504, 4.81684, 1.0, 3.82978, 4.0], 0.079, 0.285),
     p("rtx-pro-6000", Sglang, mla(Prefill, Bf16, Bf16), [5.73295, 1.0, 0.0632695, 4.82567, 1.0, 1.0, 2.0], 0.070, 0.438),
     p("rtx-pro-6000", TensorRtLlm, mla(Decode, Bf16, Bf16), [2.1259, 0.778944, 0.496604, 8.44685, 0.00750616, 2.19909, 1.5], 0.067, 0.297),
