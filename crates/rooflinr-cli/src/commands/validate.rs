@@ -430,7 +430,8 @@ fn trtllm_deep_gemm_tile(m: u64, n: u64, sms: u32) -> (u64, u64) {
 }
 
 /// Bytes of the rows past M that TensorRT-LLM's block-scaled FP8 GEMM on Hopper reads for an
-/// `m x n x k` GEMM ([`KernelTimes::padded_rows_s`]): each tile of the last row block, where
+/// `m x n x k` GEMM in tiles of `(rows, columns)` ([`trtllm_deep_gemm_tile`];
+/// [`KernelTimes::padded_rows_s`]): each tile of the last row block, where
 /// M does not fill it, reads its missing rows of FP8 activations over the whole of K. Read
 /// off NVIDIA's H100 and H200 tables, not the kernel's source: at M = 129 against 256 (two
 /// row blocks either way, the same tiles) the time grows by 10 us at K = 4,096 and 20 us at
@@ -438,13 +439,31 @@ fn trtllm_deep_gemm_tile(m: u64, n: u64, sms: u32) -> (u64, u64) {
 /// (8.7 us for 32 of them, 20 us for 64, 50 us for 128 at K = 8,192) and to its missing rows
 /// (7, 12, 17 and 20 us for 32, 64, 96 and 127 missing at N = K = 8,192): 2.5-3.9 TB/s,
 /// the DRAM's rate. The same GEMMs in BF16 and per-tensor FP8 (CUTLASS) show no such step.
-fn trtllm_deep_gemm_padded_row_bytes(m: u64, n: u64, k: u64, sms: u32) -> f64 {
-    if m < TRTLLM_DEEPGEMM_SWAP_BELOW {
-        return 0.0;
-    }
-    let (rows, columns) = trtllm_deep_gemm_tile(m, n, sms);
+fn trtllm_deep_gemm_padded_row_bytes(m: u64, n: u64, k: u64, (rows, columns): (u64, u64)) -> f64 {
     let missing = (rows - m % rows) % rows;
     (n.div_ceil(columns) * missing * k) as f64
+}
+
+/// `times` of TensorRT-LLM's block-scaled FP8 GEMM on Hopper for `m x n x k` from M = 32,
+/// from the datasheet `compute_s` of those rows: its compute as whole tiles
+/// ([`trtllm_deep_gemm_tile`]) in whole waves (it does not share K out over the SMs), and
+/// the rows past M its last row block reads ([`trtllm_deep_gemm_padded_row_bytes`]).
+fn trtllm_hopper_deep_gemm(
+    times: &mut KernelTimes,
+    compute_s: f64,
+    (m, n, k): (u64, u64, u64),
+    hw: &Hardware,
+) {
+    if m < TRTLLM_DEEPGEMM_SWAP_BELOW {
+        return;
+    }
+    let sms = u64::from(hw.sms().max(1));
+    let tile = trtllm_deep_gemm_tile(m, n, hw.sms());
+    let (rows, columns) = tile;
+    let slots = (m.div_ceil(rows) * n.div_ceil(columns)).div_ceil(sms) * sms;
+    times.compute_s = compute_s * (slots * rows * columns) as f64 / (m * n) as f64;
+    times.padded_rows_s =
+        trtllm_deep_gemm_padded_row_bytes(m, n, k, tile) / hw.memory_bandwidth.value.get();
 }
 
 /// The table's `kernel_source` for vLLM's block-scaled FP8 GEMMs through DeepGEMM.
@@ -741,15 +760,12 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 if row.sm == Some(90)
                     && Framework::parse(&row.framework) == Some(Framework::TensorRtLlm)
                 {
-                    times.padded_rows_s = trtllm_deep_gemm_padded_row_bytes(m, n, k, sms)
-                        / hw.memory_bandwidth.value.get();
-                    if m >= TRTLLM_DEEPGEMM_SWAP_BELOW {
-                        let (rows, columns) = trtllm_deep_gemm_tile(m, n, sms);
-                        let tiles = m.div_ceil(rows) * n.div_ceil(columns);
-                        let slots = tiles.div_ceil(u64::from(sms.max(1))) * u64::from(sms.max(1));
-                        let work = (slots * rows * columns) as f64 / (m * n) as f64;
-                        times.compute_s = p.prediction.compute_time.get() * work;
-                    }
+                    trtllm_hopper_deep_gemm(
+                        &mut times,
+                        p.prediction.compute_time.get(),
+                        (m, n, k),
+                        hw,
+                    );
                 }
             }
             let looped = gemm_loop(row, (m, n, k), activations, weights, hw.l2_bytes());
@@ -3325,16 +3341,12 @@ mod tests {
         // 32 row blocks: only 128-wide tiles (2,048) fit in 16 waves.
         assert_eq!(trtllm_deep_gemm_tile(4096, 8192, 132), (128, 128));
         // M = 129 at N = K = 8,192: 64 tiles in the last row block, 127 rows missing each.
-        assert_eq!(
-            trtllm_deep_gemm_padded_row_bytes(129, 8192, 8192, 132),
-            (64 * 127 * 8192) as f64
-        );
-        for m in [16, 64, 128, 256, 4096] {
-            assert_eq!(
-                trtllm_deep_gemm_padded_row_bytes(m, 8192, 8192, 132),
-                0.0,
-                "M = {m}"
-            );
+        let bytes = |m| {
+            trtllm_deep_gemm_padded_row_bytes(m, 8192, 8192, trtllm_deep_gemm_tile(m, 8192, 132))
+        };
+        assert_eq!(bytes(129), (64 * 127 * 8192) as f64);
+        for m in [64, 128, 256, 4096] {
+            assert_eq!(bytes(m), 0.0, "M = {m}");
         }
         let h200 = registry::get("h200").unwrap();
         let on_h200 = |framework: &str, m: u64| Row {
@@ -3356,6 +3368,8 @@ mod tests {
         );
         assert_eq!(t("SGLang", 129).padded_rows_s, 0.0);
         assert_eq!(t(FIT_FRAMEWORK, 256).padded_rows_s, 0.0);
+        // Below M = 32 the kernel swaps its operands: no rows past M.
+        assert_eq!(t(FIT_FRAMEWORK, 16).padded_rows_s, 0.0);
     }
 
     #[test]
