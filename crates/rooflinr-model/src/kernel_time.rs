@@ -1692,7 +1692,9 @@ impl KernelTerms {
     /// with the smallest error with the other terms held, and the others refitted under it,
     /// twice, each kept only where it lowers the error. Where the samples quantise their
     /// activations ([`KernelTimes::quantise_s`]), the pass's bandwidth fraction is then
-    /// picked the same way from [`QUANTISE_BANDWIDTHS`] (or none: the GEMM's own), twice.
+    /// picked the same way from [`QUANTISE_BANDWIDTHS`] (or none: the GEMM's own), twice,
+    /// and where a loop leaves the pass's bytes in the L2, the L2's rate for the pass from
+    /// [`QUANTISE_L2_BANDWIDTHS`] (or none: the GEMM's L2 rate), twice.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
         let usable = usable(samples);
