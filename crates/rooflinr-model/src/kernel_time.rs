@@ -632,11 +632,19 @@ pub struct KernelTimes {
     pub scale_copies: f64,
     /// The datasheet memory time of the rows past M that the tiles of a GEMM's last, partly
     /// filled row block read, seconds: every such tile reads its block's missing rows over
-    /// the whole of K again, from the DRAM, and not overlapped with its compute. Seen in
-    /// TensorRT-LLM's block-scaled FP8 GEMM on Hopper (`rooflinr validate` says which rows
-    /// ran it); moved at the fitted bandwidth ([`KernelTerms::bandwidth`]); 0 for every
-    /// other kernel.
+    /// the whole of K again, from the DRAM, and not overlapped with its compute
+    /// ([`KernelTimes::in_whole_tiles`]). Seen in TensorRT-LLM's block-scaled FP8 GEMM on
+    /// Hopper and in vLLM's and SGLang's per-tensor FP8 GEMMs there ([`GemmTile::of`]);
+    /// moved at the fitted bandwidth ([`KernelTerms::bandwidth`]); 0 for every other
+    /// kernel.
     pub padded_rows_s: f64,
+    /// The steps of an activation quantisation pass that runs a block per token, in series
+    /// on each SM: the waves of token rows over the SMs, times the steps each row's block
+    /// takes ([`per_token_quantise_steps`]). Such a pass is bound by its steps' latency,
+    /// not by its bytes: it replaces [`KernelTimes::quantise_s`] for vLLM's FP8 GEMMs
+    /// ([`KernelTimes::gemm`]); each step takes [`KernelTerms::quantise_step_s`]; 0 for
+    /// every other kernel.
+    pub quantise_steps: f64,
 }
 
 /// The token rows of one tile of the TRT-LLM-Gen fused MoE kernels (sm_100 and sm_103;
@@ -736,6 +744,90 @@ pub fn gemm_tile_rows(hw: &Hardware) -> u64 {
     if hw.has_tcgen05() { 2 * TILE } else { TILE }
 }
 
+/// The output tile a persistent Hopper GEMM kernel computes, and the cluster of tiles it
+/// launches together ([`KernelTimes::in_whole_tiles`]). Rows and columns are of the kernel's
+/// own M and N: where it swaps the operands, its M is the weights' rows (the GEMM's N).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmTile {
+    /// Rows of the kernel's M per tile.
+    pub rows: u64,
+    /// Columns of the kernel's N per tile.
+    pub columns: u64,
+    /// Tiles per cluster along the kernel's M and N: the grid is rounded up to whole
+    /// clusters, and every tile of a cluster runs, in bounds or not.
+    pub cluster: (u64, u64),
+    /// Whether the kernel computes the transposed product (the weights as its first
+    /// operand), so that a few tokens fill its tiles' columns instead of its rows.
+    pub swapped: bool,
+}
+
+impl GemmTile {
+    /// The tile of vLLM's per-tensor FP8 GEMM on sm_90 (`cutlass_scaled_mm`) for an
+    /// `m x n` output, as its dispatch picks it (vLLM `csrc/quantization/w8a8/cutlass/c3x/
+    /// scaled_mm_sm90_fp8_dispatch.cuh`): up to 16 tokens the operands swapped in 64 x 16
+    /// tiles (clusters of 2 along the tokens where N <= 1,280), up to 64 swapped in 64 x 64
+    /// (64 x 16 in clusters of 4 where N <= 1,280), up to 128 64 x 128 tiles in clusters of
+    /// 2 along M, past that 128 x 128 in clusters of 2 along M. SGLang 0.5.14's tables step
+    /// at the same M (its time at N = 16,384, K = 8,192 is 43 us at M = 128, 86 at 129 and
+    /// 57 at 256, as vLLM's 44, 87 and 54), so its rows are read with the same tiles.
+    pub fn cutlass_sm90_fp8(m: u64, n: u64) -> GemmTile {
+        let narrow = n <= 1280;
+        let swapped = |columns, cluster| GemmTile {
+            rows: 64,
+            columns,
+            cluster: (1, cluster),
+            swapped: true,
+        };
+        match m {
+            0..=16 => swapped(16, if narrow { 2 } else { 1 }),
+            17..=64 if narrow => swapped(16, 4),
+            17..=64 => swapped(64, 1),
+            65..=128 => GemmTile {
+                rows: 64,
+                columns: 128,
+                cluster: (2, 1),
+                swapped: false,
+            },
+            _ => GemmTile {
+                rows: 128,
+                columns: 128,
+                cluster: (2, 1),
+                swapped: false,
+            },
+        }
+    }
+
+    /// The tile the kernel `framework` runs an `m x n` GEMM in `precision` on `hw` with, where
+    /// the model knows it: vLLM's and SGLang's per-tensor FP8 GEMMs on sm_90
+    /// ([`GemmTile::cutlass_sm90_fp8`]). `None` elsewhere: those GEMMs are counted as shared
+    /// out over the SMs ([`tile_efficiency`]).
+    pub fn of(
+        framework: Framework,
+        m: u64,
+        n: u64,
+        precision: &Precision,
+        hw: &Hardware,
+    ) -> Option<GemmTile> {
+        let fp8 = Format::Fp8E4m3;
+        let per_tensor_fp8 = precision.activations == fp8 && precision.weights == fp8;
+        (framework != Framework::TensorRtLlm && per_tensor_fp8 && hw.sm_version() == Some(90))
+            .then(|| GemmTile::cutlass_sm90_fp8(m, n))
+    }
+
+    /// The kernel's tiles along its M and N for an `m x n` output, each rounded up to whole
+    /// clusters.
+    fn grid(&self, m: u64, n: u64) -> (u64, u64) {
+        let (kernel_m, kernel_n) = if self.swapped { (n, m) } else { (m, n) };
+        let whole = |extent: u64, tile: u64, cluster: u64| {
+            extent.div_ceil(tile).div_ceil(cluster.max(1)) * cluster.max(1)
+        };
+        (
+            whole(kernel_m, self.rows, self.cluster.0),
+            whole(kernel_n, self.columns, self.cluster.1),
+        )
+    }
+}
+
 /// The share of a GEMM's weights one SM streams in series when each output tile of
 /// `tile_rows` x 128 of an `m x n` output runs whole on one of `sms` SMs and streams its
 /// own 128-column panel of the weights (the whole of `k`): the tiles of the fullest wave
@@ -753,6 +845,27 @@ pub fn serial_tile_share(m: u64, n: u64, tile_rows: u64, sms: u32) -> f64 {
     let panels = n.div_ceil(TILE);
     let tiles = m.div_ceil(tile_rows) * panels;
     tiles.div_ceil(u64::from(sms)) as f64 / panels as f64
+}
+
+/// Elements of a token's row that a per-token quantisation pass's block takes in one step
+/// ([`per_token_quantise_steps`]).
+const PER_TOKEN_QUANTISE_CHUNK: u64 = 2048;
+
+/// The steps of a pass that quantises `m` token rows of `k` activations with a block per
+/// token on `sms` SMs, in series on each SM ([`KernelTimes::quantise_steps`]): ceil(m / sms)
+/// waves of rows, each row's block walking its K in chunks of 2,048 and taking one step
+/// more. Read off NVIDIA's tables of vLLM's FP8 GEMMs, whose pass is such a kernel, not
+/// from its source: at N = 32 (where the GEMM itself is a few microseconds) the time grows
+/// in proportion to M whatever K within a chunk (H200 at M = 32,768: 240 us at K = 128,
+/// 262 at 2,048) and by a step for each further chunk (394 us at K = 2,560, 548 at
+/// 5,120, 1,288 at 16,384): about 0.5 us a step on each SM, on every GPU the tables cover
+/// (B200 213 us, RTX PRO 6000 126 us at M = 32,768, K = 128 on their 148 and 188 SMs).
+/// 0 when the SM count is unknown.
+pub fn per_token_quantise_steps(m: u64, k: u64, sms: u32) -> f64 {
+    if sms == 0 || m == 0 || k == 0 {
+        return 0.0;
+    }
+    (m.div_ceil(u64::from(sms)) * (k.div_ceil(PER_TOKEN_QUANTISE_CHUNK) + 1)) as f64
 }
 
 /// Bytes of the pass that quantises a GEMM's activations before an FP8 or FP4 GEMM: the
@@ -786,6 +899,7 @@ impl KernelTimes {
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
             padded_rows_s: 0.0,
+            quantise_steps: 0.0,
         }
     }
 
@@ -822,6 +936,77 @@ impl KernelTimes {
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
             padded_rows_s: 0.0,
+            quantise_steps: 0.0,
+        }
+    }
+
+    /// The times of an `m x n x k` GEMM in `precision` on `hw` as `framework`'s kernels run
+    /// it: [`KernelTimes::of`], in whole tiles ([`KernelTimes::in_whole_tiles`]) where the
+    /// model knows the kernel's tile ([`GemmTile::of`]); vLLM quantises FP8 activations with
+    /// a block per token ([`per_token_quantise_steps`]).
+    pub fn gemm(
+        prediction: &Prediction,
+        (m, n, k): (u64, u64, u64),
+        precision: &Precision,
+        hw: &Hardware,
+        framework: Framework,
+    ) -> KernelTimes {
+        let mut times = KernelTimes::of(prediction, (m, n, k), precision, hw);
+        if framework == Framework::Vllm && precision.activations == Format::Fp8E4m3 {
+            times.quantise_steps = per_token_quantise_steps(m, k, hw.sms());
+            if times.quantise_steps > 0.0 {
+                times.quantise_s = 0.0;
+            }
+        }
+        match GemmTile::of(framework, m, n, precision, hw) {
+            Some(tile) => times.in_whole_tiles(
+                prediction.compute_time.get(),
+                (m, n, k),
+                tile,
+                precision,
+                hw,
+            ),
+            None => times,
+        }
+    }
+
+    /// These times for a persistent GEMM kernel that computes an `m x n x k` GEMM in whole
+    /// tiles of `tile` ([`GemmTile`]), `dense_compute_s` being its FLOPs at the datasheet
+    /// peak. Its compute is every tile of the grid (whole clusters included) in whole waves
+    /// over the SMs, idle SMs of the last wave too: it neither shares K out nor splits it,
+    /// so no reduction step follows. The tiles of its last, partly filled row block read
+    /// the missing rows of their first operand over the whole of K
+    /// ([`KernelTimes::padded_rows_s`]), the tiles a cluster adds past M whole: on NVIDIA's
+    /// H200 tables vLLM's FP8 GEMM at N = K = 8,192 takes 113 us at M = 513 (five row
+    /// tiles of 128 in three clusters of two) and 89 us at M = 768, the 255 missing rows of
+    /// 64 column tiles being 134 MB, 28 us at the DRAM's rate.
+    pub fn in_whole_tiles(
+        self,
+        dense_compute_s: f64,
+        (m, n, k): (u64, u64, u64),
+        tile: GemmTile,
+        precision: &Precision,
+        hw: &Hardware,
+    ) -> KernelTimes {
+        if m == 0 || n == 0 || k == 0 || tile.rows == 0 || tile.columns == 0 {
+            return self;
+        }
+        let (tiles_m, tiles_n) = tile.grid(m, n);
+        let sms = u64::from(hw.sms().max(1));
+        let slots = (tiles_m * tiles_n).div_ceil(sms) * sms;
+        let (kernel_m, first) = if tile.swapped {
+            (n, precision.weights)
+        } else {
+            (m, precision.activations)
+        };
+        let missing = tiles_m * tile.rows - kernel_m;
+        KernelTimes {
+            compute_s: dense_compute_s * (slots * tile.rows * tile.columns) as f64 / (m * n) as f64,
+            waves: 0.0,
+            padded_rows_s: (missing * k * tiles_n) as f64 * first.bits_per_element()
+                / 8.0
+                / hw.memory_bandwidth.value.get(),
+            ..self
         }
     }
 
@@ -953,6 +1138,7 @@ impl KernelTimes {
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
             padded_rows_s: 0.0,
+            quantise_steps: 0.0,
         }
     }
 
@@ -1060,6 +1246,7 @@ impl KernelTimes {
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
             padded_rows_s: 0.0,
+            quantise_steps: 0.0,
         };
         // The tile term is left out for MoE: tried (each expert's tiles on their own), it
         // moved the held-out medians by -1 to +3 points and fitted unphysical rates on
@@ -1205,6 +1392,10 @@ pub struct KernelTerms {
     /// the GEMM: those rows take 56 us more on B200 and 126-144 us more on GB300 than
     /// their neighbours at M = 4, 12 and 16, whatever N and K.
     pub scale_copy_s: f64,
+    /// The latency of one step of an activation quantisation pass that runs a block per
+    /// token ([`KernelTimes::quantise_steps`]), seconds; 0 where no such pass was fitted.
+    /// Fitted on a ladder ([`QUANTISE_STEP_S`]).
+    pub quantise_step_s: f64,
 }
 
 /// `memory` and `compute` seconds combined with the overlap exponent `p`
@@ -1322,6 +1513,9 @@ struct FitStart {
     /// The share of a computed tile's time a hidden tile costs, which the rounds hold
     /// ([`KernelTerms::hidden_tile_share`]).
     hidden_tile_share: f64,
+    /// The latency of a per-token quantisation pass's step the rounds hold
+    /// ([`KernelTerms::quantise_step_s`]).
+    quantise_step_s: f64,
 }
 
 impl FitStart {
@@ -1334,6 +1528,7 @@ impl FitStart {
             quantise_l2_bandwidth: self.quantise_l2_bandwidth,
             write_bandwidth: self.write_bandwidth,
             hidden_tile_share: self.hidden_tile_share,
+            quantise_step_s: self.quantise_step_s,
             ..terms
         }
     }
@@ -1350,6 +1545,7 @@ impl FitStart {
         quantise_l2_bandwidth: None,
         write_bandwidth: None,
         hidden_tile_share: 0.0,
+        quantise_step_s: 0.0,
     };
 }
 
@@ -1419,6 +1615,15 @@ const QUANTISE_L2_BANDWIDTHS: [f64; 9] = [
     2.8284,
     3.3636,
     4.0,
+];
+
+/// The latencies of a per-token quantisation pass's step a fit tries
+/// ([`KernelTerms::quantise_step_s`]): an eighth of a microsecond to two microseconds in
+/// quarter powers of two (2^(i/4) / 8 us, i = 0..16), about one to a few round trips to the
+/// DRAM with the block's reduction.
+const QUANTISE_STEP_S: [f64; 17] = [
+    0.125e-6, 0.1487e-6, 0.1768e-6, 0.2102e-6, 0.25e-6, 0.2973e-6, 0.3536e-6, 0.4204e-6, 0.5e-6,
+    0.5946e-6, 0.7071e-6, 0.8409e-6, 1.0e-6, 1.1892e-6, 1.4142e-6, 1.6818e-6, 2.0e-6,
 ];
 
 /// The compute fraction a second fit starts from: starting at the full peak, the rounds
@@ -1532,8 +1737,11 @@ pub fn median(mut v: Vec<f64>) -> Option<f64> {
 /// whichever is slower. Read off NVIDIA's tables: the RTX PRO 6000's NVFP4 GEMM at M =
 /// 16,384, N = 128, K = 3,072 takes 42 us where its 128 MB pass at 1.8 TB/s alone would
 /// take 71 us, and the L40S's FP8 GEMMs' held-out p90 fell from 30 to 18 % counted so.
-fn quantise_time(t: &KernelTimes, bandwidth: f64, l2_bandwidth: f64) -> f64 {
+/// A pass that runs a block per token takes its steps' latency instead, `step_s` each
+/// ([`KernelTimes::quantise_steps`]).
+fn quantise_time(t: &KernelTimes, bandwidth: f64, l2_bandwidth: f64, step_s: f64) -> f64 {
     (t.quantise_s * (1.0 - t.l2_share) / bandwidth).max(t.quantise_s / l2_bandwidth)
+        + t.quantise_steps * step_s
 }
 
 impl KernelTerms {
@@ -1554,6 +1762,7 @@ impl KernelTerms {
         write_bandwidth: None,
         hidden_tile_share: 0.0,
         scale_copy_s: 0.0,
+        quantise_step_s: 0.0,
     };
 
     /// The compute time of `t`'s tiles at the datasheet peak, seconds: those it computes,
@@ -1631,6 +1840,7 @@ impl KernelTerms {
                 &t,
                 self.quantise_bandwidth.unwrap_or(self.bandwidth),
                 self.quantise_l2(),
+                self.quantise_step_s,
             )
             + t.waves * self.per_wave_s
             + t.route_s / self.route_rate
@@ -1694,7 +1904,9 @@ impl KernelTerms {
     /// activations ([`KernelTimes::quantise_s`]), the pass's bandwidth fraction is then
     /// picked the same way from [`QUANTISE_BANDWIDTHS`] (or none: the GEMM's own), twice,
     /// and where a loop leaves the pass's bytes in the L2, the L2's rate for the pass from
-    /// [`QUANTISE_L2_BANDWIDTHS`] (or none: the GEMM's L2 rate), twice.
+    /// [`QUANTISE_L2_BANDWIDTHS`] (or none: the GEMM's L2 rate), twice. Where the samples
+    /// quantise with a block per token ([`KernelTimes::quantise_steps`]), the step's
+    /// latency from [`QUANTISE_STEP_S`], twice.
     /// With no samples, the plain roofline.
     pub fn fit(samples: &[(KernelTimes, f64)]) -> KernelTerms {
         let usable = usable(samples);
@@ -1771,6 +1983,18 @@ impl KernelTerms {
                         .collect()
                 });
             }
+        }
+        // Where the samples quantise a block per token: the latency of the pass's step.
+        if usable.iter().any(|(t, _)| t.quantise_steps > 0.0) {
+            Self::refit_holding(&usable, &error, (&mut best, &mut best_start), |start| {
+                QUANTISE_STEP_S
+                    .into_iter()
+                    .map(|quantise_step_s| FitStart {
+                        quantise_step_s,
+                        ..start
+                    })
+                    .collect()
+            });
         }
         // Where the samples write activations (a GEMM's output, a MoE layer's token
         // traffic): their bandwidth fraction, each of the ladder's with the other terms
@@ -1931,6 +2155,7 @@ impl KernelTerms {
             quantise_l2_bandwidth,
             write_bandwidth,
             hidden_tile_share,
+            quantise_step_s,
         } = start;
         // The quantisation pass's rate: the held one, or the GEMM's fraction at `bandwidth`.
         let quantise_rate = |bandwidth: f64| quantise_bandwidth.unwrap_or(bandwidth);
@@ -1949,6 +2174,7 @@ impl KernelTerms {
             quantise_l2_bandwidth,
             write_bandwidth,
             hidden_tile_share,
+            quantise_step_s,
             ..KernelTerms::ROOFLINE
         };
         let tiled = usable
@@ -1996,6 +2222,7 @@ impl KernelTerms {
                                     t,
                                     quantise_rate(terms.bandwidth),
                                     terms.quantise_l2(),
+                                    quantise_step_s,
                                 )
                                 - t.waves * terms.per_wave_s
                                 - t.route_s / terms.route_rate
@@ -2023,6 +2250,7 @@ impl KernelTerms {
                                         t,
                                         quantise_rate(terms.bandwidth),
                                         terms.quantise_l2(),
+                                        quantise_step_s,
                                     )
                                     - t.waves * terms.per_wave_s
                             })
@@ -2049,6 +2277,7 @@ impl KernelTerms {
                                     t,
                                     quantise_rate(terms.bandwidth),
                                     terms.quantise_l2(),
+                                    quantise_step_s,
                                 )
                                 - t.route_s / terms.route_rate
                                 - t.scale_copies * terms.scale_copy_s
@@ -2076,6 +2305,7 @@ impl KernelTerms {
                                     t,
                                     quantise_rate(terms.bandwidth),
                                     terms.quantise_l2(),
+                                    quantise_step_s,
                                 )
                                 - t.waves * per_wave
                                 - t.route_s / terms.route_rate
@@ -2107,7 +2337,12 @@ impl KernelTerms {
             // the rest less the quantisation pass at `bandwidth`, unoverlapped.
             let share = |t: &KernelTimes, s: f64, bandwidth: f64, other: f64| {
                 let rest = (rest(t, s)
-                    - quantise_time(t, quantise_rate(bandwidth), terms.quantise_l2()))
+                    - quantise_time(
+                        t,
+                        quantise_rate(bandwidth),
+                        terms.quantise_l2(),
+                        quantise_step_s,
+                    ))
                 .max(s * 0.05);
                 unoverlapped(rest, other, overlap)
             };
@@ -2226,6 +2461,7 @@ impl KernelTerms {
                 write_bandwidth,
                 hidden_tile_share,
                 scale_copy_s: scale_copy,
+                quantise_step_s,
             };
             if next == terms {
                 break;
@@ -2577,10 +2813,16 @@ pub fn calibrated_with(
     let profile = profile(&hw.key, framework, kind)?;
     let times = match *op {
         Op::Gemm { m, n, k, .. } => {
-            let mut times =
-                KernelTimes::of(prediction, (m as u64, n as u64, k as u64), precision, hw);
+            let mut times = KernelTimes::gemm(
+                prediction,
+                (m as u64, n as u64, k as u64),
+                precision,
+                hw,
+                framework,
+            );
             if activations == Activations::InFormat {
                 times.quantise_s = 0.0;
+                times.quantise_steps = 0.0;
             }
             times
         }
@@ -3038,6 +3280,7 @@ mod tests {
             hidden_tiles_s: 0.0,
             scale_copies: 0.0,
             padded_rows_s: 0.0,
+            quantise_steps: 0.0,
         };
         // Sequential: fixed + quantisation at half the bandwidth + the GEMM's memory term.
         assert!((terms.predict(t) - (1e-6 + 2e-6 + 8e-6)).abs() < 1e-18);
@@ -3049,16 +3292,18 @@ mod tests {
             ..terms
         };
         let warm = t.warm(0.75);
-        assert!((quantise_time(&warm, l2.bandwidth, l2.l2_bandwidth) - 0.5e-6).abs() < 1e-18);
+        assert!((quantise_time(&warm, l2.bandwidth, l2.l2_bandwidth, 0.0) - 0.5e-6).abs() < 1e-18);
         assert!((l2.predict(warm) - (1e-6 + 0.5e-6 + 2e-6)).abs() < 1e-18);
         // An L2 that serves no faster than the DRAM's fraction bounds the pass instead.
         let slow = KernelTerms {
             l2_bandwidth: 0.5,
             ..terms
         };
-        assert!((quantise_time(&warm, slow.bandwidth, slow.l2_bandwidth) - 2e-6).abs() < 1e-18);
+        assert!(
+            (quantise_time(&warm, slow.bandwidth, slow.l2_bandwidth, 0.0) - 2e-6).abs() < 1e-18
+        );
         // Cold, as in a model's forward pass: the DRAM's time, whatever the L2's rate.
-        assert_eq!(quantise_time(&t, l2.bandwidth, l2.l2_bandwidth), 2e-6);
+        assert_eq!(quantise_time(&t, l2.bandwidth, l2.l2_bandwidth, 0.0), 2e-6);
     }
 
     /// NVFP4 on the RTX PRO 6000 in miniature: a loop leaves every byte in an L2 that serves
@@ -3265,6 +3510,130 @@ mod tests {
         );
     }
 
+    /// GEMMs whose activations a block per token quantises first, from no steps to a few
+    /// thousand a kernel, at 0.5 us a step (vLLM's FP8 GEMMs on H200 fit 0.50 us): the fit
+    /// finds the step on its ladder beside the fixed time, and where no sample quantises so,
+    /// fits none.
+    #[test]
+    fn a_per_token_quantisation_pass_is_fitted_the_latency_of_its_step() {
+        let truth = KernelTerms {
+            fixed_s: 5e-6,
+            bandwidth: 0.8,
+            compute: 0.7,
+            quantise_step_s: 0.5e-6,
+            ..KernelTerms::ROOFLINE
+        };
+        let samples = spread_of_gemms(&truth, |t, i| {
+            t.quantise_steps = [0.0, 2.0, 40.0, 500.0, 3000.0][(i / 5) % 5];
+        });
+        let fitted = KernelTerms::fit(&samples);
+        assert_eq!(fitted.quantise_step_s, 0.5e-6, "{fitted:?}");
+        assert!((fitted.fixed_s / 5e-6 - 1.0).abs() < 0.05, "{fitted:?}");
+        // The steps add their latency outside the throughput terms.
+        let stepped = KernelTimes {
+            quantise_steps: 100.0,
+            ..gemm(0.0, 0.0)
+        };
+        assert!((truth.predict(stepped) - 55e-6).abs() < 1e-12);
+        let none = spread_of_gemms(&truth, |_, _| {});
+        assert_eq!(KernelTerms::fit(&none).quantise_step_s, 0.0);
+    }
+
+    /// FP8 activations and weights with a BF16 output, as NVIDIA's FP8 GEMM tables run.
+    fn fp8() -> Precision {
+        Precision {
+            activations: Format::Fp8E4m3,
+            weights: Format::Fp8E4m3,
+            kv: Format::Bf16,
+            output: Format::Bf16,
+        }
+    }
+
+    /// An `m x n x k` FP8 GEMM's times on `hw` as `framework`'s kernels run it, and its
+    /// datasheet prediction.
+    fn fp8_gemm(
+        (m, n, k): (u64, u64, u64),
+        hw: &Hardware,
+        framework: Framework,
+    ) -> (KernelTimes, Prediction) {
+        let op = Op::Gemm {
+            m: m as f64,
+            n: n as f64,
+            k: k as f64,
+            bias: false,
+        };
+        let p = op.predict(&fp8(), hw, &Efficiency::IDEAL).prediction;
+        (KernelTimes::gemm(&p, (m, n, k), &fp8(), hw, framework), p)
+    }
+
+    /// vLLM's per-tensor FP8 GEMM on sm_90 picks its tile by M and N as its dispatch does,
+    /// SGLang's rows read with the same; other frameworks, formats and architectures have
+    /// none.
+    #[test]
+    fn vllms_hopper_fp8_gemm_tile_follows_its_dispatch() {
+        let tile = |m, n| {
+            let t = GemmTile::cutlass_sm90_fp8(m, n);
+            (t.rows, t.columns, t.cluster, t.swapped)
+        };
+        assert_eq!(tile(16, 8192), (64, 16, (1, 1), true));
+        assert_eq!(tile(16, 1280), (64, 16, (1, 2), true));
+        assert_eq!(tile(17, 8192), (64, 64, (1, 1), true));
+        assert_eq!(tile(64, 1024), (64, 16, (1, 4), true));
+        assert_eq!(tile(65, 8192), (64, 128, (2, 1), false));
+        assert_eq!(tile(129, 8192), (128, 128, (2, 1), false));
+        let registry = |key| crate::hardware::registry::get(key).unwrap();
+        let (h200, b200) = (registry("h200"), registry("b200"));
+        let fp8 = fp8();
+        let bf16 = Precision::uniform(Format::Bf16);
+        assert!(GemmTile::of(Framework::Vllm, 129, 8192, &fp8, &h200).is_some());
+        assert!(GemmTile::of(Framework::Sglang, 129, 8192, &fp8, &h200).is_some());
+        assert!(GemmTile::of(Framework::TensorRtLlm, 129, 8192, &fp8, &h200).is_none());
+        assert!(GemmTile::of(Framework::Vllm, 129, 8192, &bf16, &h200).is_none());
+        assert!(GemmTile::of(Framework::Vllm, 129, 8192, &fp8, &b200).is_none());
+    }
+
+    /// Whole tiles in whole clusters: at M = 129 an H200 computes the same 128 x 128 tiles
+    /// as at M = 256 and its last row block reads the 127 rows past M; at M = 513 the third
+    /// cluster's empty tile adds 128 rows more. Swapped, a few tokens fill 16-wide tiles.
+    #[test]
+    fn whole_tiles_count_the_clusters_and_the_rows_past_m() {
+        let h200 = crate::hardware::registry::get("h200").unwrap();
+        let times = |m: u64| fp8_gemm((m, 16384, 8192), &h200, Framework::Sglang);
+        let bandwidth = h200.memory_bandwidth.value.get();
+        let (t129, _) = times(129);
+        let (t256, _) = times(256);
+        assert!((t129.compute_s / t256.compute_s - 1.0).abs() < 1e-12);
+        assert!((t129.padded_rows_s * bandwidth / (127.0 * 8192.0 * 128.0) - 1.0).abs() < 1e-12);
+        assert_eq!(t256.padded_rows_s, 0.0);
+        assert_eq!(t256.waves, 0.0);
+        let (t513, _) = times(513);
+        assert!((t513.padded_rows_s * bandwidth / (255.0 * 8192.0 * 128.0) - 1.0).abs() < 1e-12);
+        // 4 tokens: 256 tiles of 64 weight rows by 16 tokens, two waves on 132 SMs.
+        let (t4, p4) = times(4);
+        let slots = 2.0 * 132.0 * 64.0 * 16.0;
+        assert!((t4.compute_s / p4.compute_time.get() - slots / (4.0 * 16384.0)).abs() < 1e-9);
+        assert_eq!(t4.padded_rows_s, 0.0);
+    }
+
+    /// vLLM quantises FP8 activations with a block per token: steps in waves of rows over
+    /// the SMs, one per 2,048-wide chunk of K and one more; the bandwidth-bound pass is not
+    /// counted beside them. TensorRT-LLM's pass stays bandwidth-bound.
+    #[test]
+    fn vllm_quantises_fp8_activations_in_steps_per_token() {
+        assert_eq!(per_token_quantise_steps(32768, 128, 132), 249.0 * 2.0);
+        assert_eq!(per_token_quantise_steps(32768, 2560, 132), 249.0 * 3.0);
+        assert_eq!(per_token_quantise_steps(1, 16384, 132), 9.0);
+        assert_eq!(per_token_quantise_steps(8, 4096, 0), 0.0);
+        let h100 = crate::hardware::registry::get("h100-sxm").unwrap();
+        let shape = (4096, 32, 4096);
+        let (vllm, _) = fp8_gemm(shape, &h100, Framework::Vllm);
+        let (trtllm, _) = fp8_gemm(shape, &h100, Framework::TensorRtLlm);
+        assert_eq!(vllm.quantise_steps, 32.0 * 3.0);
+        assert_eq!(vllm.quantise_s, 0.0);
+        assert_eq!(trtllm.quantise_steps, 0.0);
+        assert!(trtllm.quantise_s > 0.0);
+    }
+
     /// A prefill kernel that walks every causal tile under a sliding window, in miniature:
     /// a tile the window hides costs three eighths of a computed one. Kernels whose hidden tiles
     /// are from none to three times the tiles they compute tell the share apart, and the
@@ -3341,6 +3710,7 @@ mod tests {
         };
         let read = KernelTimes {
             padded_rows_s: 8e-6,
+            quantise_steps: 0.0,
             ..gemm(0.0, 0.0)
         };
         assert!((truth.predict(read) - 15e-6).abs() < 1e-12);
@@ -3624,6 +3994,7 @@ mod tests {
                 hidden_tiles_s: 0.0,
                 scale_copies: 0.0,
                 padded_rows_s: 0.0,
+                quantise_steps: 0.0,
             }
         };
         let one_tile = terms.predict(gemm(128, 65536));
@@ -3677,6 +4048,7 @@ mod tests {
                     hidden_tiles_s: 0.0,
                     scale_copies: 0.0,
                     padded_rows_s: 0.0,
+                    quantise_steps: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3740,6 +4112,7 @@ mod tests {
                     hidden_tiles_s: 0.0,
                     scale_copies: 0.0,
                     padded_rows_s: 0.0,
+                    quantise_steps: 0.0,
                 };
                 (t, measured(&truth, t, i))
             })
@@ -3867,6 +4240,7 @@ mod tests {
                         hidden_tiles_s: 0.0,
                         scale_copies: 0.0,
                         padded_rows_s: 0.0,
+                        quantise_steps: 0.0,
                         ..KernelTimes::throughput(
                             (200e-6 + tokens * 20e-9) / parallel,
                             tokens * 60e-9 / parallel,

@@ -28,7 +28,7 @@ use rooflinr_model::analysis::{Phase, mla_attention_shape};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::kernel_time::{
-    self, DecodeLayout, Framework, GemmLoop, KernelTerms, KernelTimes, MoeLoad, MoeShape,
+    self, DecodeLayout, Framework, GemmLoop, GemmTile, KernelTerms, KernelTimes, MoeLoad, MoeShape,
     MoeTiling, Profiled, Regime,
 };
 use rooflinr_model::ops::{AttentionShape, Op, OpPrediction, Precision};
@@ -407,12 +407,19 @@ fn sm120_fp8_block_m_steps(m: u64, n: u64, sms: u32) -> f64 {
 /// (`fp8_blockscale_gemm_kernel.cuh`, `gemm_dispatch`: `m_threshold`).
 const TRTLLM_DEEPGEMM_SWAP_BELOW: u64 = 32;
 
-/// The tile (rows of M, columns of N) TensorRT-LLM's block-scaled FP8 GEMM on Hopper runs an
-/// `m x n` output in, as its DeepGEMM launcher picks it (`deep_gemm::jit::
-/// get_best_gemm_config`): 64 rows up to M = 64, else 128; of the widths 16 to 128 in steps of
-/// 8, the one with the fewest waves of tiles on the SMs, then the fullest last wave, then the
-/// narrowest.
-fn trtllm_deep_gemm_tile(m: u64, n: u64, sms: u32) -> (u64, u64) {
+/// The tile TensorRT-LLM's block-scaled FP8 GEMM on Hopper runs an `m x n` output in from
+/// M = 32 ([`TRTLLM_DEEPGEMM_SWAP_BELOW`]), as its DeepGEMM launcher picks it (`deep_gemm::
+/// jit::get_best_gemm_config`): 64 rows up to M = 64, else 128; of the widths 16 to 128 in
+/// steps of 8, the one with the fewest waves of tiles on the SMs, then the fullest last
+/// wave, then the narrowest; no clusters. The kernel computes whole tiles in whole waves
+/// and its last row block reads the rows past M ([`KernelTimes::in_whole_tiles`]). Read off
+/// NVIDIA's H100 and H200 tables, not the kernel's source: at M = 129 against 256 (two row
+/// blocks either way, the same tiles) the time grows by 10 us at K = 4,096 and 20 us at
+/// K = 8,192 whatever the tile's width, in proportion to the tiles of the last row block
+/// (8.7 us for 32 of them, 20 us for 64, 50 us for 128 at K = 8,192) and to its missing
+/// rows (7, 12, 17 and 20 us for 32, 64, 96 and 127 missing at N = K = 8,192): 2.5-3.9
+/// TB/s, the DRAM's rate. The same GEMMs in BF16 show no such step.
+fn trtllm_deep_gemm_tile(m: u64, n: u64, sms: u32) -> GemmTile {
     let sms = u64::from(sms.max(1));
     let rows = if m <= 64 { 64 } else { 128 };
     let columns = (16..=128)
@@ -426,44 +433,12 @@ fn trtllm_deep_gemm_tile(m: u64, n: u64, sms: u32) -> (u64, u64) {
             (tiles.div_ceil(sms), std::cmp::Reverse(last_wave), width)
         })
         .unwrap_or(128);
-    (rows, columns)
-}
-
-/// Bytes of the rows past M that TensorRT-LLM's block-scaled FP8 GEMM on Hopper reads for an
-/// `m x n x k` GEMM in tiles of `(rows, columns)` ([`trtllm_deep_gemm_tile`];
-/// [`KernelTimes::padded_rows_s`]): each tile of the last row block, where
-/// M does not fill it, reads its missing rows of FP8 activations over the whole of K. Read
-/// off NVIDIA's H100 and H200 tables, not the kernel's source: at M = 129 against 256 (two
-/// row blocks either way, the same tiles) the time grows by 10 us at K = 4,096 and 20 us at
-/// K = 8,192 whatever the tile's width, in proportion to the tiles of the last row block
-/// (8.7 us for 32 of them, 20 us for 64, 50 us for 128 at K = 8,192) and to its missing rows
-/// (7, 12, 17 and 20 us for 32, 64, 96 and 127 missing at N = K = 8,192): 2.5-3.9 TB/s,
-/// the DRAM's rate. The same GEMMs in BF16 and per-tensor FP8 (CUTLASS) show no such step.
-fn trtllm_deep_gemm_padded_row_bytes(m: u64, n: u64, k: u64, (rows, columns): (u64, u64)) -> f64 {
-    let missing = (rows - m % rows) % rows;
-    (n.div_ceil(columns) * missing * k) as f64
-}
-
-/// `times` of TensorRT-LLM's block-scaled FP8 GEMM on Hopper for `m x n x k` from M = 32,
-/// from the datasheet `compute_s` of those rows: its compute as whole tiles
-/// ([`trtllm_deep_gemm_tile`]) in whole waves (it does not share K out over the SMs), and
-/// the rows past M its last row block reads ([`trtllm_deep_gemm_padded_row_bytes`]).
-fn trtllm_hopper_deep_gemm(
-    times: &mut KernelTimes,
-    compute_s: f64,
-    (m, n, k): (u64, u64, u64),
-    hw: &Hardware,
-) {
-    if m < TRTLLM_DEEPGEMM_SWAP_BELOW {
-        return;
+    GemmTile {
+        rows,
+        columns,
+        cluster: (1, 1),
+        swapped: false,
     }
-    let sms = u64::from(hw.sms().max(1));
-    let tile = trtllm_deep_gemm_tile(m, n, hw.sms());
-    let (rows, columns) = tile;
-    let slots = (m.div_ceil(rows) * n.div_ceil(columns)).div_ceil(sms) * sms;
-    times.compute_s = compute_s * (slots * rows * columns) as f64 / (m * n) as f64;
-    times.padded_rows_s =
-        trtllm_deep_gemm_padded_row_bytes(m, n, k, tile) / hw.memory_bandwidth.value.get();
 }
 
 /// The table's `kernel_source` for vLLM's block-scaled FP8 GEMMs through DeepGEMM.
@@ -739,7 +714,14 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 output: Format::Bf16,
             };
             let p = op.predict(&precision, hw, &Efficiency::IDEAL);
-            let mut times = KernelTimes::of(&p.prediction, (m, n, k), &precision, hw);
+            let framework = Framework::parse(&row.framework).unwrap_or(Framework::TensorRtLlm);
+            // Block-scaled FP8 is read as the catalogue's FP8 for its bytes, but it runs
+            // kernels of its own (below), not the per-tensor FP8 GEMM's tiles.
+            let mut times = if row.dtype == "fp8_block" {
+                KernelTimes::of(&p.prediction, (m, n, k), &precision, hw)
+            } else {
+                KernelTimes::gemm(&p.prediction, (m, n, k), &precision, hw, framework)
+            };
             if eager_int8 {
                 times.quantise_s =
                     (m * k) as f64 * SGLANG_INT8_QUANTISE_BYTES / hw.memory_bandwidth.value.get();
@@ -749,21 +731,21 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 // does not have: like every block-scaled GEMM it keeps each tile on one
                 // SM, with no split-K reduction (`kernel_time::reduces_partial_sums`).
                 times.waves = 0.0;
-                if row.sm == Some(120)
-                    && Framework::parse(&row.framework) == Some(Framework::TensorRtLlm)
-                {
+                if row.sm == Some(120) && framework == Framework::TensorRtLlm {
                     times.waves = sm120_fp8_block_m_steps(m, n, sms);
                 }
                 if copies_scales_for_deepgemm(row, m) {
                     times.scale_copies = 1.0;
                 }
                 if row.sm == Some(90)
-                    && Framework::parse(&row.framework) == Some(Framework::TensorRtLlm)
+                    && framework == Framework::TensorRtLlm
+                    && m >= TRTLLM_DEEPGEMM_SWAP_BELOW
                 {
-                    trtllm_hopper_deep_gemm(
-                        &mut times,
+                    times = times.in_whole_tiles(
                         p.prediction.compute_time.get(),
                         (m, n, k),
+                        trtllm_deep_gemm_tile(m, n, sms),
+                        &precision,
                         hw,
                     );
                 }
@@ -1592,6 +1574,9 @@ struct Fitted {
     /// from the kernel's L2 rate (`KernelTerms::quantise_l2_bandwidth`; none: at the
     /// kernel's).
     quantise_l2_gb_s: Option<f64>,
+    /// The latency of a step of a per-token activation quantisation pass, us, where fitted
+    /// (`KernelTerms::quantise_step_s`; rows that run one: `kernel_time::KernelTimes::gemm`).
+    quantise_step_us: Option<f64>,
     /// The rate activations are written at (a GEMM's output, a MoE layer's token
     /// traffic), GB/s, where fitted apart from the kernel's bandwidth
     /// (`KernelTerms::write_bandwidth`; none: at the kernel's).
@@ -1658,6 +1643,7 @@ impl Fitted {
             quantise_l2_gb_s: terms
                 .quantise_l2_bandwidth
                 .map(|q| q * hw.memory_bandwidth.value.get() / 1e9),
+            quantise_step_us: (terms.quantise_step_s > 0.0).then_some(terms.quantise_step_s * 1e6),
             write_gb_s: terms
                 .write_bandwidth
                 .map(|w| w * hw.memory_bandwidth.value.get() / 1e9),
@@ -1669,11 +1655,18 @@ impl Fitted {
     }
 
     /// The "activation quantisation" cell: the pass's own rate from the DRAM, then from the
-    /// L2, where fitted apart (`1507 GB/s, L2 3012 GB/s`; `-` where neither is).
+    /// L2, where fitted apart, and its step's latency where it runs a block per token
+    /// (`1507 GB/s, L2 3012 GB/s`; `0.50 us a step`; `-` where none is).
     fn quantisation(&self) -> String {
         let dram = self.quantise_gb_s.map(|r| format!("{r:.0} GB/s"));
         let l2 = self.quantise_l2_gb_s.map(|r| format!("L2 {r:.0} GB/s"));
-        let cell = dram.into_iter().chain(l2).collect::<Vec<_>>().join(", ");
+        let steps = self.quantise_step_us.map(|us| format!("{us:.2} us a step"));
+        let cell = dram
+            .into_iter()
+            .chain(l2)
+            .chain(steps)
+            .collect::<Vec<_>>()
+            .join(", ");
         if cell.is_empty() {
             "-".to_string()
         } else {
@@ -1809,6 +1802,7 @@ fn shipped_status(
         && close(p.terms.overlap, terms.overlap)
         && close(p.terms.hidden_tile_share, terms.hidden_tile_share)
         && close(p.terms.scale_copy_s, terms.scale_copy_s)
+        && close(p.terms.quantise_step_s, terms.quantise_step_s)
         && [
             (p.terms.quantise_bandwidth, terms.quantise_bandwidth),
             (p.terms.quantise_l2_bandwidth, terms.quantise_l2_bandwidth),
@@ -1829,7 +1823,7 @@ fn shipped_status(
         "matches".to_string()
     } else {
         format!(
-            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, its L2 {:?}, activations written {:?}, routing {:.3}x, hidden tiles {}, tiles {:?}): update kernel_time/profiles.rs",
+            "differs (shipped {:.1} us, {}, {}, {:.2} us, tile {:.2}%, L2 {:.2}x, overlap {}, head widths {:?} {:?}, quantisation {:?}, its L2 {:?}, steps {:.3} us, activations written {:?}, routing {:.3}x, hidden tiles {}, tiles {:?}): update kernel_time/profiles.rs",
             p.terms.fixed_s * 1e6,
             pct(p.terms.bandwidth),
             pct(p.terms.compute),
@@ -1841,6 +1835,7 @@ fn shipped_status(
             p.terms.head_fixed,
             p.terms.quantise_bandwidth,
             p.terms.quantise_l2_bandwidth,
+            p.terms.quantise_step_s * 1e6,
             p.terms.write_bandwidth,
             p.terms.route_rate,
             p.terms.hidden_tile_share,
@@ -2374,6 +2369,14 @@ fn profile_lines(v: &Validation) -> String {
             let quantised_from_l2 = t.quantise_l2_bandwidth.map_or_else(String::new, |q| {
                 format!(".quantised_from_l2_at({})", literal(q))
             });
+            let steps = if t.quantise_step_s > 0.0 {
+                format!(
+                    ".quantised_in_steps_of({})",
+                    literal(t.quantise_step_s * 1e6)
+                )
+            } else {
+                String::new()
+            };
             let writes = t
                 .write_bandwidth
                 .map_or_else(String::new, |w| format!(".writes_at({})", literal(w)));
@@ -2404,7 +2407,7 @@ fn profile_lines(v: &Validation) -> String {
             };
             let _ = writeln!(
                 out,
-                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{quantised_from_l2}{writes}{routes}{hidden}{copies}{tiles},",
+                "    {function}(\"{}\", {framework:?}, {kernel}, [{terms}],{heads} {:.3}, {:.3}){fixed_by_width}{quantised}{quantised_from_l2}{steps}{writes}{routes}{hidden}{copies}{tiles},",
                 g.hardware, held.median, held.p90
             );
         }
@@ -2418,7 +2421,7 @@ fn pct(v: f64) -> String {
 
 fn markdown(v: &Validation) -> String {
     let mut out = String::from(
-        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass, from the DRAM and from the L2, where it is not the kernel's own, the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed; the rows past M that TensorRT-LLM's block-scaled FP8 GEMM on Hopper reads, at the bandwidth fraction).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass, from the DRAM and from the L2, where it is not the kernel's own, or its step's latency where it runs a block per token (vLLM's FP8), the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed; whole tiles and the rows past M read, at the bandwidth fraction, where the kernel's tile is known: TensorRT-LLM's block-scaled FP8 GEMM and vLLM's and SGLang's FP8 GEMMs on Hopper).\n\n## Held-out shapes (same framework as the fit)\n\n| device | kernel | dtype | regime | rows | datasheet median | p90 | calibrated median | p90 | worst | worst shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
     );
     for g in &v.groups {
         for (regime, d, c) in &g.held_out_shapes {
@@ -3335,19 +3338,15 @@ mod tests {
     fn tensorrt_llms_hopper_block_scaled_fp8_gemm_reads_the_rows_past_m() {
         // 64 rows up to M = 64. On 132 SMs, N = 4,096 fills one wave with 64-wide tiles
         // (128 of them over two row blocks, against 64 at 128 wide); N = 8,192 with 128-wide.
-        assert_eq!(trtllm_deep_gemm_tile(64, 4096, 132), (64, 32));
-        assert_eq!(trtllm_deep_gemm_tile(129, 4096, 132), (128, 64));
-        assert_eq!(trtllm_deep_gemm_tile(256, 8192, 132), (128, 128));
-        // 32 row blocks: only 128-wide tiles (2,048) fit in 16 waves.
-        assert_eq!(trtllm_deep_gemm_tile(4096, 8192, 132), (128, 128));
-        // M = 129 at N = K = 8,192: 64 tiles in the last row block, 127 rows missing each.
-        let bytes = |m| {
-            trtllm_deep_gemm_padded_row_bytes(m, 8192, 8192, trtllm_deep_gemm_tile(m, 8192, 132))
+        let tile = |m, n| {
+            let t = trtllm_deep_gemm_tile(m, n, 132);
+            (t.rows, t.columns)
         };
-        assert_eq!(bytes(129), (64 * 127 * 8192) as f64);
-        for m in [64, 128, 256, 4096] {
-            assert_eq!(bytes(m), 0.0, "M = {m}");
-        }
+        assert_eq!(tile(64, 4096), (64, 32));
+        assert_eq!(tile(129, 4096), (128, 64));
+        assert_eq!(tile(256, 8192), (128, 128));
+        // 32 row blocks: only 128-wide tiles (2,048) fit in 16 waves.
+        assert_eq!(tile(4096, 8192), (128, 128));
         let h200 = registry::get("h200").unwrap();
         let on_h200 = |framework: &str, m: u64| Row {
             system: "h200_sxm".into(),
@@ -3370,6 +3369,40 @@ mod tests {
         assert_eq!(t(FIT_FRAMEWORK, 256).padded_rows_s, 0.0);
         // Below M = 32 the kernel swaps its operands: no rows past M.
         assert_eq!(t(FIT_FRAMEWORK, 16).padded_rows_s, 0.0);
+    }
+
+    /// vLLM's and SGLang's per-tensor FP8 rows on Hopper are read with their CUTLASS
+    /// kernel's tiles (whole tiles, the rows past M), vLLM's with its per-token quantisation
+    /// steps; their block-scaled FP8 rows keep neither.
+    #[test]
+    fn vllms_and_sglangs_hopper_fp8_rows_run_their_kernels_tiles() {
+        let h200 = registry::get("h200").unwrap();
+        let on_h200 = |framework: &str, dtype: &str, m: u64| Row {
+            system: "h200_sxm".into(),
+            device: "NVIDIA H200".into(),
+            framework: framework.into(),
+            sm: Some(90),
+            ..row(dtype, m, 16384, 8192, 1e-4)
+        };
+        let t = |framework: &str, dtype: &str, m: u64| {
+            times(&on_h200(framework, dtype, m), &h200).unwrap()
+        };
+        let bandwidth = h200.memory_bandwidth.value.get();
+        for framework in ["VLLM", "SGLang"] {
+            let padded = t(framework, "fp8", 129).padded_rows_s * bandwidth;
+            assert!(
+                (padded / (127.0 * 8192.0 * 128.0) - 1.0).abs() < 1e-12,
+                "{framework}"
+            );
+            assert_eq!(
+                t(framework, "fp8_block", 129).padded_rows_s,
+                0.0,
+                "{framework}"
+            );
+        }
+        assert!(t("VLLM", "fp8", 129).quantise_steps > 0.0);
+        assert_eq!(t("SGLang", "fp8", 129).quantise_steps, 0.0);
+        assert_eq!(t(FIT_FRAMEWORK, "fp8", 129).padded_rows_s, 0.0);
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub(super) struct StoredProfile {
     hidden_tile_share: f32,
     /// Microseconds.
     scale_copy_us: f32,
+    /// Microseconds.
+    quantise_step_us: f32,
     held_out_median: f32,
     held_out_p90: f32,
     tiling: MoeTiling,
@@ -63,6 +65,7 @@ impl StoredProfile {
                 write_bandwidth: self.write_bandwidth.map(f64::from),
                 hidden_tile_share: f64::from(self.hidden_tile_share),
                 scale_copy_s: f64::from(self.scale_copy_us) * 1e-6,
+                quantise_step_s: f64::from(self.quantise_step_us) * 1e-6,
             },
             held_out_median: f64::from(self.held_out_median),
             held_out_p90: f64::from(self.held_out_p90),
@@ -124,6 +127,13 @@ impl StoredProfile {
         self
     }
 
+    /// This GEMM profile with a per-token quantisation pass whose steps take `us`
+    /// microseconds each ([`KernelTerms::quantise_step_s`]).
+    const fn quantised_in_steps_of(mut self, us: f64) -> StoredProfile {
+        self.quantise_step_us = us as f32;
+        self
+    }
+
     /// This MoE profile computing each expert's rows in `tiling`'s tiles
     /// ([`Profile::tiling`]).
     const fn in_tiles(mut self, tiling: MoeTiling) -> StoredProfile {
@@ -180,6 +190,7 @@ const fn p(
         write_bandwidth: narrow_option(ROOFLINE.write_bandwidth),
         hidden_tile_share: ROOFLINE.hidden_tile_share as f32,
         scale_copy_us: (ROOFLINE.scale_copy_s * 1e6) as f32,
+        quantise_step_us: (ROOFLINE.quantise_step_s * 1e6) as f32,
         held_out_median: held_out_median as f32,
         held_out_p90: held_out_p90 as f32,
         tiling: MoeTiling::Copies,
@@ -393,7 +404,7 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("b200", Vllm, gemm(Bf16), [2.12063, 0.795092, 0.727702, 1.4428, 1.0, f64::INFINITY, 2.0], 0.072, 0.212).writes_at(0.5946),
     p("b200", TensorRtLlm, gemm(Fp8E4m3), [14.0577, 0.721468, 0.706634, 0.950818, 0.110054, f64::INFINITY, 2.0], 0.043, 0.125).quantised_at(0.2973).writes_at(0.5946),
     p("b200", Sglang, gemm(Fp8E4m3), [5.50879, 0.700591, 0.609892, 0.0, 0.0192154, f64::INFINITY, 2.0], 0.095, 0.259).quantised_at(0.4204).writes_at(0.2973),
-    p("b200", Vllm, gemm(Fp8E4m3), [5.83434, 0.754862, 0.756786, 0.0, 0.0228112, f64::INFINITY, 4.0], 0.103, 0.418).quantised_at(0.1487).writes_at(0.1768),
+    p("b200", Vllm, gemm(Fp8E4m3), [4.72802, 0.790108, 0.719636, 0.0, 0.023919, f64::INFINITY, 2.0], 0.060, 0.247).quantised_in_steps_of(0.5).writes_at(0.3536),
     p("b200", TensorRtLlm, gemm(NvFp4), [6.41874, 0.605819, 0.93636, 0.0, 0.00515676, f64::INFINITY, 2.0], 0.036, 0.130).quantised_at(0.4204).writes_at(0.4204),
     p("b200", Sglang, gemm(NvFp4), [4.38691, 0.614044, 0.593672, 0.0, 0.0131763, f64::INFINITY, 1.5], 0.088, 0.256).writes_at(0.4204),
     p("b200", Vllm, gemm(NvFp4), [6.82813, 0.777809, 0.589002, 0.0, 0.0156204, f64::INFINITY, 1.5], 0.059, 0.187).writes_at(0.5),
@@ -438,7 +449,7 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("b300", Vllm, gemm(Bf16), [1.97259, 0.782967, 0.799099, 1.28828, 0.335872, f64::INFINITY, 2.0], 0.071, 0.204),
     p("b300", TensorRtLlm, gemm(Fp8E4m3), [13.3849, 0.720194, 0.750897, 0.963836, 0.126465, f64::INFINITY, 2.0], 0.051, 0.122).quantised_at(0.2973).writes_at(0.5946),
     p("b300", Sglang, gemm(Fp8E4m3), [5.40098, 0.651098, 0.601656, 0.0, 0.02, f64::INFINITY, 4.0], 0.091, 0.248).quantised_at(0.4204).writes_at(0.2973),
-    p("b300", Vllm, gemm(Fp8E4m3), [5.50877, 0.753244, 0.829541, 0.0, 0.0253165, f64::INFINITY, 4.0], 0.088, 0.336).quantised_at(0.1487).writes_at(0.1768),
+    p("b300", Vllm, gemm(Fp8E4m3), [4.52362, 0.795921, 0.738889, 0.0, 0.0262939, f64::INFINITY, 2.0], 0.052, 0.163).quantised_in_steps_of(0.5).writes_at(0.3536),
     p("b300", TensorRtLlm, gemm(NvFp4), [7.17813, 0.618344, 1.0, 0.0, 0.00636891, f64::INFINITY, 1.5], 0.084, 0.210).quantised_at(0.4204).writes_at(0.1768),
     p("b300", Sglang, gemm(NvFp4), [3.8748, 0.62576, 0.433985, 0.0, 0.0137501, f64::INFINITY, 1.5], 0.085, 0.250).quantised_at(0.5).writes_at(0.4204),
     p("b300", Vllm, gemm(NvFp4), [6.56219, 0.766333, 0.36827, 0.0, 0.0167938, f64::INFINITY, 2.0], 0.059, 0.198).writes_at(0.5),
@@ -483,7 +494,7 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("gb200", Vllm, gemm(Bf16), [2.19306, 0.78008, 0.717966, 1.28019, 0.355151, f64::INFINITY, 2.0], 0.075, 0.236),
     p("gb200", TensorRtLlm, gemm(Fp8E4m3), [13.9557, 0.587473, 0.547321, 0.998807, 0.082781, f64::INFINITY, 2.0], 0.067, 0.189).writes_at(0.5946),
     p("gb200", Sglang, gemm(Fp8E4m3), [5.47425, 0.682485, 0.613595, 0.0, 0.0189372, f64::INFINITY, 2.0], 0.088, 0.242).quantised_at(0.4204).writes_at(0.3536),
-    p("gb200", Vllm, gemm(Fp8E4m3), [5.89418, 0.717849, 0.784265, 0.0, 0.0233781, f64::INFINITY, 4.0], 0.093, 0.339).quantised_at(0.1487).writes_at(0.1768),
+    p("gb200", Vllm, gemm(Fp8E4m3), [4.89299, 0.761196, 0.752428, 0.0, 0.0250616, f64::INFINITY, 2.0], 0.055, 0.160).quantised_in_steps_of(0.5).writes_at(0.4204),
     p("gb200", TensorRtLlm, gemm(NvFp4), [6.1626, 0.602824, 1.0, 0.0, 0.00532909, f64::INFINITY, 1.5], 0.035, 0.131).quantised_at(0.5).writes_at(0.4204),
     p("gb200", Sglang, gemm(NvFp4), [3.90588, 0.625446, 0.627204, 0.0, 0.013324, f64::INFINITY, 1.5], 0.087, 0.262).quantised_at(0.5).writes_at(0.4204),
     p("gb200", Vllm, gemm(NvFp4), [7.36795, 0.760724, 0.513618, 0.0, 0.0157113, f64::INFINITY, 2.0], 0.067, 0.199).quantised_at(0.707107).writes_at(0.5),
@@ -528,7 +539,7 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("gb300", Vllm, gemm(Bf16), [2.16435, 0.778984, 0.791009, 1.23409, 0.317656, f64::INFINITY, 2.0], 0.064, 0.199),
     p("gb300", TensorRtLlm, gemm(Fp8E4m3), [13.4843, 0.719967, 0.760571, 0.959371, 0.129948, f64::INFINITY, 2.0], 0.048, 0.118).quantised_at(0.2973).writes_at(0.5946),
     p("gb300", Sglang, gemm(Fp8E4m3), [5.34599, 0.684355, 0.708072, 0.0, 0.0204408, f64::INFINITY, 2.0], 0.079, 0.204).quantised_at(0.4204).writes_at(0.3536),
-    p("gb300", Vllm, gemm(Fp8E4m3), [5.86744, 0.745467, 0.985862, 0.0, 0.0249013, f64::INFINITY, 2.0], 0.088, 0.333).quantised_at(0.1487).writes_at(0.2102),
+    p("gb300", Vllm, gemm(Fp8E4m3), [4.86351, 0.769064, 0.789766, 0.0, 0.0260312, f64::INFINITY, 2.0], 0.050, 0.157).quantised_in_steps_of(0.5).writes_at(0.4204),
     p("gb300", TensorRtLlm, gemm(NvFp4), [7.371, 0.589247, 1.0, 0.0, 0.00650608, f64::INFINITY, 1.5], 0.079, 0.188).quantised_at(0.4204).writes_at(0.2102),
     p("gb300", Sglang, gemm(NvFp4), [3.88433, 0.637194, 0.452509, 0.0, 0.0138083, f64::INFINITY, 1.5], 0.079, 0.230).quantised_at(0.5).writes_at(0.4204),
     p("gb300", Vllm, gemm(NvFp4), [7.43321, 0.752674, 0.342653, 0.0, 0.0159324, f64::INFINITY, f64::INFINITY], 0.067, 0.198).quantised_at(0.707107).writes_at(0.5),
@@ -572,8 +583,8 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("h100-sxm", Sglang, gemm(Bf16), [2.78368, 0.85091, 0.782807, 1.3116, 1.0, 0.85091, 2.0], 0.061, 0.169).writes_at(0.707107),
     p("h100-sxm", Vllm, gemm(Bf16), [2.64404, 0.893369, 0.833218, 1.18824, 0.68165, 0.893369, 2.0], 0.056, 0.165).writes_at(0.707107),
     p("h100-sxm", TensorRtLlm, gemm(Fp8E4m3), [12.5455, 0.834271, 0.767239, 1.00878, 0.344388, 0.834271, 2.0], 0.030, 0.100).quantised_at(0.3536).writes_at(0.707107),
-    p("h100-sxm", Sglang, gemm(Fp8E4m3), [5.7575, 0.82217, 0.703863, 0.0, 0.0428242, 1.0, 1.5], 0.108, 0.318).quantised_at(0.5).writes_at(0.5946),
-    p("h100-sxm", Vllm, gemm(Fp8E4m3), [6.36221, 0.828328, 0.640102, 0.0, 0.0366851, 0.828328, 1.5], 0.166, 0.464).quantised_at(0.3536).writes_at(0.5),
+    p("h100-sxm", Sglang, gemm(Fp8E4m3), [5.41812, 0.817883, 0.742443, 0.0, 0.0597924, 0.817883, 4.0], 0.082, 0.242).quantised_at(0.5946).writes_at(0.5946),
+    p("h100-sxm", Vllm, gemm(Fp8E4m3), [4.55302, 0.835657, 0.704117, 0.0, 0.0721515, 0.835657, f64::INFINITY], 0.061, 0.185).quantised_in_steps_of(0.4204).writes_at(0.707107),
     ph("h100-sxm", TensorRtLlm, attention(Prefill, Bf16, Bf16), [13.3956, 0.611392, 0.60111, 3.03084, 1.0, 0.611392, 1.0], [1.11516, 0.97591, 1.07573, 0.975065, 1.0], 0.054, 0.208).fixed_by_head_width([1.00488, 0.770244, 0.950012, 1.03538, 1.0]),
     ph("h100-sxm", Sglang, attention(Prefill, Bf16, Bf16), [10.1627, 0.894039, 0.66182, 0.0, 1.0, 0.932233, 1.0], [2.25558, 1.01611, 0.902983, 0.920596, 6.32647], 0.075, 0.356).fixed_by_head_width([0.951922, 0.981971, 1.75773, 1.15561, 0.946295]).walks_hidden_tiles_at(1.0),
     ph("h100-sxm", Vllm, attention(Prefill, Bf16, Bf16), [11.2856, 0.555712, 0.645692, 0.0, 1.0, 0.555712, 1.0], [1.24487, 0.910571, 0.796677, 0.776657, 1.61287], 0.093, 0.306).fixed_by_head_width([0.9161, 1.02101, 1.07015, 1.10205, 1.53173]),
@@ -608,8 +619,8 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("h200", Sglang, gemm(Bf16), [2.90934, 0.841857, 0.747668, 1.32442, 0.618066, 0.841857, 2.0], 0.075, 0.191).writes_at(0.5946),
     p("h200", Vllm, gemm(Bf16), [2.74207, 0.849397, 0.817015, 1.22932, 0.627739, 0.849397, 2.0], 0.060, 0.169).writes_at(0.5946),
     p("h200", TensorRtLlm, gemm(Fp8E4m3), [12.5696, 0.82125, 0.747572, 1.13723, 0.340995, 0.82125, 2.0], 0.035, 0.120).quantised_at(0.2973).writes_at(0.5946),
-    p("h200", Sglang, gemm(Fp8E4m3), [5.66013, 0.831499, 0.977233, 0.0, 0.0304043, 1.0, 1.0], 0.136, 0.345).quantised_at(0.3536).writes_at(0.4204),
-    p("h200", Vllm, gemm(Fp8E4m3), [6.66001, 0.810035, 0.920182, 0.0, 0.0272451, 0.810035, 1.0], 0.199, 0.542).quantised_at(0.25).writes_at(0.2973),
+    p("h200", Sglang, gemm(Fp8E4m3), [5.55461, 0.787305, 0.756522, 0.0, 0.0415831, 1.0, 4.0], 0.086, 0.238).quantised_at(0.5946).writes_at(0.4204),
+    p("h200", Vllm, gemm(Fp8E4m3), [4.6029, 0.793848, 0.822666, 0.0, 0.0527004, 0.793848, 4.0], 0.050, 0.146).quantised_in_steps_of(0.5).writes_at(0.5),
     ph("h200", TensorRtLlm, attention(Prefill, Bf16, Bf16), [12.4637, 0.565332, 0.604515, 3.53289, 1.0, 1.0, 1.0], [1.11087, 0.964254, 1.04918, 0.992479, 1.0], 0.067, 0.253).fixed_by_head_width([1.00786, 0.772079, 0.949518, 1.04325, 1.0]),
     ph("h200", Sglang, attention(Prefill, Bf16, Bf16), [10.0059, 0.73135, 0.633724, 0.0, 1.0, 0.765713, 1.0], [2.30243, 1.01708, 0.894863, 0.925233, 6.04876], 0.087, 0.362).fixed_by_head_width([0.958248, 0.981411, 1.74835, 1.15976, 0.956085]).walks_hidden_tiles_at(1.0),
     ph("h200", Vllm, attention(Prefill, Bf16, Bf16), [11.151, 0.410537, 0.630719, 0.0, 1.0, 0.410537, 1.0], [1.2554, 0.901549, 0.787192, 0.772549, 1.6101], 0.093, 0.320).fixed_by_head_width([0.90881, 1.01424, 1.06688, 1.09287, 1.57695]),
@@ -645,7 +656,7 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("l40s", Vllm, gemm(Bf16), [1.95822, 0.793959, 0.636007, 0.873832, 1.0, 1.99824, 2.0], 0.088, 0.254).writes_at(0.5946),
     p("l40s", TensorRtLlm, gemm(Fp8E4m3), [12.2084, 0.819175, 0.555176, 1.5116, 1.0, 2.13184, 2.0], 0.053, 0.166).quantised_at(0.5946).quantised_from_l2_at(2.3784).writes_at(0.707107),
     p("l40s", Sglang, gemm(Fp8E4m3), [4.12837, 0.728854, 0.463743, 0.0, 0.0934582, 1.93447, 4.0], 0.121, 0.404).quantised_at(0.707107).quantised_from_l2_at(1.0).writes_at(1.0),
-    p("l40s", Vllm, gemm(Fp8E4m3), [5.68189, 0.749955, 0.618145, 0.0, 0.06231, 0.749955, 1.5], 0.157, 0.609).writes_at(0.4204),
+    p("l40s", Vllm, gemm(Fp8E4m3), [3.6138, 0.742989, 0.57764, 0.0, 0.0485466, 0.772547, 1.5], 0.132, 0.557).quantised_in_steps_of(0.5946).writes_at(0.4204),
     ph("l40s", TensorRtLlm, attention(Prefill, Bf16, Bf16), [9.52217, 0.333762, 0.388896, 0.0, 1.0, 0.94389, 1.5], [1.02423, 1.00726, 1.73528, 0.914748, 1.0], 0.087, 0.306).fixed_by_head_width([0.985111, 1.00317, 0.99934, 0.977197, 1.0]),
     ph("l40s", Sglang, attention(Prefill, Bf16, Bf16), [6.65379, 0.818386, 0.424405, 0.0, 1.0, 4.01109, 2.0], [1.903, 0.781189, 1.35815, 1.01068, 1.0], 0.099, 0.476).fixed_by_head_width([1.00368, 0.791243, 1.94227, 1.04204, 1.0]).walks_hidden_tiles_at(0.5),
     ph("l40s", Vllm, attention(Prefill, Bf16, Bf16), [4.57308, 1.0, 0.493691, 3.9461, 1.0, 2.48565, 4.0], [1.04415, 0.950805, 0.978905, 1.09304, 1.0], 0.083, 0.279).fixed_by_head_width([1.03575, 0.886248, 0.80819, 1.07313, 1.0]),
@@ -680,7 +691,7 @@ pub(super) const PROFILES: &[StoredProfile] = &[
     p("rtx-pro-6000", Vllm, gemm(Bf16), [2.07215, 0.845425, 0.851156, 0.825119, 1.0, 1.54884, 1.5], 0.076, 0.238).writes_at(0.8409),
     p("rtx-pro-6000", TensorRtLlm, gemm(Fp8E4m3), [12.3057, 0.828213, 0.739618, 0.93818, 0.28032, 1.4656, 2.0], 0.064, 0.178).quantised_at(0.5946).writes_at(0.8409),
     p("rtx-pro-6000", Sglang, gemm(Fp8E4m3), [5.43814, 0.662417, 0.916031, 0.0, 0.0108019, 1.17253, 4.0], 0.042, 0.235).quantised_at(0.707107).quantised_from_l2_at(1.6818).writes_at(1.0),
-    p("rtx-pro-6000", Vllm, gemm(Fp8E4m3), [4.91406, 0.81718, 0.844512, 0.0, 0.0413042, 0.831184, 2.0], 0.090, 0.378).quantised_at(0.707107).writes_at(0.8409),
+    p("rtx-pro-6000", Vllm, gemm(Fp8E4m3), [3.82039, 0.883152, 1.0, 0.0, 0.0444163, 1.70544, 1.0], 0.084, 0.315).quantised_in_steps_of(0.4204).writes_at(0.8409),
     p("rtx-pro-6000", TensorRtLlm, gemm(NvFp4), [4.10855, 0.614642, 0.918, 0.0, 0.0106261, 0.785581, 4.0], 0.047, 0.207).quantised_at(0.8409).quantised_from_l2_at(2.3784).writes_at(1.0),
     p("rtx-pro-6000", Sglang, gemm(NvFp4), [4.27816, 0.689892, 1.0, 0.0, 0.0118884, 0.864835, 2.0], 0.037, 0.137).quantised_at(0.8409).quantised_from_l2_at(1.6818).writes_at(1.0),
     p("rtx-pro-6000", Vllm, gemm(NvFp4), [6.70876, 0.590531, 1.0, 0.0, 0.0121164, 1.09331, 2.0], 0.048, 0.251).quantised_at(0.8409).quantised_from_l2_at(2.0).writes_at(0.8409),
