@@ -1278,6 +1278,15 @@ impl KernelTimes {
         times
     }
 
+    /// The least time the DRAM takes to serve these times' bytes, seconds, on a device of
+    /// `bandwidth` bytes a second whose L2 holds `l2_bytes`: the datasheet memory time less
+    /// the L2's whole capacity at that bandwidth (all a loop's previous runs can leave
+    /// there), never below 0. A kernel measured faster than this did not move the bytes its
+    /// shape says; `rooflinr validate` lists NVIDIA's table rows that are.
+    pub fn dram_floor_s(&self, l2_bytes: f64, bandwidth: f64) -> f64 {
+        (self.memory_s - l2_bytes / bandwidth).max(0.0)
+    }
+
     /// The roofline bound: max of the two.
     pub fn bound_s(&self) -> f64 {
         self.memory_s.max(self.compute_s)
@@ -3632,6 +3641,17 @@ mod tests {
         assert_eq!(vllm.quantise_s, 0.0);
         assert_eq!(trtllm.quantise_steps, 0.0);
         assert!(trtllm.quantise_s > 0.0);
+    }
+
+    /// The DRAM's floor: the memory time less all an L2 holds, at the datasheet bandwidth,
+    /// and never below 0 when the L2 holds every byte.
+    #[test]
+    fn the_dram_floor_is_the_memory_time_less_what_the_l2_can_hold() {
+        // 1 GB at 2 TB/s is 500 us; a 40 MB L2 holds 20 us of it.
+        let t = KernelTimes::throughput(500e-6, 10e-6);
+        assert!((t.dram_floor_s(40e6, 2e12) - 480e-6).abs() < 1e-12);
+        assert_eq!(t.dram_floor_s(0.0, 2e12), 500e-6);
+        assert_eq!(t.dram_floor_s(2e9, 2e12), 0.0);
     }
 
     /// A prefill kernel that walks every causal tile under a sliding window, in miniature:

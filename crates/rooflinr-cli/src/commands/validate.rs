@@ -1533,6 +1533,9 @@ struct Group {
     held_out_shapes: Vec<(String, Errors, Errors)>,
     /// Every other framework's rows: (framework, datasheet, calibrated).
     other_frameworks: Vec<OtherFramework>,
+    /// Each framework's rows measured faster than the DRAM allows ([`faster_than_dram`]),
+    /// where any are.
+    faster_than_dram: Vec<FasterThanDram>,
     /// The kernel a profile of this group describes (none for MoE, FP8 with block scales,
     /// weight-only formats and MLA prefill over an FP8 cache).
     #[serde(skip)]
@@ -1724,6 +1727,65 @@ impl Fitted {
             self.shipped
         )
     }
+}
+
+/// One framework's rows of a group measured faster than the DRAM can serve the bytes the
+/// model counts for their shapes ([`faster_than_dram`]).
+#[derive(Clone, Debug, Serialize)]
+struct FasterThanDram {
+    framework: String,
+    /// The framework's rows in the group.
+    rows: usize,
+    /// Those measured faster than the floor.
+    faster: usize,
+    /// The least measured time over its floor, and that row's shape.
+    fastest: f64,
+    fastest_shape: String,
+}
+
+/// How far under the DRAM's floor a row must be measured to be listed: 2 %, so that timing
+/// noise at the floor is not.
+const DRAM_FLOOR_MARGIN: f64 = 0.98;
+
+/// Each framework's rows among `predicted` measured more than 2 % faster than the DRAM of
+/// `hw` can serve the bytes the model counts for their shapes, less all its L2 holds
+/// ([`KernelTimes::dram_floor_s`]): no reuse explains them, so either the table's labels or
+/// the model's count of the kernel's bytes is wrong for them. NVIDIA's A100 TensorRT-LLM
+/// decode attention table is so: 32 sequences of 4,096 tokens over 8 KV heads of 128 in a
+/// BF16 cache are 537 MB, 263 us at the A100's 2.04 TB/s, and it measured 203 us, where
+/// vLLM's table of the same shape measured 420 us. Frameworks with none are left out, and
+/// every framework where the device's L2 size is not published.
+fn faster_than_dram(predicted: &[(&Row, KernelTimes)], hw: &Hardware) -> Vec<FasterThanDram> {
+    let Some(l2) = hw.l2_cache.as_ref().map(|f| f.value.get()) else {
+        return Vec::new();
+    };
+    let bandwidth = hw.memory_bandwidth.value.get();
+    let mut by_framework: BTreeMap<&str, FasterThanDram> = BTreeMap::new();
+    for (r, t) in predicted {
+        let entry = by_framework
+            .entry(r.framework.as_str())
+            .or_insert_with(|| FasterThanDram {
+                framework: r.framework.clone(),
+                rows: 0,
+                faster: 0,
+                fastest: f64::INFINITY,
+                fastest_shape: String::new(),
+            });
+        entry.rows += 1;
+        let floor = t.dram_floor_s(l2, bandwidth);
+        if floor > 0.0 && r.measured_s < DRAM_FLOOR_MARGIN * floor {
+            entry.faster += 1;
+            let ratio = r.measured_s / floor;
+            if ratio < entry.fastest {
+                entry.fastest = ratio;
+                entry.fastest_shape = r.shape.to_string();
+            }
+        }
+    }
+    by_framework
+        .into_values()
+        .filter(|f| f.faster > 0)
+        .collect()
 }
 
 /// Another framework's rows of the same device, kernel and dtype, or one kernel of any
@@ -2096,6 +2158,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
         if predicted.is_empty() {
             continue;
         }
+        let faster_than_dram = faster_than_dram(&predicted, &hw);
         let mut frameworks: Vec<&str> = predicted
             .iter()
             .map(|(r, _)| r.framework.as_str())
@@ -2265,6 +2328,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             framework: fit_framework,
             held_out_shapes,
             other_frameworks,
+            faster_than_dram,
             kind,
         });
     }
@@ -2460,6 +2524,28 @@ fn markdown(v: &Validation) -> String {
                 pct(o.own_fit.p90)
             );
         }
+    }
+    out += "\n## Rows faster than the DRAM allows\n\nRows measured more than 2 % faster than the DRAM can serve the bytes the model counts for their shape, less all the L2 can hold from a previous run (datasheet bandwidth and L2 size): no reuse explains them, so the table's labels or the model's count of the kernel's bytes are wrong for them. Devices whose L2 size is not published are left out.\n\n| device | kernel | dtype | framework | rows | faster | fastest (measured / floor) | its shape |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- |\n";
+    let mut listed = false;
+    for g in &v.groups {
+        for f in &g.faster_than_dram {
+            listed = true;
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {:.2} | {} |",
+                g.hardware,
+                g.kernel.name(),
+                g.dtype,
+                f.framework,
+                f.rows,
+                f.faster,
+                f.fastest,
+                f.fastest_shape
+            );
+        }
+    }
+    if !listed {
+        out += "| none | | | | | | | |\n";
     }
     out += "\n## Fitted terms\n\n| device | kernel | dtype | fitted on | fixed time | bandwidth reached | peak reached on full tiles | by head width | latency per wave | one tile streams | L2 serves re-reads | memory and compute overlap | MoE routing pass | activation quantisation | activations written | tile the window hides | shipped profile |\n| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for g in &v.groups {
@@ -3061,6 +3147,46 @@ mod tests {
         assert!(times(&unknown, &hw).is_err());
         unknown.kv_dtype = Some("fp8".into());
         assert!(times(&unknown, &hw).is_ok());
+    }
+
+    /// A row measured faster than the DRAM can serve its bytes, less all the L2 holds, is
+    /// listed under its framework with its shape; rows at or above the floor are not, and a
+    /// device whose L2 size is not published lists none.
+    #[test]
+    fn rows_faster_than_the_dram_allows_are_listed() {
+        let hw = registry::get("h100-sxm").unwrap();
+        // 64 sequences of 4,096 tokens, 8 KV heads of 128 in BF16: 1.07 GB, 320 us at
+        // 3.35 TB/s, of which the 52 MB L2 can hold 16 us: a floor of 305 us (a row 1 %
+        // under it is within the margin).
+        let at = |measured_s: f64, framework: &str| Row {
+            measured_s,
+            framework: framework.into(),
+            ..decode(64, 4095, "bfloat16", 0)
+        };
+        let rows = [
+            at(150e-6, FIT_FRAMEWORK),
+            at(250e-6, FIT_FRAMEWORK),
+            at(400e-6, FIT_FRAMEWORK),
+            at(302e-6, "VLLM"),
+        ];
+        let predicted: Vec<(&Row, KernelTimes)> =
+            rows.iter().map(|r| (r, times(r, &hw).unwrap())).collect();
+        let floor = predicted[0]
+            .1
+            .dram_floor_s(hw.l2_bytes(), hw.memory_bandwidth.value.get());
+        assert!(floor > 300e-6 && floor < 310e-6, "{floor}");
+        let listed = faster_than_dram(&predicted, &hw);
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        let trtllm = &listed[0];
+        assert_eq!(
+            (trtllm.framework.as_str(), trtllm.rows, trtllm.faster),
+            (FIT_FRAMEWORK, 3, 2)
+        );
+        assert!((trtllm.fastest - 150e-6 / floor).abs() < 1e-9);
+        assert_eq!(trtllm.fastest_shape, rows[0].shape.to_string());
+        let mut unpublished = hw.clone();
+        unpublished.l2_cache = None;
+        assert!(faster_than_dram(&predicted, &unpublished).is_empty());
     }
 
     #[test]
