@@ -2075,6 +2075,8 @@ fn ep_scaling(rows: &[Row]) -> Vec<EpScaling> {
 struct Validation {
     rows: usize,
     seconds: f64,
+    /// The groups within the accuracy targets ([`targets`]).
+    targets: Targets,
     groups: Vec<Group>,
     /// Every held-out row of the fitting frameworks, where asked for (`--residuals`).
     #[serde(skip)]
@@ -2335,6 +2337,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
     Validation {
         rows: rows.len(),
         seconds: began.elapsed().as_secs_f64(),
+        targets: targets(&groups),
         groups,
         residuals,
         skipped,
@@ -2495,7 +2498,7 @@ const OTHER_MEDIAN_TARGET: f64 = 0.15;
 /// row of the other frameworks' table, each framework as a whole and each kernel judged
 /// apart (its median under the fitting framework's terms and under its own), with the
 /// held-out groups outside named.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 struct Targets {
     gemm_medians: (usize, usize),
     gemm_p90s: (usize, usize),
@@ -2558,7 +2561,7 @@ fn markdown(v: &Validation) -> String {
     let mut out = String::from(
         "# Predictions against NVIDIA's measured kernel tables\n\nError = |predicted / measured - 1| on rows the terms were not fitted on. Datasheet: the roofline bound (a GEMM's compute over the tiles it computes, padding and the last round of its split K loops included; prefill attention's over whole tiles of 64 queries (128 for vLLM's kernels on sm_100 and sm_103) by 128 keys (32 on sm_80 to sm_89 and sm_120); a TRT-LLM-Gen MoE kernel's over whole tiles of rows per expert). Calibrated: the bound with the fitted kernel terms (fixed time, bandwidth and compute fractions, latency per wave of blocks, the rate one output tile or decode block streams at, the rate the L2 serves re-reads at, the overlap of memory and compute, the compute fraction of each prefill attention head width, the rate of a MoE layer's routing pass over every token's copies, the rate of an FP8 or FP4 kernel's activation quantisation pass, from the DRAM and from the L2, where it is not the kernel's own, or its step's latency where it runs a block per token (vLLM's FP8), the rate a GEMM writes its output and a MoE layer moves its token traffic at where it is not the operands'; tile efficiency computed; whole tiles and the rows past M read, at the bandwidth fraction, where the kernel's tile is known: TensorRT-LLM's block-scaled FP8 GEMM and vLLM's and SGLang's FP8 GEMMs on Hopper).\n",
     );
-    let t = targets(&v.groups);
+    let t = &v.targets;
     let _ = write!(
         out,
         "\n## Against the targets\n\nGroups within them: held-out rows of the fitting framework (GEMM median <= 10 % and p90 <= 25 %; attention, MLA and MoE median <= 15 %), and every row of the other frameworks' table, each framework as a whole and each kernel judged apart (median, under the fitting framework's terms and under its own).\n\n| targets | within | groups |\n| --- | ---: | ---: |\n| GEMM median | {} | {} |\n| GEMM p90 | {} | {} |\n| attention, MLA and MoE median | {} | {} |\n| other frameworks, fitting framework's terms | {} | {} |\n| other frameworks, own terms | {} | {} |\n\nHeld-out groups outside: {}.\n",
@@ -3124,6 +3127,7 @@ mod tests {
                 outside: Vec::new(),
             }
         );
+        assert_eq!(v.targets, targets(&v.groups));
         assert!(md.contains("| GEMM median | 1 | 1 |"), "{md}");
         assert!(md.contains("Held-out groups outside: none."), "{md}");
         // A held-out p90 over 25 % puts the group outside, named with its figures.
