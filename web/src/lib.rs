@@ -6,6 +6,7 @@
 //! - [`chart`]: the roofline chart (pure geometry, palette, and the component).
 //! - [`export`]: CSV, JSON and Markdown exports.
 //! - [`lab`]: pairing with an agent, measurements, calibration, imports and reports.
+//! - [`split`]: the code loaded on first use (the lab's, the exports').
 //! - [`browser`]: the few calls into the browser (address bar, storage, downloads).
 //! - [`ui`]: the components.
 
@@ -14,6 +15,7 @@ pub mod chart;
 pub mod compute;
 pub mod export;
 pub mod lab;
+pub mod split;
 pub mod state;
 pub mod ui;
 

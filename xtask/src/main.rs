@@ -13,10 +13,14 @@
 //!   table (`--bless` rewrites it).
 //! - `gpu-bundle`: the release agent in `carry/` and the one command that runs the device
 //!   check on a GPU machine.
+//! - `web-wasm`: the calculator's WebAssembly, split and optimised (Trunk's pre-build
+//!   hook runs it; see `web.rs`); `web-name`: its folder named by its contents (the
+//!   post-build hook).
 //! - `validate`: `rooflinr validate` over NVIDIA's measured GEMM tables (set-up fetches them).
 
 mod cuda;
 mod setup;
+mod web;
 
 use std::process::Command;
 
@@ -33,6 +37,8 @@ fn main() -> std::process::ExitCode {
         Some("cuda-check") => cuda::check(args.iter().any(|a| a == "--bless")),
         Some("gpu-bundle") => cuda::bundle(),
         Some("validate") => validate(),
+        Some("web-wasm") => web::build(),
+        Some("web-name") => web::name_by_contents(),
         _ => {
             eprintln!("usage: cargo xtask <setup|test|run|bench|bench-web|cuda-check>\n");
             eprintln!(

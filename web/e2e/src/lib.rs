@@ -46,6 +46,31 @@ pub fn release_bundle() -> Result<PathBuf> {
         .map_err(anyhow::Error::msg)
 }
 
+/// The bundle's code folder (`pkg-HASH/`, named by its contents at each build): the
+/// JavaScript, the main module and the modules loaded on first use.
+pub fn code_dir(dist: &Path) -> Result<PathBuf> {
+    let mut found = Vec::new();
+    for entry in
+        std::fs::read_dir(dist).with_context(|| format!("cannot read {}", dist.display()))?
+    {
+        let path = entry?.path();
+        if path.is_dir()
+            && path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("pkg-"))
+        {
+            found.push(path);
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => bail!(
+            "{} should hold one pkg-HASH folder, holds {found:?}",
+            dist.display()
+        ),
+    }
+}
+
 /// `trunk build --release --offline` into `target/e2e-dist`.
 fn build_bundle() -> Result<PathBuf> {
     let dist = root().join("target/e2e-dist");

@@ -12,7 +12,7 @@ use rooflinr_model::presets;
 use rooflinr_model::roofline::Efficiency;
 use rooflinr_model::units::si;
 use rooflinr_web_e2e::{
-    location_search, open_browser, release_bundle, root, serve, start_driver, text_of,
+    code_dir, location_search, open_browser, release_bundle, root, serve, start_driver, text_of,
 };
 
 async fn screenshot(client: &fantoccini::Client, name: &str) -> Result<()> {
@@ -433,5 +433,102 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     );
 
     client.close().await.context("closing the browser")?;
+    Ok(())
+}
+
+/// The WebAssembly files the page has fetched so far, by file name.
+async fn wasm_fetched(client: &fantoccini::Client) -> Result<Vec<String>> {
+    let names = client
+        .execute(
+            "return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname.split('/').pop()).filter(n => n.endsWith('.wasm'))",
+            vec![],
+        )
+        .await?;
+    Ok(names
+        .as_array()
+        .context("resource names are a list")?
+        .iter()
+        .filter_map(|n| n.as_str().map(str::to_string))
+        .collect())
+}
+
+/// The release bundle is split: a page that shows the calculator fetches only the main
+/// module; the lab's module arrives when the lab is first used (here, pairing with a port
+/// where nothing listens, which the page then says), and the exports' when a table is
+/// first downloaded. By then every module in the bundle has been fetched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn split_modules_load_on_first_use() -> Result<()> {
+    let dist = tokio::task::spawn_blocking(release_bundle).await??;
+    let page = serve(&dist).await?;
+    let driver = start_driver().await?;
+    let client = open_browser(&driver, 1440, 1000).await?;
+    client
+        .goto(&format!(
+            "{page}?v=1&mode=model&hw=h100-sxm&model=llama-3-8b&phase=decode&batch=1&seq=1024"
+        ))
+        .await?;
+    text_of(&client, "[data-figure=model-time]").await?;
+    let at_start = wasm_fetched(&client).await?;
+    assert_eq!(at_start, ["rooflinr-web_bg.wasm"], "fetched at start");
+
+    // A loopback port just freed: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let address = client
+        .find(fantoccini::Locator::Css("#agent-address"))
+        .await?;
+    address.clear().await?;
+    address
+        .send_keys(&format!("http://127.0.0.1:{port}"))
+        .await?;
+    client
+        .find(fantoccini::Locator::Css(".pair-form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    let mut card = String::new();
+    for _ in 0..100 {
+        card = text_of(&client, ".card.pair").await?;
+        if card.contains("nothing answers") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(card.contains("nothing answers"), "pairing card: {card}");
+    let after_pairing = wasm_fetched(&client).await?;
+    assert!(
+        after_pairing.iter().any(|m| m == "split_lab.wasm"),
+        "the lab's module not fetched: {after_pairing:?}"
+    );
+    assert!(
+        !after_pairing.iter().any(|m| m == "split_export.wasm"),
+        "the exports' module fetched before any export: {after_pairing:?}"
+    );
+
+    client
+        .find(fantoccini::Locator::XPath(
+            "//div[@aria-label='export']/button[text()='CSV']",
+        ))
+        .await?
+        .click()
+        .await?;
+    let mut fetched = Vec::new();
+    for _ in 0..100 {
+        fetched = wasm_fetched(&client).await?;
+        if fetched.iter().any(|m| m == "split_export.wasm") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let mut modules: Vec<String> = std::fs::read_dir(code_dir(&dist)?)?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".wasm"))
+        .collect();
+    modules.sort();
+    fetched.sort();
+    fetched.dedup();
+    assert_eq!(fetched, modules, "every module fetched once used");
+    client.close().await?;
     Ok(())
 }

@@ -527,3 +527,72 @@ pub fn deploy_markdown(hw: &Hardware, view: &DeployView, link: &str) -> String {
 
 #[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;
+
+/// A table's file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    /// One row per operator (or serving point).
+    Csv,
+    /// The whole analysis.
+    Json,
+    /// A report with the device, the figures and the link back.
+    Markdown,
+}
+
+impl TableFormat {
+    /// The file's extension and MIME type.
+    pub fn file_type(self) -> (&'static str, &'static str) {
+        match self {
+            TableFormat::Csv => ("csv", "text/csv"),
+            TableFormat::Json => ("json", "application/json"),
+            TableFormat::Markdown => ("md", "text/markdown"),
+        }
+    }
+}
+
+/// The analysis on the page that a table export is made of.
+pub enum Tables {
+    /// Operator mode.
+    Operator(OperatorView),
+    /// Model mode, with the devices compared beside it.
+    Model {
+        /// The analysis.
+        view: ModelView,
+        /// The devices side by side.
+        comparison: Vec<DeviceRow>,
+    },
+    /// Deployment mode.
+    Deploy {
+        /// The deployment.
+        view: DeployView,
+        /// Its number formats, when the inputs name valid ones.
+        precision: Option<Precision>,
+    },
+}
+
+crate::split_point! {
+    export,
+    /// `tables` as a file in `format`, for the device `hw`, linking back to `link`; `None`
+    /// for a deployment's JSON when its number formats are not valid.
+    pub fn table_file(hw: Hardware, tables: Tables, format: TableFormat, link: String) -> Option<String> {
+        Some(match (tables, format) {
+            (Tables::Operator(v), TableFormat::Csv) => operator_csv(&v),
+            (Tables::Operator(v), TableFormat::Json) => operator_json(&hw, &v).to_string(),
+            (Tables::Operator(v), TableFormat::Markdown) => operator_markdown(&hw, &v, &link),
+            (Tables::Model { view, .. }, TableFormat::Csv) => model_csv(&view),
+            (Tables::Model { view, comparison }, TableFormat::Json) => {
+                model_json(&hw, &view, &comparison).to_string()
+            }
+            (Tables::Model { view, comparison }, TableFormat::Markdown) => {
+                model_markdown(&hw, &view, &link, &comparison)
+            }
+            (Tables::Deploy { view, .. }, TableFormat::Csv) => deploy_csv(&view),
+            (Tables::Deploy { view, precision }, TableFormat::Json) => {
+                deploy_json(&hw, &view, &precision?).to_string()
+            }
+            (Tables::Deploy { view, .. }, TableFormat::Markdown) => {
+                deploy_markdown(&hw, &view, &link)
+            }
+        })
+    }
+}

@@ -161,7 +161,13 @@ impl Lab {
         self.link.set(LinkState::Unpaired);
     }
 
+    /// Opens the connection once the lab's code is loaded ([`super::lazy`]).
     fn connect(self) {
+        wasm_bindgen_futures::spawn_local(super::lazy::open_socket(self));
+    }
+
+    /// Opens the WebSocket to the agent paired with now, if any, dropping the previous one.
+    pub(super) fn open_socket(self) {
         let Some(pairing) = self.pairing.get_value() else {
             return;
         };
@@ -198,11 +204,11 @@ impl Lab {
 
         let on_open = Closure::<dyn FnMut()>::new(move || {
             if current() {
-                self.send(&ClientMessage::Hello {
+                self.send_now(&ClientMessage::Hello {
                     protocol: PROTOCOL_VERSION,
                     client: "rooflinr-web".into(),
                 });
-                self.send(&ClientMessage::Subscribe { telemetry: true });
+                self.send_now(&ClientMessage::Subscribe { telemetry: true });
             }
         });
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
@@ -291,7 +297,13 @@ impl Lab {
         });
     }
 
-    fn send(&self, message: &ClientMessage) {
+    /// Sends `message` once the lab's code is loaded (it is, once connected).
+    fn send(self, message: ClientMessage) {
+        wasm_bindgen_futures::spawn_local(super::lazy::send(self, message));
+    }
+
+    /// Sends `message` if connected.
+    pub(super) fn send_now(&self, message: &ClientMessage) {
         self.socket.with_value(|s| {
             if let Some(s) = s {
                 let _ = s.ws.send_with_str(&encode(message));
@@ -413,7 +425,7 @@ impl Lab {
     fn submit(self, what: &'static str, kind: JobKind, max_seconds: f64) {
         self.notice.set(None);
         self.job.set(Some(JobView::new(what)));
-        self.send(&ClientMessage::Measure {
+        self.send(ClientMessage::Measure {
             request: JobRequest {
                 kind,
                 backend: None,
@@ -429,7 +441,7 @@ impl Lab {
     /// Cancels the job in progress.
     pub fn cancel(self) {
         if let Some(id) = self.job.get_untracked().and_then(|j| j.id) {
-            self.send(&ClientMessage::Cancel { job: id });
+            self.send(ClientMessage::Cancel { job: id });
         }
     }
 }

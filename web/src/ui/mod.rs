@@ -15,10 +15,10 @@ use crate::chart::data::ChartData;
 use crate::chart::palette::{DARK, LIGHT};
 use crate::chart::view::{CHART_ID, RooflineChart};
 use crate::compute::{self, DeployView, DeviceRow, FrontPoint, ModelView, OperatorView, Problem};
-use crate::export;
+use crate::export::{self, TableFormat, Tables};
 use crate::lab::link::{Lab, LinkState};
 use crate::lab::view::LabPanel;
-use crate::lab::{self, LabData, LabView};
+use crate::lab::{self, LabData, LabView, lazy};
 use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
@@ -38,25 +38,26 @@ fn initial_state() -> (State, Vec<String>) {
     }
 }
 
-/// The measurements and imports saved by the last session; the second value says why they
-/// could not be read, if they could not.
-fn saved_lab() -> (LabData, Option<String>) {
+/// Restores the measurements and imports saved by the last session into `lab` (their
+/// reader is the lab's code, loaded for it), then sets `restored`; a session that cannot be
+/// read is left out with a notice saying why.
+fn restore_saved_lab(lab: Lab, restored: RwSignal<bool>) {
     let Some(json) = browser::saved_lab() else {
-        return (LabData::default(), None);
+        restored.set(true);
+        return;
     };
-    match rooflinr_report::import::import(&json) {
-        Ok(i) => {
-            let mut data = LabData::default();
-            data.merge(i);
-            (data, None)
-        }
-        Err(e) => (
-            LabData::default(),
-            Some(format!(
+    wasm_bindgen_futures::spawn_local(async move {
+        match lazy::import_text(json).await {
+            // Merged: a file imported meanwhile is kept beside them.
+            Ok(i) => lab.data.update(|d| {
+                d.merge(i);
+            }),
+            Err(e) => lab.notice.set(Some(format!(
                 "The measurements saved in this browser could not be read ({e}); they were left out."
-            )),
-        ),
-    }
+            ))),
+        }
+        restored.set(true);
+    });
 }
 
 /// Runs an analysis and measures how long it took in this browser, in ms.
@@ -127,10 +128,10 @@ pub fn App() -> impl IntoView {
     let state = RwSignal::new(initial);
     provide_context(state);
     let warnings = RwSignal::new(warnings);
-    let (saved, unreadable) = saved_lab();
-    let lab = Lab::new(saved);
-    lab.notice.set(unreadable);
+    let lab = Lab::new(LabData::default());
     provide_context(lab);
+    let restored = RwSignal::new(false);
+    restore_saved_lab(lab, restored);
     // A pairing link's fragment wins over the agent remembered from last time; either way
     // the token leaves the address bar.
     if let Some(p) = lab::pairing_from_fragment(&browser::fragment()) {
@@ -154,21 +155,34 @@ pub fn App() -> impl IntoView {
             )));
         }
     });
+    // The browser keeps the lab's data (once the saved session is restored, so that it is
+    // not overwritten first). Writes finish out of order while the lab's code loads: each
+    // is numbered, and only the latest is kept.
+    let saves = StoredValue::new(0u64);
     Effect::new(move |_| {
-        let json = lab.data.with(|d| {
-            (!d.is_empty()).then(|| {
-                serde_json::to_string(&d.to_file(&state.with_untracked(|s| s.hardware.clone())))
-            })
-        });
-        match json {
-            Some(Ok(json)) => {
-                if let Err(e) = browser::save_lab(&json) {
-                    lab.notice.set(Some(e));
-                }
-            }
-            Some(Err(_)) => {}
-            None => browser::forget_lab(),
+        if !restored.get() {
+            return;
         }
+        let file = lab.data.with(|d| {
+            (!d.is_empty()).then(|| d.to_file(&state.with_untracked(|s| s.hardware.clone())))
+        });
+        saves.update_value(|n| *n += 1);
+        let this = saves.get_value();
+        let Some(file) = file else {
+            browser::forget_lab();
+            return;
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            let json = lazy::file_json(file, false).await;
+            if saves.get_value() != this {
+                return;
+            }
+            if let Ok(json) = json
+                && let Err(e) = browser::save_lab(&json)
+            {
+                lab.notice.set(Some(e));
+            }
+        });
     });
 
     // The address bar and the saved session follow the inputs: at once after a pause, and
@@ -308,11 +322,26 @@ pub fn App() -> impl IntoView {
             .or_else(|| deployment.with(problem_of))
     });
     provide_context(CurrentProblem(problem));
-    let lab_view: Memo<Option<LabView>> = Memo::new(move |_| {
-        let hw = hardware.get().ok()?;
-        lab.data
-            .with(|d| (!d.is_empty()).then(|| lab::analyse(d, &hw)))
+    // The lab's data against the device, computed by the lab's code (loaded for it) each
+    // time either changes; an answer that arrives after a newer request is dropped.
+    let lab_analysis = RwSignal::new(None::<LabView>);
+    let analyses = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let hw = hardware.get().ok();
+        let data = lab.data.with(|d| (!d.is_empty()).then(|| d.clone()));
+        analyses.update_value(|n| *n += 1);
+        let this = analyses.get_value();
+        match (data, hw) {
+            (Some(data), Some(hw)) => wasm_bindgen_futures::spawn_local(async move {
+                let view = lazy::analyse(data, hw).await;
+                if analyses.get_value() == this {
+                    lab_analysis.set(Some(view));
+                }
+            }),
+            _ => lab_analysis.set(None),
+        }
     });
+    let lab_view: Memo<Option<LabView>> = Memo::new(move |_| lab_analysis.get());
     let model_view =
         Memo::new(move |_| model.with(|m| m.as_ref().and_then(|(r, _)| r.as_ref().ok().cloned())));
     // What model mode shows: nothing yet, the results, or a problem. The results are built
@@ -546,7 +575,7 @@ fn ExportBar(
         )
     };
     let state = expect_context::<RwSignal<State>>();
-    let tables = move |kind: &'static str| {
+    let tables = move |format: TableFormat| {
         let Ok(hw) = hardware.get_untracked() else {
             return;
         };
@@ -560,44 +589,27 @@ fn ExportBar(
             Mode::Deploy => format!("rooflinr-deploy-{}-{}", s.model, s.hardware),
             Mode::Operator => format!("rooflinr-operator-{}", s.hardware),
         });
-        let out = if let Some((Ok(v), _)) = operator.get_untracked() {
-            match kind {
-                "csv" => Some(export::operator_csv(&v)),
-                "json" => Some(export::operator_json(&hw, &v).to_string()),
-                _ => Some(export::operator_markdown(&hw, &v, &link)),
+        let tables = if let Some((Ok(v), _)) = operator.get_untracked() {
+            Tables::Operator(v)
+        } else if let Some((Ok(view), _)) = model.get_untracked() {
+            Tables::Model {
+                view,
+                comparison: comparison.with_untracked(|(rows, _)| rows.clone()),
             }
-        } else if let Some((Ok(v), _)) = model.get_untracked() {
-            match kind {
-                "csv" => Some(export::model_csv(&v)),
-                "json" => Some(
-                    comparison
-                        .with_untracked(|(rows, _)| export::model_json(&hw, &v, rows))
-                        .to_string(),
-                ),
-                _ => Some(
-                    comparison
-                        .with_untracked(|(rows, _)| export::model_markdown(&hw, &v, &link, rows)),
-                ),
-            }
-        } else if let Some((Ok(v), _)) = deployment.get_untracked() {
-            let precision = state.with_untracked(compute::precision);
-            match (kind, precision) {
-                ("csv", _) => Some(export::deploy_csv(&v)),
-                ("json", Ok(p)) => Some(export::deploy_json(&hw, &v, &p).to_string()),
-                ("json", Err(_)) => None,
-                _ => Some(export::deploy_markdown(&hw, &v, &link)),
+        } else if let Some((Ok(view), _)) = deployment.get_untracked() {
+            Tables::Deploy {
+                view,
+                precision: state.with_untracked(compute::precision).ok(),
             }
         } else {
-            None
+            return;
         };
-        if let Some(text) = out {
-            let (ext, mime) = match kind {
-                "csv" => ("csv", "text/csv"),
-                "json" => ("json", "application/json"),
-                _ => ("md", "text/markdown"),
-            };
-            browser::download(&format!("{stem}.{ext}"), mime, &text);
-        }
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(text) = export::table_file(hw, tables, format, link).await {
+                let (ext, mime) = format.file_type();
+                browser::download(&format!("{stem}.{ext}"), mime, &text);
+            }
+        });
     };
     let copy = move |_| {
         if browser::copy_to_clipboard(&link()) {
@@ -624,9 +636,9 @@ fn ExportBar(
                     browser::download_png(&svg, "rooflinr-roofline.png", 1920, (1920.0 * h / w).round() as u32);
                 }
             }>"PNG"</button>
-            <button on:click=move |_| tables("csv")>"CSV"</button>
-            <button on:click=move |_| tables("json")>"JSON"</button>
-            <button on:click=move |_| tables("md")>"Report"</button>
+            <button on:click=move |_| tables(TableFormat::Csv)>"CSV"</button>
+            <button on:click=move |_| tables(TableFormat::Json)>"JSON"</button>
+            <button on:click=move |_| tables(TableFormat::Markdown)>"Report"</button>
         </div>
     }
 }

@@ -2,12 +2,12 @@
 
 use leptos::prelude::*;
 use rooflinr_model::hardware::Hardware;
-use rooflinr_report::import;
-use rooflinr_report::report::{self, ReportInput, svg};
+use rooflinr_report::report::svg;
 
 use crate::browser;
 use crate::compute::Problem;
 use crate::lab::LabView;
+use crate::lab::lazy::{self, ReportRequest};
 use crate::lab::link::Lab;
 use crate::state::State;
 /// Import, export, report, clear.
@@ -29,7 +29,7 @@ pub(super) fn DataBar(
         wasm_bindgen_futures::spawn_local(async move {
             let message = match browser::read_text(file).await {
                 Err(e) => e,
-                Ok(text) => match import::import(&text) {
+                Ok(text) => match lazy::import_text(text).await {
                     Err(e) => format!("{name} was not imported: {e}"),
                     Ok(imported) => {
                         let kind = imported.kind.name();
@@ -65,37 +65,41 @@ pub(super) fn DataBar(
         let file = lab
             .data
             .with_untracked(|d| d.to_file(&state.with_untracked(|s| s.hardware.clone())));
-        if let Ok(json) = serde_json::to_string_pretty(&file) {
-            browser::download(&format!("{}.json", stem()), "application/json", &json);
-        }
-    };
-    let make_report = move || -> Option<(String, String)> {
-        let hw = hardware.get_untracked().ok()?;
-        let data = lab.data.get_untracked();
-        let kernels = data.points();
-        let v = view.get_untracked()?;
-        let title = format!("{} kernels", kernels.len());
-        let chart_name = format!("{}.svg", stem());
-        let generated = format!(
-            "{} by the rooflinr calculator (measured: agent and imports)",
-            browser::now_iso()
-        );
-        let md = report::markdown(&ReportInput {
-            title: &title,
-            hardware: &hw,
-            kernels: &kernels,
-            ceilings: &v.ceilings,
-            generated: &generated,
-            chart_file: Some(&chart_name),
-            notes: &[],
+        let name = format!("{}.json", stem());
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Ok(json) = lazy::file_json(file, true).await {
+                browser::download(&name, "application/json", &json);
+            }
         });
-        let chart = svg::chart(
-            &hw,
-            &kernels,
-            &v.ceilings,
-            &format!("{title} on {}", hw.name),
-        );
-        Some((md, chart))
+    };
+    let make_report = move || {
+        let hardware = hardware.get_untracked().ok()?;
+        let ceilings = view.with_untracked(|v| v.as_ref().map(|v| v.ceilings.clone()))?;
+        Some(ReportRequest {
+            hardware,
+            kernels: lab.data.with_untracked(|d| d.points()),
+            ceilings,
+            generated: format!(
+                "{} by the rooflinr calculator (measured: agent and imports)",
+                browser::now_iso()
+            ),
+            chart_file: format!("{}.svg", stem()),
+        })
+    };
+    let write_report = move |request: ReportRequest| {
+        let stem = stem();
+        wasm_bindgen_futures::spawn_local(async move {
+            let (md, chart) = lazy::report(request).await;
+            browser::download(&format!("{stem}.md"), "text/markdown", &md);
+            browser::download(&format!("{stem}.svg"), "image/svg+xml", &chart);
+            browser::download_png(
+                &chart,
+                &format!("{stem}.png"),
+                (svg::WIDTH * 2.0) as u32,
+                (svg::HEIGHT * 2.0) as u32,
+            );
+            preview.set(Some(md));
+        });
     };
     let has_data = move || lab.data.with(|d| !d.is_empty());
     view! {
@@ -106,11 +110,8 @@ pub(super) fn DataBar(
             </label>
             <button disabled=move || !has_data() on:click=export>"Export JSON"</button>
             <button id="lab-report" disabled=move || !has_data() on:click=move |_| {
-                if let Some((md, chart)) = make_report() {
-                    browser::download(&format!("{}.md", stem()), "text/markdown", &md);
-                    browser::download(&format!("{}.svg", stem()), "image/svg+xml", &chart);
-                    browser::download_png(&chart, &format!("{}.png", stem()), (svg::WIDTH * 2.0) as u32, (svg::HEIGHT * 2.0) as u32);
-                    preview.set(Some(md));
+                if let Some(request) = make_report() {
+                    write_report(request);
                 }
             }>"Report (Markdown, SVG, PNG)"</button>
             <button class="link" disabled=move || !has_data() on:click=move |_| {

@@ -1,7 +1,8 @@
 //! The lab's components, one file per card: pairing, live telemetry, measuring (ceilings
 //! and sweeps with progress and cancel), theory against reality with calibration and
 //! energy, and the data bar (import, export, report). What they compute lives in the lab
-//! model (`super`), tested natively.
+//! model (`super`), tested natively. The cards that only a pairing or data shows load with
+//! the lab's code ([`crate::split`]).
 
 use leptos::prelude::*;
 use rooflinr_model::hardware::Hardware;
@@ -41,8 +42,7 @@ pub fn LabPanel(
             </div>
             <PairCard />
             <Show when=connected>
-                <TelemetryStrip />
-                <MeasureCard />
+                {Suspend::new(connected_cards())}
             </Show>
             {move || lab.notice.get().map(|n| view! {
                 <div class="notice" role="status" id="lab-notice">
@@ -50,8 +50,41 @@ pub fn LabPanel(
                     <button class="link" on:click=move |_| lab.notice.set(None)>"dismiss"</button>
                 </div>
             })}
-            <TheoryTable hardware=hardware view=view model=model />
+            <Show
+                when=move || view.with(Option::is_some)
+                fallback=|| view! {
+                    <p class="empty" id="lab-empty">
+                        "No measurements yet. Pair with an agent and measure, or import a kernel CSV or an Nsight Compute export below; measured points appear on the chart as they arrive."
+                    </p>
+                }
+            >
+                {Suspend::new(theory_table(hardware, view, model))}
+            </Show>
             <DataBar hardware=hardware view=view />
         </section>
+    }
+}
+
+crate::split_point! {
+    lab,
+    /// The cards shown while paired: live telemetry, and measuring.
+    pub fn connected_cards() -> AnyView {
+        view! {
+            <TelemetryStrip />
+            <MeasureCard />
+        }
+        .into_any()
+    }
+}
+
+crate::split_point! {
+    lab,
+    /// Theory against reality, once there is something measured or imported.
+    pub fn theory_table(
+        hardware: Memo<Result<Hardware, Problem>>,
+        view: Memo<Option<LabView>>,
+        model: Signal<Option<ModelView>>,
+    ) -> AnyView {
+        view! { <TheoryTable hardware=hardware view=view model=model /> }.into_any()
     }
 }

@@ -43,13 +43,9 @@ pub(super) fn TheoryTable(
 ) -> impl IntoView {
     let device = move || hardware.with(|h| h.as_ref().map(|h| h.name.clone()).unwrap_or_default());
     move || {
+        // The lab panel shows its empty state instead.
         let Some(v) = view.get() else {
-            return view! {
-                <p class="empty" id="lab-empty">
-                    "No measurements yet. Pair with an agent and measure, or import a kernel CSV or an Nsight Compute export below; measured points appear on the chart as they arrive."
-                </p>
-            }
-            .into_any();
+            return ().into_any();
         };
         let rows = v
             .rows
