@@ -452,10 +452,11 @@ async fn wasm_fetched(client: &fantoccini::Client) -> Result<Vec<String>> {
         .collect())
 }
 
-/// The release bundle is split: a page that shows the calculator fetches only the main
+/// The release bundle is split: a page that shows a whole model fetches only the main
 /// module; the lab's module arrives when the lab is first used (here, pairing with a port
-/// where nothing listens, which the page then says), and the exports' when a table is
-/// first downloaded. By then every module in the bundle has been fetched.
+/// where nothing listens, which the page then says), the exports' when a table is first
+/// downloaded, deployment mode's when it is first opened. By then every module in the
+/// bundle has been fetched.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn split_modules_load_on_first_use() -> Result<()> {
     let dist = tokio::task::spawn_blocking(release_bundle).await??;
@@ -464,7 +465,7 @@ async fn split_modules_load_on_first_use() -> Result<()> {
     let client = open_browser(&driver, 1440, 1000).await?;
     client
         .goto(&format!(
-            "{page}?v=1&mode=model&hw=h100-sxm&model=llama-3-8b&phase=decode&batch=1&seq=1024"
+            "{page}?v=1&mode=model&hw=h200&w=fp8-e4m3&model=deepseek-v3&tp=2&pp=1&dp=8&ep=1&conc=256"
         ))
         .await?;
     text_of(&client, "[data-figure=model-time]").await?;
@@ -513,6 +514,18 @@ async fn split_modules_load_on_first_use() -> Result<()> {
         .await?
         .click()
         .await?;
+    client
+        .find(fantoccini::Locator::XPath("//button[text()='Many GPUs']"))
+        .await?
+        .click()
+        .await?;
+    text_of(&client, "[data-figure=deploy-tpot]").await?;
+    client
+        .find(fantoccini::Locator::Css("#search-run"))
+        .await?
+        .click()
+        .await?;
+    text_of(&client, "#search-results").await?;
     let mut fetched = Vec::new();
     for _ in 0..100 {
         fetched = wasm_fetched(&client).await?;
@@ -529,6 +542,87 @@ async fn split_modules_load_on_first_use() -> Result<()> {
     fetched.sort();
     fetched.dedup();
     assert_eq!(fetched, modules, "every module fetched once used");
+    client.close().await?;
+    Ok(())
+}
+
+/// Copies `from` into `to`, folders included.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// A split module that cannot be fetched (here, missing from the server) is an error the
+/// page shows where it was needed, and the page keeps working: the calculator still
+/// answers when its inputs change.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_module_that_cannot_be_fetched_is_named_and_the_page_survives() -> Result<()> {
+    let dist = tokio::task::spawn_blocking(release_bundle).await??;
+    let copy = tempfile::tempdir()?;
+    copy_tree(&dist, copy.path())?;
+    let lab_module = code_dir(copy.path())?.join("split_lab.wasm");
+    std::fs::remove_file(&lab_module)
+        .with_context(|| format!("the bundle has no {}", lab_module.display()))?;
+    let page = serve(copy.path()).await?;
+    let driver = start_driver().await?;
+    let client = open_browser(&driver, 1440, 1000).await?;
+    client
+        .goto(&format!(
+            "{page}?v=1&mode=model&hw=h100-sxm&model=llama-3-8b&phase=decode&batch=1&seq=1024"
+        ))
+        .await?;
+    let before = text_of(&client, "[data-figure=model-time]").await?;
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let address = client
+        .find(fantoccini::Locator::Css("#agent-address"))
+        .await?;
+    address.clear().await?;
+    address
+        .send_keys(&format!("http://127.0.0.1:{port}"))
+        .await?;
+    client
+        .find(fantoccini::Locator::Css(".pair-form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    let mut card = String::new();
+    for _ in 0..100 {
+        card = text_of(&client, ".card.pair").await?;
+        if card.contains("could not be loaded") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(card.contains("could not be loaded"), "pairing card: {card}");
+
+    // The same page still calculates: the first slider (batch) at its end changes the time.
+    client
+        .execute(
+            "const r = document.querySelector('input[type=range]'); r.value = r.max; r.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![],
+        )
+        .await?;
+    let mut after = before.clone();
+    for _ in 0..50 {
+        after = text_of(&client, "[data-figure=model-time]").await?;
+        if after != before {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_ne!(before, after, "the decode time did not follow the slider");
     client.close().await?;
     Ok(())
 }

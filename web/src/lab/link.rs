@@ -163,7 +163,13 @@ impl Lab {
 
     /// Opens the connection once the lab's code is loaded ([`super::lazy`]).
     fn connect(self) {
-        wasm_bindgen_futures::spawn_local(super::lazy::open_socket(self));
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = super::lazy::open_socket(self).await {
+                self.link.set(LinkState::Refused {
+                    reason: e.to_string(),
+                });
+            }
+        });
     }
 
     /// Opens the WebSocket to the agent paired with now, if any, dropping the previous one.
@@ -299,7 +305,12 @@ impl Lab {
 
     /// Sends `message` once the lab's code is loaded (it is, once connected).
     fn send(self, message: ClientMessage) {
-        wasm_bindgen_futures::spawn_local(super::lazy::send(self, message));
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = super::lazy::send(self, message).await {
+                self.notice
+                    .set(Some(format!("Nothing was sent to the agent: {e}.")));
+            }
+        });
     }
 
     /// Sends `message` if connected.

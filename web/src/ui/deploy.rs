@@ -489,14 +489,24 @@ pub fn LayoutSearch(
         // Let the page show "Searching…" before the search holds the thread.
         set_timeout(
             move || {
-                let out = hardware.get_untracked().and_then(|hw| {
-                    let start = browser::now_ms();
-                    state
-                        .with_untracked(|s| compute::search_layouts(s, &hw))
-                        .map(|v| (v, browser::now_ms() - start))
+                let inputs = hardware
+                    .get_untracked()
+                    .map(|hw| (state.get_untracked(), hw));
+                wasm_bindgen_futures::spawn_local(async move {
+                    let out = match inputs {
+                        Ok((state, hw)) => {
+                            search_layouts_timed(state, hw).await.unwrap_or_else(|e| {
+                                Err(Problem {
+                                    field: "Search layouts".into(),
+                                    message: e.to_string(),
+                                })
+                            })
+                        }
+                        Err(p) => Err(p),
+                    };
+                    result.set(Some(out));
+                    busy.set(false);
                 });
-                result.set(Some(out));
-                busy.set(false);
             },
             std::time::Duration::from_millis(20),
         );
@@ -613,3 +623,34 @@ pub fn LayoutSearch(
 
 /// Candidates a search lists on the page.
 const SEARCH_ROWS: usize = 12;
+
+crate::split_point! {
+    deploy,
+    /// [`compute::search_layouts`] and how long it took, ms: the search's code loads with
+    /// the first search ([`crate::split`]).
+    pub fn search_layouts_timed(state: State, hw: Hardware) -> Result<(SearchView, f64), Problem> {
+        let start = browser::now_ms();
+        compute::search_layouts(&state, &hw).map(|v| (v, browser::now_ms() - start))
+    }
+}
+
+crate::split_point! {
+    deploy,
+    /// [`compute::deployment`] and how long it took, ms.
+    pub fn deployment_timed(state: State, hw: Hardware) -> (Result<DeployView, Problem>, f64) {
+        let start = browser::now_ms();
+        let deployment = compute::deployment(&state, &hw);
+        (deployment, browser::now_ms() - start)
+    }
+}
+
+crate::split_point! {
+    deploy,
+    /// [`compute::layout_front`] (empty where the deployment has none) and how long it took,
+    /// ms.
+    pub fn layout_front_timed(state: State, hw: Hardware) -> (Vec<FrontPoint>, f64) {
+        let start = browser::now_ms();
+        let front = compute::layout_front(&state, &hw).unwrap_or_default();
+        (front, browser::now_ms() - start)
+    }
+}

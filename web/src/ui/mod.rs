@@ -22,7 +22,9 @@ use crate::lab::{self, LabData, LabView, lazy};
 use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
-use deploy::{DeployPanel, DeployResults, LayoutSearch, ServingChart};
+use deploy::{
+    DeployPanel, DeployResults, LayoutSearch, ServingChart, deployment_timed, layout_front_timed,
+};
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
 
@@ -40,7 +42,8 @@ fn initial_state() -> (State, Vec<String>) {
 
 /// Restores the measurements and imports saved by the last session into `lab` (their
 /// reader is the lab's code, loaded for it), then sets `restored`; a session that cannot be
-/// read is left out with a notice saying why.
+/// read is left out with a notice saying why. When the lab's code cannot be loaded,
+/// `restored` stays unset, so that the saved session is not overwritten.
 fn restore_saved_lab(lab: Lab, restored: RwSignal<bool>) {
     let Some(json) = browser::saved_lab() else {
         restored.set(true);
@@ -49,12 +52,18 @@ fn restore_saved_lab(lab: Lab, restored: RwSignal<bool>) {
     wasm_bindgen_futures::spawn_local(async move {
         match lazy::import_text(json).await {
             // Merged: a file imported meanwhile is kept beside them.
-            Ok(i) => lab.data.update(|d| {
+            Ok(Ok(i)) => lab.data.update(|d| {
                 d.merge(i);
             }),
-            Err(e) => lab.notice.set(Some(format!(
+            Ok(Err(e)) => lab.notice.set(Some(format!(
                 "The measurements saved in this browser could not be read ({e}); they were left out."
             ))),
+            Err(e) => {
+                lab.notice.set(Some(format!(
+                    "The measurements saved in this browser were not restored: {e}."
+                )));
+                return;
+            }
         }
         restored.set(true);
     });
@@ -177,10 +186,15 @@ pub fn App() -> impl IntoView {
             if saves.get_value() != this {
                 return;
             }
-            if let Ok(json) = json
-                && let Err(e) = browser::save_lab(&json)
-            {
-                lab.notice.set(Some(e));
+            let saved = match json {
+                Ok(Ok(json)) => browser::save_lab(&json),
+                Ok(Err(e)) => Err(e),
+                Err(e) => Err(e.to_string()),
+            };
+            if let Err(e) = saved {
+                lab.notice.set(Some(format!(
+                    "The measurements were not saved in this browser: {e}."
+                )));
             }
         });
     });
@@ -219,14 +233,35 @@ pub fn App() -> impl IntoView {
             })
         })
     });
-    let deployment: Memo<Timed<DeployView>> = Memo::new(move |_| {
-        (mode.get() == Mode::Deploy).then(|| {
-            timed(|| {
-                let hw = hardware.get()?;
-                state.with(|s| compute::deployment(s, &hw))
-            })
-        })
+    // The deployment, computed by deployment mode's code (loaded on its first use,
+    // `crate::split`); an answer that arrives after a newer request is dropped, and the
+    // last one stays on the page meanwhile.
+    let deployment_answer = RwSignal::new(None::<(Result<DeployView, Problem>, f64)>);
+    let deployments = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let inputs = (mode.get() == Mode::Deploy).then(|| (hardware.get(), state.get()));
+        deployments.update_value(|n| *n += 1);
+        let this = deployments.get_value();
+        match inputs {
+            None => deployment_answer.set(None),
+            Some((Err(p), _)) => deployment_answer.set(Some((Err(p), 0.0))),
+            Some((Ok(hw), s)) => wasm_bindgen_futures::spawn_local(async move {
+                let answer = deployment_timed(s, hw).await.unwrap_or_else(|e| {
+                    (
+                        Err(Problem {
+                            field: "Many GPUs".into(),
+                            message: e.to_string(),
+                        }),
+                        0.0,
+                    )
+                });
+                if deployments.get_value() == this {
+                    deployment_answer.set(Some(answer));
+                }
+            }),
+        }
     });
+    let deployment: Memo<Timed<DeployView>> = Memo::new(move |_| deployment_answer.get());
     // The front of the other layouts of the same GPUs does not depend on the chosen
     // degrees' split or the concurrency: recompute it only when what it depends on changes.
     let front_key = Memo::new(move |_| {
@@ -253,21 +288,29 @@ pub fn App() -> impl IntoView {
             )
         })
     });
-    let front: Memo<(Vec<FrontPoint>, f64)> = Memo::new(move |_| {
+    let front_answer = RwSignal::new((Vec::<FrontPoint>::new(), 0.0));
+    let fronts = StoredValue::new(0u64);
+    Effect::new(move |_| {
         front_key.track();
-        let ok = front_key.with_untracked(|k| k.0);
-        let Ok(hw) = hardware.get_untracked() else {
-            return (Vec::new(), 0.0);
+        fronts.update_value(|n| *n += 1);
+        let this = fronts.get_value();
+        let hw = hardware
+            .get_untracked()
+            .ok()
+            .filter(|_| front_key.with_untracked(|k| k.0));
+        let Some(hw) = hw else {
+            front_answer.set((Vec::new(), 0.0));
+            return;
         };
-        if !ok {
-            return (Vec::new(), 0.0);
-        }
-        let start = browser::now_ms();
-        let points = state
-            .with_untracked(|s| compute::layout_front(s, &hw))
-            .unwrap_or_default();
-        (points, browser::now_ms() - start)
+        let s = state.get_untracked();
+        wasm_bindgen_futures::spawn_local(async move {
+            let answer = layout_front_timed(s, hw).await.unwrap_or_default();
+            if fronts.get_value() == this {
+                front_answer.set(answer);
+            }
+        });
     });
+    let front: Memo<(Vec<FrontPoint>, f64)> = Memo::new(move |_| front_answer.get());
     // Devices side by side: the chosen device's analysis and one more per compared device,
     // with the time the extra analyses took.
     let comparison: Memo<(Vec<DeviceRow>, f64)> = Memo::new(move |_| {
@@ -334,8 +377,14 @@ pub fn App() -> impl IntoView {
         match (data, hw) {
             (Some(data), Some(hw)) => wasm_bindgen_futures::spawn_local(async move {
                 let view = lazy::analyse(data, hw).await;
-                if analyses.get_value() == this {
-                    lab_analysis.set(Some(view));
+                if analyses.get_value() != this {
+                    return;
+                }
+                match view {
+                    Ok(view) => lab_analysis.set(Some(view)),
+                    Err(e) => lab.notice.set(Some(format!(
+                        "The measurements could not be compared with the datasheet: {e}."
+                    ))),
                 }
             }),
             _ => lab_analysis.set(None),
@@ -393,6 +442,11 @@ pub fn App() -> impl IntoView {
                 .into_any(),
                 Some(p) => view! { <ProblemBox problem=p /> }.into_any(),
             }),
+            // Until deployment mode's code has loaded and answered (once).
+            Mode::Deploy if deployment.with(Option::is_none) => Some(
+                view! { <p class="hint" id="deploy-loading">"Loading the deployment model…"</p> }
+                    .into_any(),
+            ),
             Mode::Deploy => deployment.get().map(|(r, ms)| match r {
                 Ok(v) => {
                     let front_ms = front.with(|f| f.1);
@@ -567,6 +621,8 @@ fn ExportBar(
     deployment: Memo<Timed<DeployView>>,
 ) -> impl IntoView {
     let copied = RwSignal::new(false);
+    // Why the last export failed, if it did.
+    let failed = RwSignal::new(None::<String>);
     let link = move || {
         format!(
             "{}?{}",
@@ -605,9 +661,14 @@ fn ExportBar(
             return;
         };
         wasm_bindgen_futures::spawn_local(async move {
-            if let Some(text) = export::table_file(hw, tables, format, link).await {
-                let (ext, mime) = format.file_type();
-                browser::download(&format!("{stem}.{ext}"), mime, &text);
+            match export::table_file(hw, tables, format, link).await {
+                Ok(Some(text)) => {
+                    failed.set(None);
+                    let (ext, mime) = format.file_type();
+                    browser::download(&format!("{stem}.{ext}"), mime, &text);
+                }
+                Ok(None) => {}
+                Err(e) => failed.set(Some(format!("Nothing was exported: {e}."))),
             }
         });
     };
@@ -639,6 +700,7 @@ fn ExportBar(
             <button on:click=move |_| tables(TableFormat::Csv)>"CSV"</button>
             <button on:click=move |_| tables(TableFormat::Json)>"JSON"</button>
             <button on:click=move |_| tables(TableFormat::Markdown)>"Report"</button>
+            {move || failed.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
         </div>
     }
 }

@@ -1,7 +1,7 @@
 //! The browser calculator's speed and size benchmark (`cargo xtask bench-web`):
 //!
 //! - release wasm + JS loaded with the page, gzipped (target: under 400 KB), and the
-//!   modules loaded on first use (the lab's, the exports');
+//!   modules loaded on first use (the lab's, the exports', deployment mode's);
 //! - first chart drawn after navigation, from the page's `rooflinr:first-chart` mark
 //!   (target: under 1 s), over several cold loads;
 //! - dragging the context slider on DeepSeek-V3 decode: time from the input event until
@@ -42,7 +42,7 @@ fn stats(name: &str, unit: &str, mut v: Vec<f64>) {
 async fn main() -> Result<()> {
     let dist = tokio::task::spawn_blocking(release_bundle).await??;
     // The release bundle's code is in `pkg-HASH/`: the main module and the JavaScript load with
-    // the page; every other module (the lab's) only when first used.
+    // the page; every other module only when first used.
     let (mut first, mut lazy) = (0, 0);
     let mut files: Vec<_> = std::fs::read_dir(code_dir(&dist)?)?
         .map(|e| e.map(|e| e.path()))
@@ -70,7 +70,7 @@ async fn main() -> Result<()> {
         );
     }
     println!(
-        "bundle loaded with the page (wasm + JS), gzipped: {} KB (target < 400 KB); the modules loaded on first use (the lab's, the exports'): {} KB; all: {} KB",
+        "bundle loaded with the page (wasm + JS), gzipped: {} KB (target < 400 KB); the modules loaded on first use (the lab's, the exports', deployment mode's): {} KB; all: {} KB",
         first / 1024,
         lazy / 1024,
         (first + lazy) / 1024

@@ -29,7 +29,10 @@ pub(super) fn DataBar(
         wasm_bindgen_futures::spawn_local(async move {
             let message = match browser::read_text(file).await {
                 Err(e) => e,
-                Ok(text) => match lazy::import_text(text).await {
+                Ok(text) => match lazy::import_text(text)
+                    .await
+                    .unwrap_or_else(|e| Err(e.to_string()))
+                {
                     Err(e) => format!("{name} was not imported: {e}"),
                     Ok(imported) => {
                         let kind = imported.kind.name();
@@ -67,8 +70,12 @@ pub(super) fn DataBar(
             .with_untracked(|d| d.to_file(&state.with_untracked(|s| s.hardware.clone())));
         let name = format!("{}.json", stem());
         wasm_bindgen_futures::spawn_local(async move {
-            if let Ok(json) = lazy::file_json(file, true).await {
-                browser::download(&name, "application/json", &json);
+            match lazy::file_json(file, true)
+                .await
+                .unwrap_or_else(|e| Err(e.to_string()))
+            {
+                Ok(json) => browser::download(&name, "application/json", &json),
+                Err(e) => lab.notice.set(Some(format!("Nothing was exported: {e}."))),
             }
         });
     };
@@ -89,7 +96,13 @@ pub(super) fn DataBar(
     let write_report = move |request: ReportRequest| {
         let stem = stem();
         wasm_bindgen_futures::spawn_local(async move {
-            let (md, chart) = lazy::report(request).await;
+            let (md, chart) = match lazy::report(request).await {
+                Ok(files) => files,
+                Err(e) => {
+                    lab.notice.set(Some(format!("No report was made: {e}.")));
+                    return;
+                }
+            };
             browser::download(&format!("{stem}.md"), "text/markdown", &md);
             browser::download(&format!("{stem}.svg"), "image/svg+xml", &chart);
             browser::download_png(

@@ -10,6 +10,7 @@ use rooflinr_model::hardware::Hardware;
 use super::LabView;
 use super::link::{Lab, LinkState};
 use crate::compute::{ModelView, Problem};
+use crate::split::NotLoaded;
 mod data;
 mod measure;
 mod pair;
@@ -42,7 +43,7 @@ pub fn LabPanel(
             </div>
             <PairCard />
             <Show when=connected>
-                {Suspend::new(connected_cards())}
+                {Suspend::new(async { connected_cards().await.unwrap_or_else(not_loaded) })}
             </Show>
             {move || lab.notice.get().map(|n| view! {
                 <div class="notice" role="status" id="lab-notice">
@@ -58,11 +59,18 @@ pub fn LabPanel(
                     </p>
                 }
             >
-                {Suspend::new(theory_table(hardware, view, model))}
+                {Suspend::new(async move {
+                    theory_table(hardware, view, model).await.unwrap_or_else(not_loaded)
+                })}
             </Show>
             <DataBar hardware=hardware view=view />
         </section>
     }
+}
+
+/// What stands where a part of the lab could not be loaded.
+fn not_loaded(e: NotLoaded) -> AnyView {
+    view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any()
 }
 
 crate::split_point! {
