@@ -59,3 +59,34 @@ macro_rules! split_point {
         }
     };
 }
+
+/// Numbers the requests of one kind, so that only the latest one's answer is kept: while a
+/// split module loads, answers can come back out of order.
+#[derive(Clone, Copy)]
+pub struct Latest(leptos::prelude::StoredValue<u64>);
+
+impl Default for Latest {
+    fn default() -> Latest {
+        Latest::new()
+    }
+}
+
+impl Latest {
+    /// No request yet.
+    pub fn new() -> Latest {
+        Latest(leptos::prelude::StoredValue::new(0))
+    }
+
+    /// Starts a request: its ticket is current until the next one starts.
+    pub fn start(self) -> u64 {
+        use leptos::prelude::{GetValue, UpdateValue};
+        self.0.update_value(|n| *n += 1);
+        self.0.get_value()
+    }
+
+    /// Whether no request started after the one holding `ticket`.
+    pub fn is_current(self, ticket: u64) -> bool {
+        use leptos::prelude::GetValue;
+        self.0.get_value() == ticket
+    }
+}

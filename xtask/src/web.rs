@@ -34,17 +34,7 @@ pub fn build() -> Result<()> {
     let wasm = if release {
         split_release(&out, &pkg)?
     } else {
-        step(
-            "cargo",
-            &[
-                "build",
-                "--package",
-                NAME,
-                "--target",
-                "wasm32-unknown-unknown",
-                "--locked",
-            ],
-        )?;
+        cargo_build(&[])?;
         root().join(format!("target/wasm32-unknown-unknown/debug/{NAME}.wasm"))
     };
     let wasm = wasm.display().to_string();
@@ -76,28 +66,32 @@ pub fn build() -> Result<()> {
     Ok(())
 }
 
+/// `cargo build` of the calculator for wasm32, with `extra` arguments.
+fn cargo_build(extra: &[&str]) -> Result<()> {
+    let base = [
+        "build",
+        "--package",
+        NAME,
+        "--target",
+        "wasm32-unknown-unknown",
+        "--locked",
+    ];
+    step("cargo", &[&base[..], extra].concat())
+}
+
 /// Builds the release module with its relocations and splits it: the chunks and their
 /// loader go to `pkg`, and the main module, for wasm-bindgen, is returned.
 fn split_release(out: &Path, pkg: &Path) -> Result<PathBuf> {
-    step(
-        "cargo",
-        &[
-            "build",
-            "--package",
-            NAME,
-            "--target",
-            "wasm32-unknown-unknown",
-            "--profile",
-            "wasm-release",
-            "--features",
-            "split",
-            "--locked",
-            // Appended to `.cargo/config.toml`'s flags for wasm32 (RUSTFLAGS would replace
-            // them).
-            "--config",
-            r#"target.wasm32-unknown-unknown.rustflags=["-Clink-args=--emit-relocs"]"#,
-        ],
-    )?;
+    cargo_build(&[
+        "--profile",
+        "wasm-release",
+        "--features",
+        "split",
+        // Appended to `.cargo/config.toml`'s flags for wasm32 (RUSTFLAGS would replace
+        // them).
+        "--config",
+        r#"target.wasm32-unknown-unknown.rustflags=["-Clink-args=--emit-relocs"]"#,
+    ])?;
     let input = root().join(format!(
         "target/wasm32-unknown-unknown/wasm-release/{NAME}.wasm"
     ));

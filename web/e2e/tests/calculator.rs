@@ -436,6 +436,35 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     Ok(())
 }
 
+/// Pairs with a loopback port just freed (nothing listens there) and returns the pairing
+/// card's text once it contains `expected`, or after 10 s.
+async fn pair_with_nothing(client: &fantoccini::Client, expected: &str) -> Result<String> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let address = client
+        .find(fantoccini::Locator::Css("#agent-address"))
+        .await?;
+    address.clear().await?;
+    address
+        .send_keys(&format!("http://127.0.0.1:{port}"))
+        .await?;
+    client
+        .find(fantoccini::Locator::Css(".pair-form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    let mut card = String::new();
+    for _ in 0..100 {
+        card = text_of(client, ".card.pair").await?;
+        if card.contains(expected) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Ok(card)
+}
+
 /// The WebAssembly files the page has fetched so far, by file name.
 async fn wasm_fetched(client: &fantoccini::Client) -> Result<Vec<String>> {
     let names = client
@@ -472,30 +501,7 @@ async fn split_modules_load_on_first_use() -> Result<()> {
     let at_start = wasm_fetched(&client).await?;
     assert_eq!(at_start, ["rooflinr-web_bg.wasm"], "fetched at start");
 
-    // A loopback port just freed: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port();
-    let address = client
-        .find(fantoccini::Locator::Css("#agent-address"))
-        .await?;
-    address.clear().await?;
-    address
-        .send_keys(&format!("http://127.0.0.1:{port}"))
-        .await?;
-    client
-        .find(fantoccini::Locator::Css(".pair-form button[type=submit]"))
-        .await?
-        .click()
-        .await?;
-    let mut card = String::new();
-    for _ in 0..100 {
-        card = text_of(&client, ".card.pair").await?;
-        if card.contains("nothing answers") {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    let card = pair_with_nothing(&client, "nothing answers").await?;
     assert!(card.contains("nothing answers"), "pairing card: {card}");
     let after_pairing = wasm_fetched(&client).await?;
     assert!(
@@ -582,29 +588,7 @@ async fn a_module_that_cannot_be_fetched_is_named_and_the_page_survives() -> Res
         .await?;
     let before = text_of(&client, "[data-figure=model-time]").await?;
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port();
-    let address = client
-        .find(fantoccini::Locator::Css("#agent-address"))
-        .await?;
-    address.clear().await?;
-    address
-        .send_keys(&format!("http://127.0.0.1:{port}"))
-        .await?;
-    client
-        .find(fantoccini::Locator::Css(".pair-form button[type=submit]"))
-        .await?
-        .click()
-        .await?;
-    let mut card = String::new();
-    for _ in 0..100 {
-        card = text_of(&client, ".card.pair").await?;
-        if card.contains("could not be loaded") {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    let card = pair_with_nothing(&client, "could not be loaded").await?;
     assert!(card.contains("could not be loaded"), "pairing card: {card}");
 
     // The same page still calculates: the first slider (batch) at its end changes the time.

@@ -19,6 +19,7 @@ use crate::export::{self, TableFormat, Tables};
 use crate::lab::link::{Lab, LinkState};
 use crate::lab::view::LabPanel;
 use crate::lab::{self, LabData, LabView, lazy};
+use crate::split::Latest;
 use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
@@ -167,7 +168,7 @@ pub fn App() -> impl IntoView {
     // The browser keeps the lab's data (once the saved session is restored, so that it is
     // not overwritten first). Writes finish out of order while the lab's code loads: each
     // is numbered, and only the latest is kept.
-    let saves = StoredValue::new(0u64);
+    let saves = Latest::new();
     Effect::new(move |_| {
         if !restored.get() {
             return;
@@ -175,15 +176,14 @@ pub fn App() -> impl IntoView {
         let file = lab.data.with(|d| {
             (!d.is_empty()).then(|| d.to_file(&state.with_untracked(|s| s.hardware.clone())))
         });
-        saves.update_value(|n| *n += 1);
-        let this = saves.get_value();
+        let ticket = saves.start();
         let Some(file) = file else {
             browser::forget_lab();
             return;
         };
         wasm_bindgen_futures::spawn_local(async move {
             let json = lazy::file_json(file, false).await;
-            if saves.get_value() != this {
+            if !saves.is_current(ticket) {
                 return;
             }
             let saved = match json {
@@ -237,11 +237,10 @@ pub fn App() -> impl IntoView {
     // `crate::split`); an answer that arrives after a newer request is dropped, and the
     // last one stays on the page meanwhile.
     let deployment_answer = RwSignal::new(None::<(Result<DeployView, Problem>, f64)>);
-    let deployments = StoredValue::new(0u64);
+    let deployments = Latest::new();
     Effect::new(move |_| {
         let inputs = (mode.get() == Mode::Deploy).then(|| (hardware.get(), state.get()));
-        deployments.update_value(|n| *n += 1);
-        let this = deployments.get_value();
+        let ticket = deployments.start();
         match inputs {
             None => deployment_answer.set(None),
             Some((Err(p), _)) => deployment_answer.set(Some((Err(p), 0.0))),
@@ -255,7 +254,7 @@ pub fn App() -> impl IntoView {
                         0.0,
                     )
                 });
-                if deployments.get_value() == this {
+                if deployments.is_current(ticket) {
                     deployment_answer.set(Some(answer));
                 }
             }),
@@ -289,11 +288,10 @@ pub fn App() -> impl IntoView {
         })
     });
     let front_answer = RwSignal::new((Vec::<FrontPoint>::new(), 0.0));
-    let fronts = StoredValue::new(0u64);
+    let fronts = Latest::new();
     Effect::new(move |_| {
         front_key.track();
-        fronts.update_value(|n| *n += 1);
-        let this = fronts.get_value();
+        let ticket = fronts.start();
         let hw = hardware
             .get_untracked()
             .ok()
@@ -305,7 +303,7 @@ pub fn App() -> impl IntoView {
         let s = state.get_untracked();
         wasm_bindgen_futures::spawn_local(async move {
             let answer = layout_front_timed(s, hw).await.unwrap_or_default();
-            if fronts.get_value() == this {
+            if fronts.is_current(ticket) {
                 front_answer.set(answer);
             }
         });
@@ -368,16 +366,15 @@ pub fn App() -> impl IntoView {
     // The lab's data against the device, computed by the lab's code (loaded for it) each
     // time either changes; an answer that arrives after a newer request is dropped.
     let lab_analysis = RwSignal::new(None::<LabView>);
-    let analyses = StoredValue::new(0u64);
+    let analyses = Latest::new();
     Effect::new(move |_| {
         let hw = hardware.get().ok();
         let data = lab.data.with(|d| (!d.is_empty()).then(|| d.clone()));
-        analyses.update_value(|n| *n += 1);
-        let this = analyses.get_value();
+        let ticket = analyses.start();
         match (data, hw) {
             (Some(data), Some(hw)) => wasm_bindgen_futures::spawn_local(async move {
                 let view = lazy::analyse(data, hw).await;
-                if analyses.get_value() != this {
+                if !analyses.is_current(ticket) {
                     return;
                 }
                 match view {
