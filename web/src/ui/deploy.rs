@@ -299,6 +299,37 @@ const CANVAS: Frame = Frame {
     bottom: 52.0,
 };
 
+/// The serving chart's empty frame, the size the chart will be, while deployment mode's
+/// code loads.
+#[component]
+pub fn ServingChartLoading(
+    /// Colours.
+    palette: Palette,
+) -> impl IntoView {
+    let f = if browser::viewport_width() <= geometry::NARROW_VIEWPORT_PX {
+        Frame::NARROW
+    } else {
+        CANVAS
+    };
+    view! {
+        <figure class="chart">
+            <svg
+                class="serving-chart"
+                xmlns="http://www.w3.org/2000/svg"
+                viewBox=format!("0 0 {} {}", f.width, f.height)
+                role="img"
+                aria-label="The serving chart, loading"
+                font-family="Inter, system-ui, -apple-system, Segoe UI, sans-serif"
+            >
+                <rect width=f.width height=f.height fill=palette.background></rect>
+                <text x=f.width / 2.0 y=f.height / 2.0 text-anchor="middle" fill=palette.muted font-size="14">
+                    "Loading the deployment model…"
+                </text>
+            </svg>
+        </figure>
+    }
+}
+
 /// Output tokens/s per GPU against tokens/s per user: the chosen layout's curve over
 /// concurrency, its chosen point, and the front of the other layouts of the same GPUs.
 #[component]

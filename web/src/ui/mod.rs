@@ -24,7 +24,8 @@ use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
 use deploy::{
-    DeployPanel, DeployResults, LayoutSearch, ServingChart, deployment_timed, layout_front_timed,
+    DeployPanel, DeployResults, LayoutSearch, ServingChart, ServingChartLoading, deployment_timed,
+    layout_front_timed,
 };
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
@@ -461,10 +462,14 @@ pub fn App() -> impl IntoView {
     };
     let serving_chart = move || {
         deployment.with(|d| match d {
-            Some((Ok(v), _)) => Some(view! {
+            Some((Ok(v), _)) => view! {
                 <ServingChart view=v.clone() front=front.with(|f| f.0.clone()) palette=palette.get() />
-            }),
-            _ => None,
+            }
+            .into_any(),
+            // The chart's frame while deployment mode's code loads, so nothing moves when
+            // the chart arrives.
+            None => view! { <ServingChartLoading palette=palette.get() /> }.into_any(),
+            Some((Err(_), _)) => ().into_any(),
         })
     };
     let title = move || match (hardware.get(), mode.get()) {
