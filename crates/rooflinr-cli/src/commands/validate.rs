@@ -116,7 +116,7 @@ impl Kernel {
 }
 
 /// A measured kernel's shape.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Shape {
     Gemm {
         m: u64,
@@ -1514,6 +1514,32 @@ fn errors(errs: &mut [(f64, String)]) -> Errors {
     }
 }
 
+/// Each shape's measured time in some rows of one table: the yardstick a framework's own
+/// measurements set for another's. Where a table timed a shape more than once, its first
+/// row.
+fn measured_times(rows: &[&(&Row, KernelTimes)]) -> HashMap<Shape, f64> {
+    let mut times = HashMap::new();
+    for (r, _) in rows {
+        times.entry(r.shape).or_insert(r.measured_s);
+    }
+    times
+}
+
+/// `reference`'s measured times taken as the prediction of the rows that share its shapes:
+/// how far two tables' timings of the same shapes are apart. No model is involved, so
+/// this is the least error terms fitted on the reference's table could reach on these
+/// rows if they fitted it exactly.
+fn against_measured(reference: &HashMap<Shape, f64>, rows: &[&(&Row, KernelTimes)]) -> Errors {
+    let mut errs: Vec<(f64, String)> = rows
+        .iter()
+        .filter_map(|(r, _)| {
+            let predicted = reference.get(&r.shape)?;
+            Some(((predicted / r.measured_s - 1.0).abs(), r.shape.to_string()))
+        })
+        .collect();
+    errors(&mut errs)
+}
+
 /// One device, kernel and dtype's fit and held-out errors.
 #[derive(Clone, Debug, Serialize)]
 struct Group {
@@ -1531,6 +1557,10 @@ struct Group {
     fitted: Fitted,
     /// Held-out shapes of the fitting framework, by the calibrated regime.
     held_out_shapes: Vec<(String, Errors, Errors)>,
+    /// The same held-out rows against each other framework's measurements of the same
+    /// shapes ([`against_measured`]), where it timed any: how far apart two measurements
+    /// of one shape are, which no fit of either table can undercut.
+    held_out_measured_elsewhere: Vec<(String, Errors)>,
     /// Every other framework's rows: (framework, datasheet, calibrated).
     other_frameworks: Vec<OtherFramework>,
     /// Each framework's rows measured faster than the DRAM allows ([`faster_than_dram`]),
@@ -1808,6 +1838,12 @@ struct OtherFramework {
     datasheet: Errors,
     /// Every row: the terms fitted on the first framework.
     calibrated: Errors,
+    /// Every row whose shape the first framework timed too: its measured time as the
+    /// prediction ([`against_measured`]). The first framework's terms cannot do much
+    /// better than its own measurements; where these are far apart, the two frameworks
+    /// ran different kernels, or timed them differently. None for the first framework's
+    /// own kernels.
+    fit_measured: Errors,
     /// Its own held-out half: terms fitted on its own other half, as the first framework's
     /// are (what its own profile reaches).
     own_fit: Errors,
@@ -2251,21 +2287,36 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                 .into_iter()
                 .map(move |source| (*f, Some(source)))
         });
+        // A framework's rows as its profile is fitted (its newest release's, of the MoE
+        // tiling most of them ran), or one of its kernels' rows.
+        let rows_of = |f: &str, source: Option<&str>| {
+            let rows_of: Vec<&(&Row, KernelTimes)> = predicted
+                .iter()
+                .filter(|(r, _)| {
+                    r.framework == f && (source.is_none() || r.kernel_source.as_deref() == source)
+                })
+                .collect();
+            if source.is_none() {
+                let (rows_of, release) = of_newest_release(rows_of);
+                (of_most_rows_tiling(rows_of, &hw), release)
+            } else {
+                (rows_of, None)
+            }
+        };
+        let fit_measured = measured_times(&fit_rows);
+        let held_out_measured_elsewhere = frameworks
+            .iter()
+            .filter(|f| **f != fit_framework)
+            .filter_map(|f| {
+                let (rows, release) = rows_of(f, None);
+                let errs = against_measured(&measured_times(&rows), &held_out);
+                (errs.rows > 0).then(|| (framework_label(f, None, release.as_deref()), errs))
+            })
+            .collect();
         let other_frameworks = whole
             .chain(by_kernel)
             .map(|(f, source): (&str, Option<String>)| {
-                let rows_of: Vec<&(&Row, KernelTimes)> = predicted
-                    .iter()
-                    .filter(|(r, _)| {
-                        r.framework == f && (source.is_none() || r.kernel_source == source)
-                    })
-                    .collect();
-                let (rows_of, release) = if source.is_none() {
-                    let (rows_of, release) = of_newest_release(rows_of);
-                    (of_most_rows_tiling(rows_of, &hw), release)
-                } else {
-                    (rows_of, None)
-                };
+                let (rows_of, release) = rows_of(f, source.as_deref());
                 // Judged on the rows the group's terms were not fitted on.
                 let part: Vec<&(&Row, KernelTimes)> = rows_of
                     .iter()
@@ -2273,6 +2324,11 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     .filter(|(r, _)| !(r.framework == fit_framework && fitting_half(&r.shape)))
                     .collect();
                 let (datasheet, calibrated) = judge(&part);
+                let fit_measured = if f == fit_framework {
+                    Errors::default()
+                } else {
+                    against_measured(&fit_measured, &part)
+                };
                 let own_fitting: Vec<(KernelTimes, f64)> = rows_of
                     .iter()
                     .filter(|(r, _)| fitting_half(&r.shape))
@@ -2305,6 +2361,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
                     release,
                     datasheet,
                     calibrated,
+                    fit_measured,
                     own_fit: errors(&mut own),
                     fitted_shapes: own_fitting.len(),
                     fitted: Fitted::new(own_terms, tiling(&rows_of), &hw, shipped),
@@ -2329,6 +2386,7 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             ),
             framework: fit_framework,
             held_out_shapes,
+            held_out_measured_elsewhere,
             other_frameworks,
             faster_than_dram,
             kind,
@@ -2504,8 +2562,15 @@ struct Targets {
     gemm_p90s: (usize, usize),
     other_medians: (usize, usize),
     frameworks_under_fit: (usize, usize),
+    /// Other frameworks whose rows the fitting framework's own measurements of the same
+    /// shapes come within the median target of ([`OtherFramework::fit_measured`]): where
+    /// the two ran the same kernel the same way, as far as their timings tell.
+    frameworks_measured: (usize, usize),
+    /// Of those, the ones the fitting framework's terms come within the target of.
+    frameworks_under_fit_where_measured: (usize, usize),
     frameworks_own: (usize, usize),
-    /// `device kernel dtype (median / p90)` of each held-out group outside.
+    /// `device kernel dtype (median / p90)` of each held-out group outside, and other
+    /// frameworks' measurements of its shapes where they timed any.
     outside: Vec<String>,
 }
 
@@ -2532,8 +2597,20 @@ fn targets(groups: &[Group]) -> Targets {
                 count(&mut t.other_medians, median_within);
             }
             if !(median_within && p90_within) {
+                let elsewhere: String = g
+                    .held_out_measured_elsewhere
+                    .iter()
+                    .map(|(f, e)| {
+                        format!(
+                            "; {f}'s measurements of {} of its shapes: {} / {}",
+                            e.rows,
+                            pct(e.median),
+                            pct(e.p90)
+                        )
+                    })
+                    .collect();
                 t.outside.push(format!(
-                    "{} {} {} ({} / {})",
+                    "{} {} {} ({} / {}{elsewhere})",
                     g.hardware,
                     g.kernel.name(),
                     g.dtype,
@@ -2543,11 +2620,16 @@ fn targets(groups: &[Group]) -> Targets {
             }
         }
         for o in &g.other_frameworks {
+            let within = o.calibrated.median <= median_target;
             if o.calibrated.rows > 0 {
-                count(
-                    &mut t.frameworks_under_fit,
-                    o.calibrated.median <= median_target,
-                );
+                count(&mut t.frameworks_under_fit, within);
+            }
+            if o.fit_measured.rows > 0 {
+                let alike = o.fit_measured.median <= median_target;
+                count(&mut t.frameworks_measured, alike);
+                if alike {
+                    count(&mut t.frameworks_under_fit_where_measured, within);
+                }
             }
             if o.own_fit.rows > 0 {
                 count(&mut t.frameworks_own, o.own_fit.median <= median_target);
@@ -2564,7 +2646,7 @@ fn markdown(v: &Validation) -> String {
     let t = &v.targets;
     let _ = write!(
         out,
-        "\n## Against the targets\n\nGroups within them: held-out rows of the fitting framework (GEMM median <= 10 % and p90 <= 25 %; attention, MLA and MoE median <= 15 %), and every row of the other frameworks' table, each framework as a whole and each kernel judged apart (median, under the fitting framework's terms and under its own).\n\n| targets | within | groups |\n| --- | ---: | ---: |\n| GEMM median | {} | {} |\n| GEMM p90 | {} | {} |\n| attention, MLA and MoE median | {} | {} |\n| other frameworks, fitting framework's terms | {} | {} |\n| other frameworks, own terms | {} | {} |\n\nHeld-out groups outside: {}.\n",
+        "\n## Against the targets\n\nGroups within them: held-out rows of the fitting framework (GEMM median <= 10 % and p90 <= 25 %; attention, MLA and MoE median <= 15 %), and every row of the other frameworks' table, each framework as a whole and each kernel judged apart (median, under the fitting framework's terms and under its own). The fitting framework's own measurements of the same shapes, taken as the prediction, set how well any terms fitted on its table can do on another's: where they are outside, the two frameworks ran different kernels or timed them differently.\n\n| targets | within | groups |\n| --- | ---: | ---: |\n| GEMM median | {} | {} |\n| GEMM p90 | {} | {} |\n| attention, MLA and MoE median | {} | {} |\n| other frameworks, fitting framework's terms | {} | {} |\n| other frameworks, fitting framework's measurements of the same shapes | {} | {} |\n| other frameworks, fitting framework's terms, where its measurements are within | {} | {} |\n| other frameworks, own terms | {} | {} |\n\nHeld-out groups outside: {}.\n",
         t.gemm_medians.0,
         t.gemm_medians.1,
         t.gemm_p90s.0,
@@ -2573,6 +2655,10 @@ fn markdown(v: &Validation) -> String {
         t.other_medians.1,
         t.frameworks_under_fit.0,
         t.frameworks_under_fit.1,
+        t.frameworks_measured.0,
+        t.frameworks_measured.1,
+        t.frameworks_under_fit_where_measured.0,
+        t.frameworks_under_fit_where_measured.1,
         t.frameworks_own.0,
         t.frameworks_own.1,
         if t.outside.is_empty() {
@@ -2602,12 +2688,19 @@ fn markdown(v: &Validation) -> String {
             );
         }
     }
-    out += "\n## Other frameworks (terms fitted on the first framework's shapes; own fit: fitted on half of the framework's own shapes, judged on the other half)\n\n| device | kernel | dtype | framework | rows | datasheet median | p90 | calibrated median | p90 | own fit median | p90 |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    out += "\n## Other frameworks (terms fitted on the first framework's shapes; own fit: fitted on half of the framework's own shapes, judged on the other half; the first framework's measurements: its measured time of the same shape as the prediction, on the rows whose shape it timed)\n\n| device | kernel | dtype | framework | rows | datasheet median | p90 | calibrated median | p90 | first framework's measurements: rows | median | p90 | own fit median | p90 |\n| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for g in &v.groups {
         for o in &g.other_frameworks {
+            let measured = |x: f64| {
+                if o.fit_measured.rows > 0 {
+                    pct(x)
+                } else {
+                    "-".to_string()
+                }
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 g.hardware,
                 g.kernel.name(),
                 g.dtype,
@@ -2617,6 +2710,9 @@ fn markdown(v: &Validation) -> String {
                 pct(o.datasheet.p90),
                 pct(o.calibrated.median),
                 pct(o.calibrated.p90),
+                o.fit_measured.rows,
+                measured(o.fit_measured.median),
+                measured(o.fit_measured.p90),
                 pct(o.own_fit.median),
                 pct(o.own_fit.p90)
             );
@@ -3121,6 +3217,10 @@ mod tests {
                 gemm_p90s: (1, 1),
                 other_medians: (0, 0),
                 frameworks_under_fit: (0, 1),
+                // TensorRT-LLM's own timings of vLLM's shapes miss them too: the two
+                // ran different kernels.
+                frameworks_measured: (0, 1),
+                frameworks_under_fit_where_measured: (0, 0),
                 frameworks_own: (1, 1),
                 outside: Vec::new(),
             }
@@ -3134,9 +3234,19 @@ mod tests {
         let t = targets(&worse);
         assert_eq!((t.gemm_medians, t.gemm_p90s), ((1, 1), (0, 1)));
         assert_eq!(t.outside.len(), 1);
+        // With how far vLLM's timings of its held-out shapes are from its own.
+        let elsewhere = &worse[0].held_out_measured_elsewhere;
+        assert_eq!(elsewhere.len(), 1);
+        assert_eq!(elsewhere[0].1.rows, calibrated.rows);
         assert!(
             t.outside[0].starts_with("h100-sxm GEMM bfloat16 (")
-                && t.outside[0].ends_with("/ 30%)"),
+                && t.outside[0].contains("/ 30%; VLLM's measurements of ")
+                && t.outside[0].ends_with(&format!(
+                    "{} of its shapes: {} / {})",
+                    calibrated.rows,
+                    pct(elsewhere[0].1.median),
+                    pct(elsewhere[0].1.p90)
+                )),
             "{t:?}"
         );
         // Both frameworks' fits pass the shipping rule: one profile line each.
@@ -3161,6 +3271,77 @@ mod tests {
     /// vLLM dispatches block-scaled FP8 by shape to FlashInfer's, DeepGEMM's or CUTLASS's
     /// kernel, whose fixed times differ threefold: each is fitted and judged apart, and none
     /// makes a profile (a profile is per framework).
+    /// Another framework's rows are held against the fitting framework's own timings of
+    /// the same shapes, and the fitting framework's held-out rows against theirs: how far
+    /// apart two tables are with no model between them.
+    #[test]
+    fn other_frameworks_are_held_against_the_fitting_frameworks_measurements() {
+        let hw = registry::get("h100-sxm").unwrap();
+        let truth = KernelTerms {
+            fixed_s: 5e-6,
+            bandwidth: 0.8,
+            compute: 0.7,
+            ..KernelTerms::ROOFLINE
+        };
+        let mut rows = Vec::new();
+        for m in [1u64, 8, 64, 512, 4096] {
+            for n in [1024u64, 4096, 8192] {
+                for k in [1024u64, 4096] {
+                    let mut r = row("bfloat16", m, n, k, 0.0);
+                    r.measured_s = truth.predict(times(&r, &hw).unwrap());
+                    rows.push(r);
+                }
+            }
+        }
+        let first = rows.len();
+        for i in 0..first {
+            // vLLM timed every shape as TensorRT-LLM did; SGLang took twice as long.
+            let mut alike = rows[i].clone();
+            alike.framework = "VLLM".into();
+            rows.push(alike);
+            let mut slower = rows[i].clone();
+            slower.framework = "SGLang".into();
+            slower.measured_s *= 2.0;
+            rows.push(slower);
+        }
+        // A shape only SGLang timed has nothing to be held against.
+        let mut only_sglang = row("bfloat16", 3, 1024, 1024, 1e-5);
+        only_sglang.framework = "SGLang".into();
+        rows.push(only_sglang);
+        let v = validate(&rows, false);
+        let g = &v.groups[0];
+        let other = |label: &str| {
+            g.other_frameworks
+                .iter()
+                .find(|o| o.label() == label)
+                .unwrap()
+        };
+        assert_eq!(other("VLLM").fit_measured.rows, first);
+        assert_eq!(other("VLLM").fit_measured.worst, 0.0);
+        // Every shared SGLang row: 1 x its time predicted for 2 x.
+        let sglang = &other("SGLang").fit_measured;
+        assert_eq!(sglang.rows, first, "{sglang:?}");
+        assert_eq!((sglang.median, sglang.worst), (0.5, 0.5));
+        let held = g.held_out_shapes[0].2.rows;
+        let elsewhere: Vec<(&str, usize, f64)> = g
+            .held_out_measured_elsewhere
+            .iter()
+            .map(|(f, e)| (f.as_str(), e.rows, e.median))
+            .collect();
+        assert_eq!(elsewhere, [("SGLang", held, 1.0), ("VLLM", held, 0.0)]);
+        // vLLM's timings are within the target of TensorRT-LLM's, and so are the terms
+        // fitted on TensorRT-LLM's; SGLang's are not.
+        assert_eq!(v.targets.frameworks_measured, (1, 2));
+        assert_eq!(v.targets.frameworks_under_fit_where_measured, (1, 1));
+        let md = markdown(&v);
+        assert!(
+            md.contains(
+                "| other frameworks, fitting framework's measurements of the same shapes | 1 | 2 |"
+            ),
+            "{md}"
+        );
+    }
+
     #[test]
     fn a_framework_that_ran_several_kernels_is_fitted_per_kernel() {
         let hw = registry::get("h100-sxm").unwrap();
