@@ -1526,9 +1526,8 @@ fn measured_times(rows: &[&(&Row, KernelTimes)]) -> HashMap<Shape, f64> {
 }
 
 /// `reference`'s measured times taken as the prediction of the rows that share its shapes:
-/// how far two tables' timings of the same shapes are apart. No model is involved, so
-/// this is the least error terms fitted on the reference's table could reach on these
-/// rows if they fitted it exactly.
+/// how far two tables' timings of the same shapes are apart. No model is involved: this
+/// is what terms that fitted the reference's table exactly would score on these rows.
 fn against_measured(reference: &HashMap<Shape, f64>, rows: &[&(&Row, KernelTimes)]) -> Errors {
     let mut errs: Vec<(f64, String)> = rows
         .iter()
@@ -1559,7 +1558,7 @@ struct Group {
     held_out_shapes: Vec<(String, Errors, Errors)>,
     /// The same held-out rows against each other framework's measurements of the same
     /// shapes ([`against_measured`]), where it timed any: how far apart two measurements
-    /// of one shape are, which no fit of either table can undercut.
+    /// of one shape are, what terms that fitted the other table exactly would score here.
     held_out_measured_elsewhere: Vec<(String, Errors)>,
     /// Every other framework's rows: (framework, datasheet, calibrated).
     other_frameworks: Vec<OtherFramework>,
@@ -1839,10 +1838,10 @@ struct OtherFramework {
     /// Every row: the terms fitted on the first framework.
     calibrated: Errors,
     /// Every row whose shape the first framework timed too: its measured time as the
-    /// prediction ([`against_measured`]). The first framework's terms cannot do much
-    /// better than its own measurements; where these are far apart, the two frameworks
-    /// ran different kernels, or timed them differently. None for the first framework's
-    /// own kernels.
+    /// prediction ([`against_measured`]): what terms that fitted the first framework's
+    /// table exactly would score. Where these are far apart, the two frameworks ran
+    /// different kernels, or timed them differently. None for the first framework's own
+    /// kernels.
     fit_measured: Errors,
     /// Its own held-out half: terms fitted on its own other half, as the first framework's
     /// are (what its own profile reaches).
@@ -2646,7 +2645,7 @@ fn markdown(v: &Validation) -> String {
     let t = &v.targets;
     let _ = write!(
         out,
-        "\n## Against the targets\n\nGroups within them: held-out rows of the fitting framework (GEMM median <= 10 % and p90 <= 25 %; attention, MLA and MoE median <= 15 %), and every row of the other frameworks' table, each framework as a whole and each kernel judged apart (median, under the fitting framework's terms and under its own). The fitting framework's own measurements of the same shapes, taken as the prediction, set how well any terms fitted on its table can do on another's: where they are outside, the two frameworks ran different kernels or timed them differently.\n\n| targets | within | groups |\n| --- | ---: | ---: |\n| GEMM median | {} | {} |\n| GEMM p90 | {} | {} |\n| attention, MLA and MoE median | {} | {} |\n| other frameworks, fitting framework's terms | {} | {} |\n| other frameworks, fitting framework's measurements of the same shapes | {} | {} |\n| other frameworks, fitting framework's terms, where its measurements are within | {} | {} |\n| other frameworks, own terms | {} | {} |\n\nHeld-out groups outside: {}.\n",
+        "\n## Against the targets\n\nGroups within them: held-out rows of the fitting framework (GEMM median <= 10 % and p90 <= 25 %; attention, MLA and MoE median <= 15 %), and every row of the other frameworks' table, each framework as a whole and each kernel judged apart (median, under the fitting framework's terms and under its own). The fitting framework's own measurements of the same shapes, taken as the prediction, are what terms that fitted its table exactly would score on another's: where they are outside, the two frameworks ran different kernels or timed them differently.\n\n| targets | within | groups |\n| --- | ---: | ---: |\n| GEMM median | {} | {} |\n| GEMM p90 | {} | {} |\n| attention, MLA and MoE median | {} | {} |\n| other frameworks, fitting framework's terms | {} | {} |\n| other frameworks, fitting framework's measurements of the same shapes | {} | {} |\n| other frameworks, fitting framework's terms, where its measurements are within | {} | {} |\n| other frameworks, own terms | {} | {} |\n\nHeld-out groups outside: {}.\n",
         t.gemm_medians.0,
         t.gemm_medians.1,
         t.gemm_p90s.0,
