@@ -3267,9 +3267,6 @@ mod tests {
         assert!((fixed_us("Vllm") - 40.0).abs() < 4.0, "{lines}");
     }
 
-    /// vLLM dispatches block-scaled FP8 by shape to FlashInfer's, DeepGEMM's or CUTLASS's
-    /// kernel, whose fixed times differ threefold: each is fitted and judged apart, and none
-    /// makes a profile (a profile is per framework).
     /// Another framework's rows are held against the fitting framework's own timings of
     /// the same shapes, and the fitting framework's held-out rows against theirs: how far
     /// apart two tables are with no model between them.
@@ -3341,6 +3338,9 @@ mod tests {
         );
     }
 
+    /// vLLM dispatches block-scaled FP8 by shape to FlashInfer's, DeepGEMM's or CUTLASS's
+    /// kernel, whose fixed times differ threefold: each is fitted and judged apart, and none
+    /// makes a profile (a profile is per framework).
     #[test]
     fn a_framework_that_ran_several_kernels_is_fitted_per_kernel() {
         let hw = registry::get("h100-sxm").unwrap();
