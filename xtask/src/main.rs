@@ -36,7 +36,10 @@ fn main() -> std::process::ExitCode {
         Some("bench-web") => bench_web(),
         Some("cuda-check") => cuda::check(args.iter().any(|a| a == "--bless")),
         Some("gpu-bundle") => cuda::bundle(),
-        Some("validate") => validate(),
+        Some("validate") => validate(
+            args.iter().any(|a| a == "--serving"),
+            args.iter().any(|a| a == "--check"),
+        ),
         Some("web-wasm") => web::build(),
         Some("web-name") => web::name_by_contents(),
         _ => {
@@ -59,7 +62,7 @@ fn main() -> std::process::ExitCode {
                 "  gpu-bundle  build the release agent into carry/ and print the command that runs gpu-check on a GPU machine"
             );
             eprintln!(
-                "  validate  hold GEMM predictions against NVIDIA's measured kernel tables (downloads them once)"
+                "  validate  hold the kernel model against NVIDIA's measured kernel tables (downloads them once); --serving: the serving model against its measured serving sample"
             );
             return std::process::ExitCode::from(2);
         }
@@ -190,6 +193,8 @@ fn test() -> Result<()> {
         ],
         &browser_env,
     )?;
+    // The serving model's fitted constants are what a fit on NVIDIA's sample gives today.
+    validate(true, true)?;
     // The GPU kernels, compiled and assembled with no GPU.
     cuda::check(false)?;
     println!(
@@ -236,23 +241,31 @@ fn run(extra: &[String]) -> Result<()> {
     step("cargo", &args)
 }
 
-fn validate() -> Result<()> {
-    let tables = setup::kernel_tables()?;
-    let tables = tables.display().to_string();
-    step(
-        "cargo",
-        &[
-            "run",
-            "--release",
-            "--locked",
-            "--package",
-            "rooflinr-cli",
-            "--",
-            "validate",
-            "--tables",
-            &tables,
-        ],
-    )
+/// `rooflinr validate` on NVIDIA's kernel tables, or with `--serving` on its measured
+/// serving sample (with `--check`: refits the serving model's host overheads and fails
+/// where they differ from the shipped ones).
+fn validate(serving: bool, check: bool) -> Result<()> {
+    let (flag, path) = if serving {
+        ("--serving", setup::serving_sample()?)
+    } else {
+        ("--tables", setup::kernel_tables()?)
+    };
+    let path = path.display().to_string();
+    let mut args = vec![
+        "run",
+        "--release",
+        "--locked",
+        "--package",
+        "rooflinr-cli",
+        "--",
+        "validate",
+        flag,
+        &path,
+    ];
+    if serving && check {
+        args.extend(["--fit", "--check"]);
+    }
+    step("cargo", &args)
 }
 
 fn bench() -> Result<()> {

@@ -47,24 +47,26 @@ fn cache_dir() -> Result<PathBuf> {
 
 /// The tables `rooflinr validate` reads from NVIDIA's measured kernel data, unpacked into
 /// the cache (the wheel is downloaded with pip, 82 MB; only the GEMM, context and
-/// generation attention, MLA, MoE and NCCL tables of `systems/data` are kept, about 60 MB).
-/// Returns the `systems/data` folder `rooflinr validate --tables` reads.
+/// generation attention, MLA, MoE and NCCL tables of `systems/data` are kept, about 60 MB,
+/// and the measured serving sample `systems/silicon_sample.csv`, 2 MB).
+/// Returns the `systems/data` folder `rooflinr validate --tables` reads; the sample is
+/// [`serving_sample`].
 pub fn kernel_tables() -> Result<PathBuf> {
     let (name, version) = KERNEL_TABLES_WHEEL;
     let root = cache_dir()?.join(format!("{name}-{version}"));
     let data = root.join("aiconfigurator_core/systems/data");
     // The marker names what was unpacked, so a cache from before a kind of table was read
     // is unpacked again.
-    let done = root.join("unpacked-gemm-attention-moe-nccl-mla");
+    let done = root.join("unpacked-gemm-attention-moe-nccl-mla-serving");
     if done.is_file() {
         ok(
-            "kernel tables (aiconfigurator-core GEMM, attention, MLA, MoE, NCCL)",
+            "kernel tables and serving sample (aiconfigurator-core GEMM, attention, MLA, MoE, NCCL, silicon_sample.csv)",
             version,
         );
         return Ok(data);
     }
     println!(
-        "    fetching {name} {version} (82 MB) for its measured GEMM, attention, MLA, MoE and NCCL tables"
+        "    fetching {name} {version} (82 MB) for its measured GEMM, attention, MLA, MoE and NCCL tables and serving sample"
     );
     let wheels = root.join("wheel");
     let wheels_text = wheels.display().to_string();
@@ -96,7 +98,8 @@ for wheel in (root / "wheel").glob("*.whl"):
             nccl = "/comm/nccl/" in n and n.endswith("/nccl_perf.parquet")
             mla = "/mla/" in n and n.endswith(
                 ("/context_mla_perf.parquet", "/generation_mla_perf.parquet"))
-            if "/systems/data/" in n and (gemm or attention or moe or nccl or mla):
+            serving = n.endswith("/systems/silicon_sample.csv")
+            if serving or ("/systems/data/" in n and (gemm or attention or moe or nccl or mla)):
                 z.extract(n, root)
 "#;
     let root_text = root.display().to_string();
@@ -104,10 +107,28 @@ for wheel in (root / "wheel").glob("*.whl"):
     std::fs::remove_dir_all(&wheels).ok();
     std::fs::write(
         &done,
-        "GEMM, attention, MLA, MoE and NCCL tables unpacked\n",
+        "GEMM, attention, MLA, MoE and NCCL tables and the serving sample unpacked\n",
     )
     .context("cannot mark the tables unpacked")?;
     Ok(data)
+}
+
+/// NVIDIA's measured serving sample (`systems/silicon_sample.csv` of the same wheel),
+/// unpacked with the kernel tables.
+pub fn serving_sample() -> Result<PathBuf> {
+    let data = kernel_tables()?;
+    let sample = data
+        .parent()
+        .map(|systems| systems.join("silicon_sample.csv"))
+        .context("the kernel tables' folder has no parent")?;
+    if !sample.is_file() {
+        anyhow::bail!(
+            "{} is missing: remove {} and run `cargo xtask setup` again",
+            sample.display(),
+            data.display()
+        );
+    }
+    Ok(sample)
 }
 
 /// Where the CUDA wheels' tools are.

@@ -27,7 +27,7 @@ enum Command {
     Model(commands::model::Args),
     /// A model over many GPUs: per-GPU memory, communication, serving figures; or a
     /// search over parallel layouts and formats.
-    Deploy(commands::deploy::Args),
+    Deploy(Box<commands::deploy::Args>),
     /// Predict a grid of GEMM shapes x formats.
     Sweep(commands::sweep::Args),
     /// Round values through a format, or measure every format's error on a tensor.
@@ -38,7 +38,8 @@ enum Command {
     Tiling(commands::tiling::Args),
     /// A Markdown report with the roofline chart (SVG, PNG) from measured kernels.
     Report(commands::report::Args),
-    /// Hold predictions against NVIDIA's measured GEMM kernel tables (parquet).
+    /// Hold predictions against NVIDIA's measured kernel tables (parquet), or with
+    /// `--serving` against its measured serving sample.
     Validate(commands::validate::Args),
 }
 
@@ -69,7 +70,7 @@ fn main() -> std::process::ExitCode {
         Command::Hardware(a) => commands::hardware::run(a),
         Command::Predict(a) => commands::predict::run(a),
         Command::Model(a) => commands::model::run(a),
-        Command::Deploy(a) => commands::deploy::run(a),
+        Command::Deploy(a) => commands::deploy::run(*a),
         Command::Sweep(a) => commands::sweep::run(a),
         Command::Quantize(a) => commands::quantize::run(a),
         Command::Recommend(a) => commands::recommend::run(a),

@@ -1000,9 +1000,15 @@ fn deploy_json_matches_the_model_and_searches() {
             output: 200,
             concurrency: 48,
         },
-        &DeployOptions::default(),
+        &DeployOptions::in_flight(
+            rooflinr_model::kernel_time::Framework::TensorRtLlm,
+            &registry::get("h100-sxm").unwrap(),
+        ),
     )
     .unwrap();
+    // The default: in-flight batching under TensorRT-LLM's scheduler, steady state.
+    assert_eq!(d["batching"], "in-flight");
+    assert_eq!(d["in_flight"]["policy"], "mixed");
     close(d, "ttft_s", expected.serving.ttft.get());
     close(d, "tpot_s", expected.serving.tpot.get());
     close(
@@ -1024,6 +1030,18 @@ fn deploy_json_matches_the_model_and_searches() {
     );
     assert!(v["kind"].as_str().unwrap().contains("not measured"));
     assert!(!v["curve"].as_array().unwrap().is_empty());
+    // Static batching, by name: the whole batch's prefill is the first token.
+    let mut static_args = args.to_vec();
+    static_args.extend(["--batching", "static"]);
+    let st = json(&static_args);
+    assert_eq!(st["deployment"]["batching"], "static");
+    assert!(st["deployment"]["in_flight"].is_null());
+    close(
+        &st["deployment"],
+        "ttft_s",
+        st["deployment"]["prefill"]["time_s"].as_f64().unwrap(),
+    );
+    assert!(st["deployment"]["ttft_s"].as_f64().unwrap() > d["ttft_s"].as_f64().unwrap());
 
     let s = json(&[
         "deploy",

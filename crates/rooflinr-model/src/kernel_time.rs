@@ -3032,8 +3032,84 @@ pub fn calibrated_pass_with(
     calibrated_pass_placed(ops, hw, framework, activations, 1.0)
 }
 
+/// The operator whose GEMM the serving engines run `id`'s in, over the concatenated
+/// weights of both (one kernel, one fixed cost): the key and value projections in the
+/// query's (`QKVParallelLinear` in vLLM's and SGLang's models; TensorRT-LLM's fused QKV
+/// linear), the up projections in the gates' (`MergedColumnParallelLinear`; TensorRT-LLM's
+/// fused gate-up linear), and MLA's KV down-projection in the query's
+/// (`fused_qkv_a_proj_with_mqa` in SGLang's and vLLM's DeepSeek models).
+pub fn fused_into(id: crate::analysis::OpId) -> Option<crate::analysis::OpId> {
+    use crate::analysis::OpId;
+    Some(match id {
+        OpId::KProj | OpId::VProj => OpId::QProj,
+        OpId::UpProj => OpId::GateProj,
+        OpId::SharedExpertUpProj => OpId::SharedExpertGateProj,
+        OpId::KvAProj => OpId::QAProj,
+        _ => return None,
+    })
+}
+
+/// How the engines launch an operator of a pass ([`fused_into`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Launch {
+    /// As its own kernel, or with the GEMMs fused into it: the GEMM it runs as (its own
+    /// shape widened by theirs) with its roofline prediction under its own roof.
+    Runs(Op, Prediction),
+    /// Inside the GEMM of the operator at this index.
+    Inside(usize),
+}
+
+/// How the engines launch each operator of `ops` ([`Launch`]).
+pub fn launched(ops: &[crate::analysis::OpReport]) -> Vec<Launch> {
+    let mut out: Vec<Launch> = ops
+        .iter()
+        .map(|o| Launch::Runs(o.op, o.result.prediction))
+        .collect();
+    for (i, o) in ops.iter().enumerate() {
+        let (Some(target), Op::Gemm { m, n, k, .. }) = (fused_into(o.id), o.op) else {
+            continue;
+        };
+        let Some(t) = ops.iter().position(|x| {
+            x.id == target
+                && x.count == o.count
+                && x.precision.weights == o.precision.weights
+                && x.precision.activations == o.precision.activations
+                && matches!(x.op, Op::Gemm { m: tm, k: tk, .. } if tm == m && tk == k)
+        }) else {
+            continue;
+        };
+        let Launch::Runs(
+            Op::Gemm {
+                m: tm,
+                n: tn,
+                k: tk,
+                bias,
+            },
+            p,
+        ) = out[t]
+        else {
+            continue;
+        };
+        let wide = Op::Gemm {
+            m: tm,
+            n: tn + n,
+            k: tk,
+            bias,
+        };
+        // The target's roof: its bandwidth and compute rate as its prediction used them.
+        let roof = crate::roofline::Roof {
+            bandwidth: p.work.bytes / p.memory_time,
+            peak: p.work.flops / p.compute_time,
+        };
+        out[t] = Launch::Runs(wide, roof.predict(wide.cost(&ops[t].precision).work));
+        out[i] = Launch::Inside(t);
+    }
+    out
+}
+
 /// [`calibrated_pass_with`] for one GPU of a deployment whose routed experts are whole on
-/// each of `expert_parallel` GPUs (1: every expert local, or each split by columns).
+/// each of `expert_parallel` GPUs (1: every expert local, or each split by columns). GEMMs
+/// the engines fuse run as one ([`fused_into`]).
 pub fn calibrated_pass_placed(
     ops: &[crate::analysis::OpReport],
     hw: &Hardware,
@@ -3049,26 +3125,31 @@ pub fn calibrated_pass_placed(
         bound_ops: 0,
         fused_moe: moe.is_some(),
     };
-    for o in ops {
+    let launches = launched(ops);
+    for (i, (o, launch)) in ops.iter().zip(&launches).enumerate() {
         if moe.is_some() && FUSED_MOE_OPS.contains(&o.id) {
             pass.calibrated_ops += 1;
             continue;
         }
-        match calibrated_with(
-            &o.op,
-            &o.precision,
-            hw,
-            framework,
-            &o.result.prediction,
-            activations,
-        ) {
+        // Run inside another operator's GEMM: costed with it.
+        let Launch::Runs(op, prediction) = launch else {
+            continue;
+        };
+        let inside: Vec<&crate::analysis::OpReport> = ops
+            .iter()
+            .zip(&launches)
+            .filter(|(_, l)| **l == Launch::Inside(i))
+            .map(|(x, _)| x)
+            .collect();
+        match calibrated_with(op, &o.precision, hw, framework, prediction, activations) {
             Some((t, _)) => {
                 pass.time_s += t * o.count;
-                pass.calibrated_ops += 1;
+                pass.calibrated_ops += 1 + inside.len();
             }
             None => {
-                pass.time_s += o.time.get();
-                pass.bound_ops += 1;
+                // No profile: each at its own bound, as the analysis has them.
+                pass.time_s += o.time.get() + inside.iter().map(|x| x.time.get()).sum::<f64>();
+                pass.bound_ops += 1 + inside.len();
             }
         }
     }
@@ -4671,6 +4752,54 @@ mod tests {
         assert!((pass.time_s - a.time.get()).abs() <= 1e-12 * a.time.get());
     }
 
+    /// The engines' fused GEMMs: Llama-3-8B's keys and values run in the queries' GEMM
+    /// (4,096 + 1,024 + 1,024 columns), its up projection in the gate's (2 x 14,336);
+    /// DeepSeek-V3's KV down-projection in its query down-projection (1,536 + 576).
+    #[test]
+    fn the_engines_run_fused_qkv_and_gate_up_gemms() {
+        use crate::analysis::OpId;
+        let hw = crate::hardware::registry::get("h100-sxm").unwrap();
+        let (_, a) = bf16_decode("llama-3-8b", &hw, 8);
+        let launches = launched(&a.ops);
+        let at = |id: OpId| a.ops.iter().position(|o| o.id == id).unwrap();
+        let n_of = |i: usize| match launches[i] {
+            Launch::Runs(Op::Gemm { n, .. }, _) => n,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(n_of(at(OpId::QProj)), 6144.0);
+        assert_eq!(launches[at(OpId::KProj)], Launch::Inside(at(OpId::QProj)));
+        assert_eq!(launches[at(OpId::VProj)], Launch::Inside(at(OpId::QProj)));
+        assert_eq!(n_of(at(OpId::GateProj)), 2.0 * 14336.0);
+        assert_eq!(
+            launches[at(OpId::UpProj)],
+            Launch::Inside(at(OpId::GateProj))
+        );
+        assert_eq!(n_of(at(OpId::OProj)), 4096.0);
+        // One fused GEMM's expected time is below its parts' apart: one fixed cost.
+        let apart = calibrated_pass(&a.ops, &hw, Framework::TensorRtLlm);
+        let unfused: f64 = a
+            .ops
+            .iter()
+            .map(|o| {
+                calibrated(
+                    &o.op,
+                    &o.precision,
+                    &hw,
+                    Framework::TensorRtLlm,
+                    &o.result.prediction,
+                )
+                .map_or(o.time.get(), |(t, _)| t * o.count)
+            })
+            .sum();
+        assert!(apart.time_s < unfused, "{} vs {unfused}", apart.time_s);
+        let (_, d) = bf16_decode("deepseek-v3", &hw, 8);
+        let launches = launched(&d.ops);
+        let q = d.ops.iter().position(|o| o.id == OpId::QAProj).unwrap();
+        let kv = d.ops.iter().position(|o| o.id == OpId::KvAProj).unwrap();
+        assert_eq!(launches[kv], Launch::Inside(q));
+        assert!(matches!(launches[q], Launch::Runs(Op::Gemm { n, .. }, _) if n == 1536.0 + 576.0));
+    }
+
     /// Mixtral-8x7B decode in BF16 on the H100: its routed experts (routing, gate, up,
     /// SwiGLU, down and the weighted sum) are one fused layer at the MoE profile's expected
     /// time, read from the analysis's own operators; every other operator keeps its own
@@ -4704,20 +4833,19 @@ mod tests {
         let profile = profile("h100-sxm", Framework::TensorRtLlm, moe.kind()).unwrap();
         let layer = profile.terms.predict(moe.times(&hw, profile.tiling));
         let pass = calibrated_pass(&a.ops, &hw, Framework::TensorRtLlm);
-        // The rest: every other operator at its own expected time or its bound.
+        // The rest: every other kernel the engine launches (the fused QKV and gate-up
+        // GEMMs once) at its own expected time or its bound.
         let rest: f64 = a
             .ops
             .iter()
-            .filter(|o| !FUSED_MOE_OPS.contains(&o.id))
-            .map(|o| {
-                calibrated(
-                    &o.op,
-                    &o.precision,
-                    &hw,
-                    Framework::TensorRtLlm,
-                    &o.result.prediction,
-                )
-                .map_or(o.time.get(), |(t, _)| t * o.count)
+            .zip(launched(&a.ops))
+            .filter(|(o, _)| !FUSED_MOE_OPS.contains(&o.id))
+            .map(|(o, launch)| match launch {
+                Launch::Runs(op, p) => {
+                    calibrated(&op, &o.precision, &hw, Framework::TensorRtLlm, &p)
+                        .map_or(o.time.get(), |(t, _)| t * o.count)
+                }
+                Launch::Inside(_) => 0.0,
             })
             .sum();
         let expected = rest + layer * 32.0;
@@ -4798,14 +4926,22 @@ mod tests {
         .unwrap()
         .terms;
         let rate = hw.memory_bandwidth.value.get() * terms.quantise_bandwidth.unwrap();
+        // One pass per GEMM launched: the keys and values share the queries' input and
+        // its quantisation, the up projection the gate's.
         let passes: f64 = fp8
             .ops
             .iter()
-            .filter_map(|o| match o.op {
-                Op::Gemm { m, k, .. } if Profiled::of(&o.op, &o.precision).is_some() => Some(
-                    o.count * activation_quantisation_bytes(m as u64, k as u64, Format::Fp8E4m3)
-                        / rate,
-                ),
+            .zip(launched(&fp8.ops))
+            .filter_map(|(o, launch)| match launch {
+                Launch::Runs(op @ Op::Gemm { m, k, .. }, _)
+                    if Profiled::of(&op, &o.precision).is_some() =>
+                {
+                    Some(
+                        o.count
+                            * activation_quantisation_bytes(m as u64, k as u64, Format::Fp8E4m3)
+                            / rate,
+                    )
+                }
                 _ => None,
             })
             .sum();

@@ -5,7 +5,7 @@ use crate::config::ModelConfig;
 use crate::error::ModelError;
 
 /// (key, published parameter count in billions with its source, config.json text)
-pub const PRESETS: [(&str, &str, &str); 6] = [
+pub const PRESETS: [(&str, &str, &str); 9] = [
     (
         "llama-3-8b",
         "8.03 B (model card)",
@@ -35,6 +35,21 @@ pub const PRESETS: [(&str, &str, &str); 6] = [
         "deepseek-v3",
         "671 B total, 37 B active (model card; R1 shares it)",
         include_str!("../presets/deepseek-v3.json"),
+    ),
+    (
+        "llama-3.1-8b",
+        "8.03 B (model card)",
+        include_str!("../presets/llama-3.1-8b.json"),
+    ),
+    (
+        "llama-3.1-70b",
+        "70.6 B (model card)",
+        include_str!("../presets/llama-3.1-70b.json"),
+    ),
+    (
+        "qwen3-32b",
+        "32.8 B (model card)",
+        include_str!("../presets/qwen3-32b.json"),
     ),
 ];
 

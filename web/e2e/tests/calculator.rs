@@ -246,7 +246,8 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     screenshot(&client, "calculator-comparison.png").await?;
 
     // A deployment link: Llama-3-70B with FP8 weights on 8 H100s (TP4 PP2), 64 requests;
-    // the page shows the model crate's own serving figures and the serving chart.
+    // the page shows the model crate's own serving figures (in-flight batching under the
+    // default engine's scheduler) and the serving chart.
     let query = "v=1&mode=deploy&hw=h100-sxm&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=llama-3-70b&tp=4&pp=2&dp=1&ep=0&prompt=1024&gen=256&conc=64&ovl=0&sg=8&sf=20";
     client.goto(&format!("{page}?{query}")).await?;
     let ttft = text_of(&client, "[data-figure=deploy-ttft]").await?;
@@ -279,8 +280,12 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             output: 256,
             concurrency: 64,
         },
-        &rooflinr_model::deploy::DeployOptions::default(),
+        &rooflinr_model::deploy::DeployOptions::in_flight(
+            rooflinr_model::kernel_time::Framework::default(),
+            &registry::get("h100-sxm")?,
+        ),
     )?;
+    assert!(expected.in_flight.is_some());
     assert_eq!(ttft, si(expected.serving.ttft.get(), "s"));
     assert_eq!(tpot, si(expected.serving.tpot.get(), "s"));
     assert_eq!(

@@ -6,7 +6,7 @@ use rooflinr_model::ModelError;
 use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, OpReport, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::{
-    self, CommModel, DeployOptions, Deployment, Layout, SearchSpace, Serving, Workload,
+    self, Batching, CommModel, DeployOptions, Deployment, Layout, SearchSpace, Serving, Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, custom, registry};
@@ -485,8 +485,12 @@ pub struct FrontPoint {
     pub per_gpu: f64,
 }
 
-/// The layout and workload the state describes.
-fn deploy_inputs(state: &State) -> Result<(Layout, Workload, DeployOptions), Problem> {
+/// The layout and workload the state describes, and how the engine serves them on `hw`.
+fn deploy_inputs(
+    state: &State,
+    config: &ModelConfig,
+    hw: &Hardware,
+) -> Result<(Layout, Workload, DeployOptions), Problem> {
     let max = u64::from(deploy::MAX_GPUS);
     let degree = |field: &str, text: &str| -> Result<u32, Problem> {
         whole(field, text, max).map(|v| v as u32)
@@ -506,6 +510,60 @@ fn deploy_inputs(state: &State) -> Result<(Layout, Workload, DeployOptions), Pro
             deploy::MAX_CONCURRENCY,
         )?,
     };
+    // A share from 0 to 1; `whole` when 1 itself is allowed.
+    let share = |field: &str, text: &str, whole: bool| -> Result<f64, Problem> {
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| *v >= 0.0 && (*v < 1.0 || (whole && *v == 1.0)))
+            .ok_or_else(|| {
+                let range = if whole { "0 to 1" } else { "0 up to 1" };
+                Problem::new(
+                    field,
+                    format!("`{}` is not a share from {range}", text.trim()),
+                )
+            })
+    };
+    let prefix_hit = share("cached prompt share", &state.prefix_hit, false)?;
+    let speculation = if state.draft_tokens.trim().is_empty() {
+        None
+    } else {
+        let k = whole(
+            "draft tokens",
+            &state.draft_tokens,
+            u64::from(deploy::serving::MAX_DRAFT_TOKENS),
+        )? as u32;
+        if state.acceptance.trim().is_empty() {
+            // Published only for DeepSeek-V3/R1's one MTP module.
+            if k == 1 && config.mla.is_some() && config.name.starts_with("deepseek-ai/") {
+                Some(deploy::Speculation::DEEPSEEK_V3_MTP)
+            } else {
+                return Err(Problem::new(
+                    "acceptance",
+                    format!(
+                        "give the chance a drafted token is accepted: none is published for {} with {k} drafted",
+                        config.name
+                    ),
+                ));
+            }
+        } else {
+            Some(deploy::Speculation {
+                draft_tokens: k,
+                acceptance: share("acceptance", &state.acceptance, true)?,
+            })
+        }
+    };
+    let batching = if state.static_batching {
+        if speculation.is_some() || prefix_hit > 0.0 {
+            return Err(Problem::new(
+                "draft tokens",
+                "speculative decoding and prefix caching are modelled with in-flight batching: untick static batching",
+            ));
+        }
+        Batching::Static
+    } else {
+        Batching::InFlight(deploy::Scheduler::default_for(state.framework, hw))
+    };
     let options = DeployOptions {
         comm: CommModel {
             overlap: state.overlap,
@@ -513,6 +571,14 @@ fn deploy_inputs(state: &State) -> Result<(Layout, Workload, DeployOptions), Pro
         },
         calibrated: state.calibrated,
         framework: state.framework,
+        batching,
+        speculation,
+        prefix_hit,
+        host: if state.calibrated && !state.static_batching {
+            deploy::HostOverhead::fitted(state.framework)
+        } else {
+            deploy::HostOverhead::NONE
+        },
         ..DeployOptions::default()
     };
     Ok((layout, workload, options))
@@ -551,7 +617,7 @@ fn deploy_scenario(state: &State) -> Result<Scenario, Problem> {
 pub fn deployment(state: &State, hw: &Hardware) -> Result<DeployView, Problem> {
     let config = model_config(state)?;
     let scenario = deploy_scenario(state)?;
-    let (layout, workload, options) = deploy_inputs(state)?;
+    let (layout, workload, options) = deploy_inputs(state, &config, hw)?;
     let eff = Efficiency::IDEAL;
     let run = |w: Workload| {
         deploy::evaluate(&config, hw, &scenario, &eff, layout, w, &options).map_err(deploy_problem)
@@ -589,7 +655,7 @@ pub fn deployment(state: &State, hw: &Hardware) -> Result<DeployView, Problem> {
 pub fn layout_front(state: &State, hw: &Hardware) -> Result<Vec<FrontPoint>, Problem> {
     let config = model_config(state)?;
     let scenario = deploy_scenario(state)?;
-    let (layout, workload, options) = deploy_inputs(state)?;
+    let (layout, workload, options) = deploy_inputs(state, &config, hw)?;
     let space = SearchSpace {
         gpu_counts: vec![layout.gpus()],
         max_gpus: layout.gpus(),
@@ -648,7 +714,7 @@ pub const SEARCH_MAX_GPUS: u64 = 1024;
 pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Problem> {
     let config = model_config(state)?;
     let scenario = deploy_scenario(state)?;
-    let (_, workload, options) = deploy_inputs(state)?;
+    let (_, workload, options) = deploy_inputs(state, &config, hw)?;
     let max_gpus = whole("GPU budget", &state.search_gpus, SEARCH_MAX_GPUS)? as u32;
     let floor: f64 = state
         .search_floor

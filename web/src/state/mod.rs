@@ -161,6 +161,16 @@ pub struct State {
     pub overlap: bool,
     /// Deployment: expected rather than bound (shipped kernel and NCCL profiles).
     pub calibrated: bool,
+    /// Deployment: static batching (the whole batch prefilled, then decoded) instead of
+    /// the engine's in-flight batching.
+    pub static_batching: bool,
+    /// Deployment: tokens drafted per step (speculative decoding, MTP); empty for none.
+    pub draft_tokens: String,
+    /// Deployment: the chance each drafted token is accepted; empty for the published
+    /// default where there is one.
+    pub acceptance: String,
+    /// Deployment: the share of each prompt already in the prefix cache.
+    pub prefix_hit: String,
     /// Whose kernels the expected times are fitted on (every mode).
     pub framework: Framework,
     /// Deployment search: the GPU budget.
@@ -211,6 +221,10 @@ impl Default for State {
             concurrency: "32".into(),
             overlap: false,
             calibrated: false,
+            static_batching: false,
+            draft_tokens: String::new(),
+            acceptance: String::new(),
+            prefix_hit: "0".into(),
             framework: Framework::default(),
             search_gpus: "8".into(),
             search_floor: "20".into(),
@@ -322,6 +336,18 @@ impl State {
                 if self.calibrated {
                     q.append_pair("cal", name_of(BOOLS, self.calibrated));
                 }
+                if self.static_batching {
+                    q.append_pair("static", name_of(BOOLS, self.static_batching));
+                }
+                if !self.draft_tokens.trim().is_empty() {
+                    q.append_pair("mtp", &self.draft_tokens);
+                }
+                if !self.acceptance.trim().is_empty() {
+                    q.append_pair("acc", &self.acceptance);
+                }
+                if self.prefix_hit.trim() != "0" {
+                    q.append_pair("pfx", &self.prefix_hit);
+                }
                 q.append_pair("sg", &self.search_gpus);
                 q.append_pair("sf", &self.search_floor);
             }
@@ -366,6 +392,7 @@ impl State {
                 "ep" => pick(set(&mut s.ep, value_of(BOOLS, &value))),
                 "ovl" => pick(set(&mut s.overlap, value_of(BOOLS, &value))),
                 "cal" => pick(set(&mut s.calibrated, value_of(BOOLS, &value))),
+                "static" => pick(set(&mut s.static_batching, value_of(BOOLS, &value))),
                 "fw" => pick(set(
                     &mut s.framework,
                     Framework::ALL.into_iter().find(|f| f.key() == value),
@@ -433,6 +460,9 @@ impl State {
             "prompt" => &mut self.prompt,
             "gen" => &mut self.generated,
             "conc" => &mut self.concurrency,
+            "mtp" => &mut self.draft_tokens,
+            "acc" => &mut self.acceptance,
+            "pfx" => &mut self.prefix_hit,
             "sg" => &mut self.search_gpus,
             "sf" => &mut self.search_floor,
             _ => return None,

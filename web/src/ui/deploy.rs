@@ -5,7 +5,7 @@
 //! the same GPUs.
 
 use leptos::prelude::*;
-use rooflinr_model::deploy::CommModel;
+use rooflinr_model::deploy::{self, CommModel, Policy, Scheduler};
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::units::si;
 
@@ -30,6 +30,30 @@ fn links(hw: &Hardware) -> String {
     }
 }
 
+/// The engine's default scheduler on `hw`, in words.
+fn scheduler_line(framework: rooflinr_model::kernel_time::Framework, hw: &Hardware) -> String {
+    let s = Scheduler::default_for(framework, hw);
+    format!(
+        "In-flight batching under {}'s scheduler (the engine chosen above): {} steps of up to {} tokens{}, prompts {}.",
+        framework.name(),
+        match s.policy {
+            Policy::Mixed => "decode and prompt chunks in one step",
+            Policy::PrefillFirst => "prefill-first",
+        },
+        s.token_budget,
+        if s.max_sequences < deploy::serving::MAX_SCHEDULED {
+            format!(", at most {} requests", s.max_sequences)
+        } else {
+            String::new()
+        },
+        if s.chunked_prefill {
+            "chunked"
+        } else {
+            "whole (the budget holds a prompt beside the running batch)"
+        }
+    )
+}
+
 /// The deployment's inputs.
 #[component]
 pub fn DeployPanel(
@@ -47,6 +71,17 @@ pub fn DeployPanel(
         })
     };
     let link_note = move || hardware.with(|h| h.as_ref().map(links).unwrap_or_default());
+    let scheduler_note = move || {
+        let (framework, static_batching) = state.with(|s| (s.framework, s.static_batching));
+        if static_batching {
+            return "Static batching: the figures of a fixed batch.".to_string();
+        }
+        hardware.with(|h| {
+            h.as_ref()
+                .map(|hw| scheduler_line(framework, hw))
+                .unwrap_or_default()
+        })
+    };
     let source = move || {
         hardware.with(|h| {
             h.as_ref()
@@ -95,7 +130,14 @@ pub fn DeployPanel(
             </p>
             <CheckField id="deploy-ep" label="expert parallel: whole experts on each GPU of a stage (MoE models)" get=|s| s.ep set=|s, on| s.ep = on />
             <CheckField id="deploy-overlap" label="communication overlaps compute" get=|s| s.overlap set=|s, on| s.overlap = on />
-            <CheckField id="deploy-calibrated" label="expected, not the bound: kernels and collectives with terms fitted on NVIDIA's measured tables" get=|s| s.calibrated set=|s, on| s.calibrated = on />
+            <CheckField id="deploy-calibrated" label="expected, not the bound: kernels and collectives with terms fitted on NVIDIA's measured tables, and the engine's host time per step" get=|s| s.calibrated set=|s, on| s.calibrated = on />
+            <CheckField id="deploy-static" label="static batching: the whole batch prefilled, then decoded together (no engine schedules so; untick for the engine's in-flight batching)" get=|s| s.static_batching set=|s, on| s.static_batching = on />
+            <p class="hint" id="deploy-scheduler">{scheduler_note}</p>
+            <div class="row three">
+                <TextField label="draft tokens" get=|s| &s.draft_tokens set=|s| &mut s.draft_tokens numeric=true hint="speculative decoding (MTP); empty: none" />
+                <TextField label="acceptance" get=|s| &s.acceptance set=|s| &mut s.acceptance numeric=true hint="per drafted token; empty: DeepSeek's published 0.85" />
+                <TextField label="cached prompt share" get=|s| &s.prefix_hit set=|s| &mut s.prefix_hit numeric=true hint="of each prompt, in the prefix cache" />
+            </div>
             <PowerSlider label="requests at once" min_exp=0 max_exp=14 get=|s| &s.concurrency set=|s| &mut s.concurrency />
             <PowerSlider label="prompt tokens" min_exp=4 max_exp=17 get=|s| &s.prompt set=|s| &mut s.prompt />
             <PowerSlider label="output tokens" min_exp=0 max_exp=15 get=|s| &s.generated set=|s| &mut s.generated />
@@ -204,14 +246,66 @@ pub fn DeployResults(
         .collect_view();
     let has_comms = !d.decode.comms.is_empty();
     let bubble = d.prefill.bubble;
-    view! {
-        <div class="cards">
-            <Card label="time to first token" value={si(s.ttft.get(), "s")} note={format!("prefill of {} requests together{}", s.concurrency, if bubble > 0.0 {
+    let (ttft_note, tpot_note) = match &d.in_flight {
+        Some(f) => (
+            format!(
+                "steady state: the step it arrives in, {}its prefill in {:.1} step(s){}",
+                if f.queue.get() > 0.0 {
+                    format!("{} in the queue, ", si(f.queue.get(), "s"))
+                } else {
+                    String::new()
+                },
+                f.prefill_steps,
+                if f.prefill_pause.get() > 0.0 {
+                    " before the next decode step"
+                } else {
+                    ""
+                }
+            ),
+            format!(
+                "a step of {:.1} decoding requests and {:.0} prompt tokens{}{}",
+                f.decode_sequences,
+                f.prefill_tokens,
+                if f.prefill_pause.get() > 0.0 {
+                    format!(
+                        ", and {} of prefill it waits for",
+                        si(f.prefill_pause.get(), "s")
+                    )
+                } else {
+                    String::new()
+                },
+                if f.tokens_per_step > 1.0 {
+                    format!(" · {:.2} tokens a step", f.tokens_per_step)
+                } else {
+                    String::new()
+                }
+            ),
+        ),
+        None => (
+            format!(
+                "static: prefill of {} requests together{}",
+                s.concurrency,
+                if bubble > 0.0 {
                     format!(", {:.0}% pipeline bubble", bubble * 100.0)
                 } else {
                     String::new()
-                })} figure="deploy-ttft" />
-            <Card label="time per output token" value={si(s.tpot.get(), "s")} note={format!("one decode step of {} requests at the mean context", s.concurrency)} figure="deploy-tpot" />
+                }
+            ),
+            format!(
+                "static: one decode step of {} requests at the mean context",
+                s.concurrency
+            ),
+        ),
+    };
+    let batching = if d.in_flight.is_some() {
+        "in-flight batching, steady state"
+    } else {
+        "static batching"
+    };
+    view! {
+        <div class="cards">
+            <Card label="time to first token" value={si(s.ttft.get(), "s")} note={ttft_note} figure="deploy-ttft" />
+            <Card label="time per output token" value={si(s.tpot.get(), "s")} note={tpot_note} figure="deploy-tpot" />
             <Card label="tokens/s per user" value={format!("{:.1}", s.tokens_per_s_per_user)} note={format!("request done in {}", si(s.request_time.get(), "s"))} figure="deploy-user" />
             <Card label="tokens/s per GPU" value={format!("{:.1}", s.tokens_per_s_per_gpu)} note={format!("{:.1} while decoding (prefill elsewhere) · {} GPUs", s.decode_tokens_per_s_per_gpu, l.gpus())} figure="deploy-gpu" />
             <div class="card">
@@ -268,12 +362,12 @@ pub fn DeployResults(
         <p class="hint">
             {match d.decode.calibration {
                 None => format!(
-                    "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus {} per step inside a domain and {} across the network (NVIDIA's NCCL tables measure more; tick \"expected\" for the fitted terms), static batching.",
+                    "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus {} per step inside a domain and {} across the network (NVIDIA's NCCL tables measure more; tick \"expected\" for the fitted terms); {batching}.",
                     CommModel::default().scale_up_latency,
                     CommModel::default().scale_out_latency
                 ),
                 Some(c) => format!(
-                    "Expected, not measured: {} of {} operator kinds{} and {} of {} collectives of a decode step at terms fitted on NVIDIA's measured kernel and NCCL tables, the rest at the bound (NCCL's terms are per group size, for the sizes its tables measured); static batching.",
+                    "Expected, not measured: {} of {} operator kinds{} and {} of {} collectives of a decode step at terms fitted on NVIDIA's measured kernel and NCCL tables, the rest at the bound (NCCL's terms are per group size, for the sizes its tables measured); {batching}.",
                     c.profiled_ops,
                     c.profiled_ops + c.bound_ops,
                     if c.fused_moe {

@@ -8,7 +8,8 @@ use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint, calibration_line};
 use rooflinr_model::deploy::{
-    self, CommModel, DeployOptions, Deployment, Layout, SearchResult, SearchSpace, Workload,
+    self, Batching, Benchmark, BenchmarkRun, Clients, CommModel, DeployOptions, Deployment,
+    HostOverhead, Layout, Scheduler, SearchResult, SearchSpace, Speculation, Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Figure, Source};
@@ -20,6 +21,15 @@ use serde::Serialize;
 use super::model::load_config;
 use crate::args::HardwareArgs;
 use crate::table;
+
+/// `--batching`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum BatchingArg {
+    /// In-flight batching under the framework's scheduler.
+    InFlight,
+    /// Static batching.
+    Static,
+}
 
 /// Arguments of `rooflinr deploy`.
 #[derive(clap::Args)]
@@ -34,7 +44,7 @@ pub struct Args {
     hardware: HardwareArgs,
     /// Weight format (with --search: a comma-separated list to try).
     #[arg(long, default_value = "bf16", value_delimiter = ',')]
-    weights: Vec<Format>,
+    pub(super) weights: Vec<Format>,
     /// Activation format.
     #[arg(long, default_value = "bf16")]
     activations: Format,
@@ -55,31 +65,31 @@ pub struct Args {
     ep: bool,
     /// Prompt tokens per request.
     #[arg(long, default_value_t = 1024)]
-    prompt: u64,
+    pub(super) prompt: u64,
     /// Output tokens per request.
     #[arg(long, default_value_t = 256)]
-    output: u64,
+    pub(super) output: u64,
     /// Requests served together.
     #[arg(long, default_value_t = 32)]
-    concurrency: u64,
+    pub(super) concurrency: u64,
     /// Search layouts and formats instead of evaluating one.
     #[arg(long)]
     search: bool,
     /// The GPU budget of a search.
     #[arg(long, default_value_t = 8)]
-    max_gpus: u32,
+    pub(super) max_gpus: u32,
     /// GPU counts a search tries (default: powers of two and multiples of the domain).
     #[arg(long, value_delimiter = ',')]
     gpus: Vec<u32>,
     /// Slowest acceptable output speed per user in a search, tokens/s.
     #[arg(long, default_value_t = 0.0, value_name = "TOKENS_PER_S")]
-    min_user_speed: f64,
+    pub(super) min_user_speed: f64,
     /// Longest acceptable time to first token in a search, seconds.
     #[arg(long, value_name = "SECONDS")]
-    max_ttft: Option<f64>,
+    pub(super) max_ttft: Option<f64>,
     /// Rows of the search's ranking to print.
     #[arg(long, default_value_t = 15)]
-    top: usize,
+    pub(super) top: usize,
     /// Communication hides behind compute (each stage takes the longer).
     #[arg(long)]
     overlap: bool,
@@ -112,15 +122,73 @@ pub struct Args {
     /// kernel profile at their expected time, collectives with a shipped NCCL profile at its
     /// fitted latency and bandwidth (both fitted on NVIDIA's measured tables).
     #[arg(long)]
-    calibrated: bool,
-    /// With `--calibrated`: whose kernels the terms were fitted on (`trtllm`, `vllm`,
-    /// `sglang`): the same operator runs different kernels with different fixed costs in
-    /// each serving framework.
+    pub(super) calibrated: bool,
+    /// The serving engine (`trtllm`, `vllm`, `sglang`): its scheduler's defaults for
+    /// in-flight batching, and with `--calibrated` whose kernels the terms were fitted on
+    /// (the same operator runs different kernels with different fixed costs in each).
     #[arg(long, value_parser = crate::args::parse_framework, default_value = "trtllm")]
-    framework: rooflinr_model::kernel_time::Framework,
+    pub(super) framework: rooflinr_model::kernel_time::Framework,
+    /// How the engine batches requests: `in-flight` (continuous batching under the
+    /// framework's scheduler, steady state) or `static` (the whole batch prefilled, then
+    /// decoded together: no engine schedules so, it is the figure of a fixed batch).
+    #[arg(long, value_enum, default_value = "in-flight")]
+    batching: BatchingArg,
+    /// New tokens one step may carry (default: the framework's, e.g. vLLM's
+    /// `--max-num-batched-tokens` 8,192 on an H100).
+    #[arg(long, value_name = "TOKENS")]
+    token_budget: Option<u64>,
+    /// Requests running at once (default: the framework's `--max-num-seqs` or
+    /// `max_batch_size`; the KV memory limits them too).
+    #[arg(long)]
+    max_seqs: Option<u64>,
+    /// Whether prompts may be split over steps (default: the framework's; vLLM and SGLang
+    /// yes, TensorRT-LLM's `enable_chunked_prefill` no).
+    #[arg(long)]
+    chunked_prefill: Option<bool>,
+    /// Speculative decoding: tokens drafted per step (DeepSeek's MTP modules, or a draft
+    /// model of one decoder layer).
+    #[arg(long, value_name = "TOKENS")]
+    speculate: Option<u32>,
+    /// With `--speculate`: the chance each drafted token is accepted. Default only where
+    /// published: DeepSeek-V3/R1 with one MTP module, 0.85 (the technical report's 85-90 %).
+    #[arg(long, requires = "speculate")]
+    acceptance: Option<f64>,
+    /// The share of each prompt already in the prefix cache (its prefill is skipped).
+    #[arg(long, default_value_t = 0.0, value_name = "SHARE")]
+    prefix_hit: f64,
+    /// Also simulate a benchmark of this many requests from a cold start, as `vllm bench
+    /// serve` runs one: `--concurrency` clients at once (or `--rate`), lengths as
+    /// `--length-floor` says.
+    #[arg(long, value_name = "REQUESTS")]
+    benchmark: Option<u64>,
+    /// With `--benchmark`: Poisson arrivals at this many requests per second instead of
+    /// `--concurrency` clients.
+    #[arg(long, requires = "benchmark", value_name = "PER_S")]
+    rate: Option<f64>,
+    /// With `--benchmark`: each prompt and output length uniform in [floor x length,
+    /// length] (`--random-range-ratio`; InferenceX runs 0.8); 1 is a fixed length.
+    #[arg(long, default_value_t = 1.0, value_name = "FLOOR")]
+    length_floor: f64,
+    /// Disaggregated serving: one prefill worker's layout (`tp8`, `tp1-dp8-ep`), with
+    /// `--decode`; `--tp`, `--pp`, `--dp` and `--ep` are then unused.
+    #[arg(long, value_parser = crate::args::parse_layout, requires = "decode", value_name = "LAYOUT")]
+    pub(super) prefill: Option<Layout>,
+    /// Disaggregated serving: one decode worker's layout, with `--prefill`.
+    #[arg(long, value_parser = crate::args::parse_layout, requires = "prefill", value_name = "LAYOUT")]
+    pub(super) decode: Option<Layout>,
+    /// Prefill workers.
+    #[arg(long, default_value_t = 1)]
+    pub(super) prefill_workers: u32,
+    /// Decode workers.
+    #[arg(long, default_value_t = 1)]
+    pub(super) decode_workers: u32,
+    /// With `--search`: search disaggregated deployments (both sides' layouts and their
+    /// ratio at --max-gpus) instead of aggregated ones.
+    #[arg(long, requires = "search")]
+    pub(super) disaggregated: bool,
     /// Print JSON instead of tables.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 #[derive(Serialize)]
@@ -132,7 +200,30 @@ struct DeployJson {
     output: u64,
     deployment: DeploymentRecord,
     curve: Vec<ServingPoint>,
+    benchmark: Option<BenchmarkJson>,
 }
+
+/// A simulated benchmark run (`--benchmark`).
+#[derive(Serialize)]
+struct BenchmarkJson {
+    kind: &'static str,
+    requests: u64,
+    clients: String,
+    length_floor: f64,
+    ttft_mean_s: f64,
+    ttft_median_s: f64,
+    ttft_p90_s: f64,
+    tpot_mean_s: f64,
+    tpot_median_s: f64,
+    tpot_p90_s: f64,
+    duration_s: f64,
+    output_tokens_per_s: f64,
+    output_tokens_per_s_per_gpu: f64,
+    steps: u64,
+}
+
+/// What a benchmark's figures are.
+const BENCHMARK_KIND: &str = "simulated: the engine's scheduler stepped through the benchmark's requests from a cold start, each step costed by the deployment model; not measured";
 
 #[derive(Serialize)]
 struct CandidateJson {
@@ -187,7 +278,11 @@ pub fn run(args: Args) -> Result<()> {
     let config = load_config(args.preset.as_deref(), args.config.as_deref())?;
     let hw = interconnect(&args, args.hardware.load()?)?;
     let efficiency = args.hardware.efficiency()?;
-    let options = options(&args)?;
+    let options = options(&args, &config, &hw)?;
+    if args.prefill.is_some() || args.disaggregated {
+        let scenario = scenario(&args, args.weights[0]);
+        return super::deploy_disagg::run(&args, &config, &hw, &scenario, &efficiency, &options);
+    }
     if args.search {
         let base = scenario(&args, args.weights[0]);
         let space = SearchSpace {
@@ -248,6 +343,26 @@ pub fn run(args: Args) -> Result<()> {
         curve.push(ServingPoint::of(&at.serving));
         c *= 2;
     }
+    let run = match args.benchmark {
+        None => None,
+        Some(requests) => Some(deploy::benchmark(
+            &config,
+            &hw,
+            &scenario,
+            &efficiency,
+            layout,
+            &Benchmark {
+                prompt: args.prompt,
+                output: args.output,
+                clients: clients(&args),
+                requests,
+                length_floor: args.length_floor,
+                prefix_hit: args.prefix_hit,
+                seed: 0,
+            },
+            &options,
+        )?),
+    };
     if args.json {
         return super::print_json(&DeployJson {
             model: config.name.clone(),
@@ -257,14 +372,91 @@ pub fn run(args: Args) -> Result<()> {
             output: args.output,
             deployment: DeploymentRecord::of(&d, args.weights[0]),
             curve,
+            benchmark: run.map(|r| BenchmarkJson {
+                kind: BENCHMARK_KIND,
+                requests: r.requests * u64::from(layout.data),
+                clients: clients_line(&args),
+                length_floor: args.length_floor,
+                ttft_mean_s: r.ttft.mean.get(),
+                ttft_median_s: r.ttft.median.get(),
+                ttft_p90_s: r.ttft.p90.get(),
+                tpot_mean_s: r.tpot.mean.get(),
+                tpot_median_s: r.tpot.median.get(),
+                tpot_p90_s: r.tpot.p90.get(),
+                duration_s: r.duration.get(),
+                output_tokens_per_s: r.output_tokens_per_s,
+                output_tokens_per_s_per_gpu: r.output_tokens_per_s / f64::from(layout.gpus()),
+                steps: r.steps,
+            }),
         });
     }
     print_deployment(&config, &hw, &scenario, &d, &args);
     print_curve(&curve);
+    if let Some(r) = &run {
+        print_benchmark(&args, layout, r);
+    }
     Ok(())
 }
 
-fn kind(args: &Args) -> &'static str {
+fn clients(args: &Args) -> Clients {
+    match args.rate {
+        Some(r) => Clients::Rate(r),
+        None => Clients::Concurrency(args.concurrency),
+    }
+}
+
+fn clients_line(args: &Args) -> String {
+    match args.rate {
+        Some(r) => format!("Poisson arrivals at {r} requests/s"),
+        None => format!("{} clients in a closed loop", args.concurrency),
+    }
+}
+
+fn print_benchmark(args: &Args, layout: Layout, r: &BenchmarkRun) {
+    println!(
+        "benchmark of {} requests from a cold start ({}; lengths {}) | {BENCHMARK_KIND}\n",
+        args.benchmark.unwrap_or(r.requests),
+        clients_line(args),
+        if args.length_floor < 1.0 {
+            format!(
+                "uniform in [{:.2} x, 1 x] of --prompt and --output",
+                args.length_floor
+            )
+        } else {
+            "fixed".into()
+        }
+    );
+    let mut t = table::new(&["benchmark", "mean", "median", "p90"], 1);
+    for (name, l) in [
+        ("time to first token", r.ttft),
+        ("time per output token", r.tpot),
+    ] {
+        t.add_row(vec![
+            name.to_string(),
+            si(l.mean.get(), "s"),
+            si(l.median.get(), "s"),
+            si(l.p90.get(), "s"),
+        ]);
+    }
+    table::print(&t);
+    println!(
+        "{} in {} over {} engine steps: {:.1} output tokens/s, {:.1} per GPU\n",
+        if layout.data > 1 {
+            format!(
+                "each of {} replicas served {} requests",
+                layout.data, r.requests
+            )
+        } else {
+            format!("{} requests", r.requests)
+        },
+        si(r.duration.get(), "s"),
+        r.steps,
+        r.output_tokens_per_s,
+        r.output_tokens_per_s / f64::from(layout.gpus())
+    );
+}
+
+pub(super) fn kind(args: &Args) -> &'static str {
     if args.calibrated {
         KIND_CALIBRATED
     } else {
@@ -272,7 +464,7 @@ fn kind(args: &Args) -> &'static str {
     }
 }
 
-fn scenario(args: &Args, weights: Format) -> Scenario {
+pub(super) fn scenario(args: &Args, weights: Format) -> Scenario {
     Scenario {
         phase: Phase::Decode,
         batch: 1,
@@ -288,7 +480,7 @@ fn scenario(args: &Args, weights: Format) -> Scenario {
     }
 }
 
-fn options(args: &Args) -> Result<DeployOptions> {
+fn options(args: &Args, config: &ModelConfig, hw: &Hardware) -> Result<DeployOptions> {
     for (name, v) in [
         ("--link-latency", args.link_latency),
         ("--network-latency", args.network_latency),
@@ -297,7 +489,53 @@ fn options(args: &Args) -> Result<DeployOptions> {
             bail!("{name} must be 0 or more µs, got {v}");
         }
     }
+    let batching = match args.batching {
+        BatchingArg::Static => {
+            if args.token_budget.is_some()
+                || args.max_seqs.is_some()
+                || args.chunked_prefill.is_some()
+            {
+                bail!(
+                    "--token-budget, --max-seqs and --chunked-prefill set an in-flight scheduler; drop them or --batching static"
+                );
+            }
+            Batching::Static
+        }
+        BatchingArg::InFlight => {
+            let d = Scheduler::default_for(args.framework, hw);
+            Batching::InFlight(Scheduler {
+                token_budget: args.token_budget.unwrap_or(d.token_budget),
+                max_sequences: args.max_seqs.unwrap_or(d.max_sequences),
+                chunked_prefill: args.chunked_prefill.unwrap_or(d.chunked_prefill),
+                ..d
+            })
+        }
+    };
+    let speculation = match (args.speculate, args.acceptance) {
+        (None, _) => None,
+        (Some(k), Some(acceptance)) => Some(Speculation {
+            draft_tokens: k,
+            acceptance,
+        }),
+        (Some(1), None) if config.mla.is_some() && config.name.starts_with("deepseek-ai/") => {
+            Some(Speculation::DEEPSEEK_V3_MTP)
+        }
+        (Some(_), None) => bail!(
+            "--speculate needs --acceptance for {}: no acceptance rate is published for it (DeepSeek-V3/R1 with one MTP module has one, 0.85)",
+            config.name
+        ),
+    };
     Ok(DeployOptions {
+        batching,
+        speculation,
+        prefix_hit: args.prefix_hit,
+        // The engine's host adds its launches and per-step work to the expected figures;
+        // the bound is the kernels alone.
+        host: if args.calibrated {
+            HostOverhead::fitted(args.framework)
+        } else {
+            HostOverhead::NONE
+        },
         comm: CommModel {
             scale_up_latency: Seconds(args.link_latency * 1e-6),
             scale_out_latency: Seconds(args.network_latency * 1e-6),
@@ -365,7 +603,7 @@ fn interconnect(args: &Args, mut hw: Hardware) -> Result<Hardware> {
     Ok(hw)
 }
 
-fn link_line(hw: &Hardware) -> String {
+pub(super) fn link_line(hw: &Hardware) -> String {
     hw.interconnect
         .as_ref()
         .map_or_else(|| "no published interconnect".into(), |ic| ic.describe())
@@ -424,6 +662,58 @@ fn print_deployment(
         d.max_concurrency
     );
     let s = d.serving;
+    match &d.in_flight {
+        Some(f) => {
+            let sch = f.scheduler;
+            println!(
+                "in-flight batching, steady state under {}'s scheduler: {} steps of up to {} tokens, at most {} requests{}, prompts {}",
+                args.framework.name(),
+                sch.policy.name(),
+                sch.token_budget,
+                sch.max_sequences.min(d.max_concurrency),
+                if sch.max_sequences > d.max_concurrency {
+                    " (the KV memory's limit)"
+                } else {
+                    ""
+                },
+                if sch.chunked_prefill {
+                    "chunked"
+                } else {
+                    "whole"
+                },
+            );
+            println!(
+                "a step: {} decoding sequences and {:.0} prompt tokens in {}{}; a prompt takes {:.1} steps{}{}\n",
+                fmt_count(f.decode_sequences),
+                f.prefill_tokens,
+                si(f.step.get(), "s"),
+                if f.prefill_pause.get() > 0.0 {
+                    format!(", then {} of prefill", si(f.prefill_pause.get(), "s"))
+                } else {
+                    String::new()
+                },
+                f.prefill_steps,
+                if f.waiting > 0.0 {
+                    format!(
+                        "; {} requests queue for {}",
+                        fmt_count(f.waiting),
+                        si(f.queue.get(), "s")
+                    )
+                } else {
+                    String::new()
+                },
+                if f.tokens_per_step > 1.0 {
+                    format!("; {:.2} tokens per sequence per step", f.tokens_per_step)
+                } else {
+                    String::new()
+                }
+            );
+        }
+        None => println!(
+            "static batching: the {} requests prefilled together, then decoded together at the mean context\n",
+            s.concurrency
+        ),
+    }
     let mut t = table::new(&["serving", "value"], 1);
     t.add_row(vec!["time to first token".into(), si(s.ttft.get(), "s")]);
     t.add_row(vec!["time per output token".into(), si(s.tpot.get(), "s")]);
@@ -661,4 +951,13 @@ fn print_search(args: &Args, config: &ModelConfig, hw: &Hardware, r: &SearchResu
     }
     table::print(&t);
     Ok(())
+}
+
+/// A count of requests or sequences: whole, or with one decimal where a mean is fractional.
+fn fmt_count(v: f64) -> String {
+    if (v - v.round()).abs() < 0.05 {
+        format!("{:.0}", v)
+    } else {
+        format!("{v:.1}")
+    }
 }

@@ -2,6 +2,7 @@
 
 pub mod collectives;
 pub mod deploy;
+pub mod deploy_disagg;
 pub mod formats;
 pub mod hardware;
 pub mod model;
@@ -9,6 +10,8 @@ pub mod predict;
 pub mod quantize;
 pub mod recommend;
 pub mod report;
+pub mod serving_sample;
+pub mod serving_validate;
 pub mod sweep;
 pub mod tiling;
 pub mod validate;

@@ -40,8 +40,19 @@ use serde::Serialize;
 pub struct Args {
     /// The tables: the wheel's `systems/data` folder (`cargo xtask setup` puts it in
     /// `~/.cache/rooflinr/aiconfigurator-core-0.12.0/systems/data`).
-    #[arg(long, value_name = "DIR")]
-    tables: PathBuf,
+    #[arg(long, value_name = "DIR", required_unless_present = "serving")]
+    tables: Option<PathBuf>,
+    /// Instead of the kernel tables: NVIDIA's measured serving sample, the wheel's
+    /// `systems/silicon_sample.csv`, every usable row predicted as its benchmark ran.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tables", "profiles", "residuals"])]
+    serving: Option<PathBuf>,
+    /// With `--serving`: fit each engine's host overhead on the development rows and print
+    /// the lines of `deploy::serving::HOST_OVERHEADS` instead.
+    #[arg(long, requires = "serving")]
+    fit: bool,
+    /// With `--fit`: fail where the fit differs from the shipped `HOST_OVERHEADS`.
+    #[arg(long, requires = "fit")]
+    check: bool,
     /// Stable JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -2778,9 +2789,15 @@ fn markdown(v: &Validation) -> String {
 
 /// Reads the tables, validates, prints.
 pub fn run(args: Args) -> Result<()> {
-    let rows = read_tables(&args.tables)?;
+    if let Some(sample) = &args.serving {
+        return super::serving_validate::run(sample, args.json, args.fit, args.check);
+    }
+    let Some(tables) = &args.tables else {
+        bail!("give --tables DIR (or --serving FILE)");
+    };
+    let rows = read_tables(tables)?;
     let mut v = validate(&rows, args.residuals.is_some());
-    v.collectives = super::collectives::validate(&args.tables)?;
+    v.collectives = super::collectives::validate(tables)?;
     if let Some(path) = &args.residuals {
         let mut csv = String::from(Residual::HEADER);
         csv.push('\n');

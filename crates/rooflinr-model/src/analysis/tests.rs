@@ -52,6 +52,9 @@ fn parameter_counts_match_the_published_ones() {
     check_params("llama-2-70b", 69.0, 69.0, 0.005);
     check_params("mixtral-8x7b", 46.7, 12.9, 0.005);
     check_params("qwen2.5-7b", 7.61, 7.61, 0.005);
+    check_params("llama-3.1-8b", 8.03, 8.03, 0.005);
+    check_params("llama-3.1-70b", 70.6, 70.6, 0.005);
+    check_params("qwen3-32b", 32.8, 32.8, 0.005);
     // DeepSeek-V3: 671 B; "37 B activated" is a round figure: we count 37.5 B.
     check_params("deepseek-v3", 671.0, 37.0, 0.02);
 }

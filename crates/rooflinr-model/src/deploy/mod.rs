@@ -29,27 +29,41 @@
 //!   idle for a fraction `(p - 1) / (m + p - 1)` (the bubble; GPipe, arXiv 1811.06965).
 //!   Decode keeps `p` micro-batches in flight, so a token takes `p` stage times and the
 //!   GPUs stay busy while there are at least `p` micro-batches.
-//! - **Serving** ([`Workload`]): static batching, as NVIDIA's aiconfigurator models it:
-//!   `concurrency` requests are prefilled together (the time to first token), then decode
-//!   together at the mean context `prompt + output / 2` (the time per output token); a
-//!   request takes `TTFT + (output - 1) x TPOT`; tokens/s per user is `1 / TPOT`, per GPU
-//!   `concurrency x output / request time / GPUs`, and per GPU while decoding (prefill on
-//!   other GPUs, as disaggregated serving does) `concurrency / TPOT / GPUs`.
+//! - **Serving** ([`Workload`], [`serving`]): how the engine batches requests
+//!   ([`DeployOptions::batching`]). In-flight batching under the engine's scheduler
+//!   ([`Scheduler::default_for`]): the steady state of a closed loop of `concurrency`
+//!   clients, each step carrying decode tokens beside prompt chunks ([`serving`] states
+//!   every formula), and a benchmark run from a cold start step by step ([`Simulator`]).
+//!   Static batching, as NVIDIA's aiconfigurator's static mode: `concurrency` requests
+//!   prefilled together (the time to first token), then decoded together at the mean
+//!   context `prompt + output / 2` (the time per output token). Either way a request takes
+//!   `TTFT + (output - 1) x TPOT`; tokens/s per user is `1 / TPOT`, per GPU `concurrency x
+//!   output / request time / GPUs` (Little's law for a closed loop), and per GPU while
+//!   decoding (prefill on other GPUs, as disaggregated serving does) `concurrency / TPOT /
+//!   GPUs`. Disaggregated prefill and decode workers: [`evaluate_disaggregated`].
 
 mod measured;
 pub mod record;
 mod search;
+pub mod serving;
 
 pub use measured::{
     COLLECTIVE_PROFILES, COLLECTIVE_SOURCE, CollectiveProfile, NCCL_PIPELINE_FILL,
     collective_profile,
 };
 pub use search::{Candidate, Loss, ParetoPoint, SearchResult, SearchSpace, search};
+pub use serving::disagg::{
+    Disaggregated, DisaggregatedPoint, DisaggregatedSearch, DisaggregatedServing,
+    DisaggregatedSpace, evaluate_disaggregated, search_disaggregated,
+};
+pub use serving::simulate::{Benchmark, BenchmarkRun, Clients, Latency};
+pub use serving::{Batching, HostOverhead, InFlightState, Policy, Scheduler, Speculation};
 
 use std::fmt;
 
 use crate::analysis::{
-    self, Block, OpId, OpReport, Phase, Scenario, WeightShard, kv_bytes_per_token, weights_per_gpu,
+    self, Block, OpId, OpReport, Phase, Scenario, SeqGroup, Step, WeightShard, kv_bytes_per_token,
+    weights_per_gpu,
 };
 use crate::config::ModelConfig;
 use crate::error::ModelError;
@@ -321,9 +335,19 @@ pub struct DeployOptions {
     pub calibrated: bool,
     /// Whose kernels the calibrated operators run (the kernel profiles are per framework).
     pub framework: crate::kernel_time::Framework,
+    /// How the engine batches requests ([`serving`]).
+    pub batching: Batching,
+    /// Speculative decoding (in-flight batching only).
+    pub speculation: Option<Speculation>,
+    /// The share of each prompt found in the prefix cache: its prefill is skipped, its
+    /// keys are still attended to (in-flight batching only).
+    pub prefix_hit: f64,
+    /// What the engine's host adds to each step (in-flight batching only).
+    pub host: HostOverhead,
 }
 
 impl Default for DeployOptions {
+    /// Static batching of the bound: the figures of a fixed batch, no engine's scheduler.
     fn default() -> Self {
         DeployOptions {
             comm: CommModel::default(),
@@ -331,6 +355,60 @@ impl Default for DeployOptions {
             prefill_micro_batches: None,
             calibrated: false,
             framework: crate::kernel_time::Framework::default(),
+            batching: Batching::Static,
+            speculation: None,
+            prefix_hit: 0.0,
+            host: HostOverhead::NONE,
+        }
+    }
+}
+
+impl DeployOptions {
+    /// In-flight batching under `framework`'s default scheduler on `hardware`.
+    pub fn in_flight(
+        framework: crate::kernel_time::Framework,
+        hardware: &Hardware,
+    ) -> DeployOptions {
+        DeployOptions {
+            framework,
+            batching: Batching::InFlight(Scheduler::default_for(framework, hardware)),
+            ..DeployOptions::default()
+        }
+    }
+
+    fn validate(&self) -> Result<(), ModelError> {
+        if !(self.expert_imbalance >= 1.0 && self.expert_imbalance.is_finite()) {
+            return Err(ModelError::invalid(
+                "expert_imbalance",
+                format!("must be 1 or more, got {}", self.expert_imbalance),
+            ));
+        }
+        let eff = self.comm.bandwidth_efficiency;
+        if !(eff > 0.0 && eff <= 1.0) {
+            return Err(ModelError::invalid(
+                "bandwidth_efficiency",
+                format!("must be in (0, 1], got {eff}"),
+            ));
+        }
+        if !(0.0..1.0).contains(&self.prefix_hit) {
+            return Err(ModelError::invalid(
+                "prefix_hit",
+                format!("must be in [0, 1), got {}", self.prefix_hit),
+            ));
+        }
+        if let Some(s) = &self.speculation {
+            s.validate()?;
+        }
+        self.host.validate()?;
+        match self.batching {
+            Batching::InFlight(s) => s.validate(),
+            Batching::Static if self.speculation.is_some() || self.prefix_hit > 0.0 => {
+                Err(ModelError::invalid(
+                    "batching",
+                    "speculative decoding and prefix caching are modelled with in-flight batching, not static",
+                ))
+            }
+            Batching::Static => Ok(()),
         }
     }
 }
@@ -484,6 +562,8 @@ pub struct Deployment {
     pub decode: DeployPass,
     /// The serving figures.
     pub serving: Serving,
+    /// With in-flight batching: its steady state.
+    pub in_flight: Option<InFlightState>,
 }
 
 /// Prompt tokens a replica prefills at once: servers split long prefills into chunks
@@ -513,19 +593,7 @@ pub fn evaluate(
             format!("{} exceeds {MAX_CONCURRENCY}", workload.concurrency),
         ));
     }
-    if !(options.expert_imbalance >= 1.0 && options.expert_imbalance.is_finite()) {
-        return Err(ModelError::invalid(
-            "expert_imbalance",
-            format!("must be 1 or more, got {}", options.expert_imbalance),
-        ));
-    }
-    let eff = options.comm.bandwidth_efficiency;
-    if !(eff > 0.0 && eff <= 1.0) {
-        return Err(ModelError::invalid(
-            "bandwidth_efficiency",
-            format!("must be in (0, 1], got {eff}"),
-        ));
-    }
+    options.validate()?;
     // A layout that needs a collective on a device with no interconnect is refused by
     // `collective_cost`, naming it; replicas that never talk (DP of a dense model) need none.
     let cx = Context {
@@ -554,8 +622,18 @@ pub fn evaluate(
         workload.mean_context().max(1),
         layout.pipeline,
     )?;
-    let ttft = prefill.time;
-    let tpot = decode.time;
+    let (ttft, tpot, in_flight) = match options.batching {
+        Batching::Static => (prefill.time, decode.time, None),
+        Batching::InFlight(scheduler) => {
+            let mut cost = serving::StepCost::new(cx, scenario, options.speculation);
+            let request =
+                serving::RequestShape::new(workload.prompt, workload.output, options.prefix_hit);
+            let clients = cx.per_replica(workload.concurrency) as f64;
+            let capacity = (max_concurrency as f64 / cx.data()).floor();
+            let s = serving::steady(&mut cost, scheduler, request, clients, capacity)?;
+            (s.ttft, s.tpot, Some(s.state))
+        }
+    };
     let request_time = ttft + tpot * (workload.output - 1) as f64;
     let serving = Serving {
         concurrency: workload.concurrency,
@@ -577,7 +655,94 @@ pub fn evaluate(
         prefill,
         decode,
         serving,
+        in_flight,
     })
+}
+
+/// Runs `benchmark` on `layout` under the in-flight scheduler of `options` ([`Simulator`]).
+pub fn benchmark(
+    config: &ModelConfig,
+    hardware: &Hardware,
+    scenario: &Scenario,
+    efficiency: &Efficiency,
+    layout: Layout,
+    benchmark: &Benchmark,
+    options: &DeployOptions,
+) -> Result<BenchmarkRun, ModelError> {
+    Simulator::new(config, hardware, scenario, efficiency, layout, options)?.run(benchmark)
+}
+
+/// Benchmark runs on one deployment ([`serving::simulate`]), its steps costed once for
+/// every run.
+pub struct Simulator<'a> {
+    cost: serving::StepCost<'a>,
+    scheduler: Scheduler,
+}
+
+impl<'a> Simulator<'a> {
+    /// The simulator of `layout` under the in-flight scheduler of `options`.
+    pub fn new(
+        config: &'a ModelConfig,
+        hardware: &'a Hardware,
+        scenario: &'a Scenario,
+        efficiency: &'a Efficiency,
+        layout: Layout,
+        options: &'a DeployOptions,
+    ) -> Result<Simulator<'a>, ModelError> {
+        layout.validate(config)?;
+        options.validate()?;
+        let Batching::InFlight(scheduler) = options.batching else {
+            return Err(ModelError::invalid(
+                "batching",
+                "a benchmark run is simulated under an engine's in-flight scheduler; static batching has none",
+            ));
+        };
+        let cx = Context {
+            config,
+            hardware,
+            efficiency,
+            layout,
+            options,
+        };
+        Ok(Simulator {
+            cost: serving::StepCost::new(cx, scenario, options.speculation),
+            scheduler,
+        })
+    }
+
+    /// Runs `benchmark`: the figures of one replica, whose clients and requests are its
+    /// `1 / DP` share, with the output tokens per second of the whole deployment.
+    pub fn run(&mut self, benchmark: &Benchmark) -> Result<BenchmarkRun, ModelError> {
+        benchmark.validate()?;
+        let cx = self.cost.context();
+        let end = benchmark.prompt + benchmark.output;
+        let dp = u64::from(cx.layout.data);
+        let capacity = cx.max_concurrency(self.cost.scenario(), benchmark.prompt, end) / dp;
+        if capacity == 0 {
+            return Err(ModelError::invalid(
+                "memory",
+                format!(
+                    "the weights and one request's KV cache of {end} tokens do not fit in {} per GPU",
+                    crate::units::si(cx.hardware.memory_capacity.value.get(), "B")
+                ),
+            ));
+        }
+        let clients = match benchmark.clients {
+            Clients::Concurrency(c) => Clients::Concurrency(c.div_ceil(dp)),
+            Clients::Rate(r) => Clients::Rate(r / dp as f64),
+        };
+        let requests = benchmark.requests.div_ceil(dp);
+        let mut run = serving::simulate::run(
+            &mut self.cost,
+            self.scheduler,
+            benchmark,
+            clients,
+            requests,
+            capacity,
+        )?;
+        run.output_tokens_per_s *= dp as f64;
+        Ok(run)
+    }
 }
 
 /// One collective's cost.
@@ -640,6 +805,31 @@ pub fn collective_cost(
     })
 }
 
+/// What one micro-batch of a stage puts on the wire.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct CommLoad {
+    /// New tokens of the whole stage (every replica's).
+    stage_tokens: f64,
+    /// New tokens of the busiest replica.
+    replica_tokens: f64,
+    /// Positions whose logits the busiest replica computes.
+    replica_logits: f64,
+}
+
+/// The time of one engine step: its operators and collectives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepTime {
+    /// Operators' time.
+    pub compute: Seconds,
+    /// Collectives' time.
+    pub communication: Seconds,
+    /// The step: compute and communication, added or overlapped.
+    pub time: Seconds,
+    /// Kernels the step launches: one per operator and collective instance.
+    pub launches: f64,
+}
+
+#[derive(Clone, Copy)]
 struct Context<'a> {
     config: &'a ModelConfig,
     hardware: &'a Hardware,
@@ -845,9 +1035,14 @@ impl Context<'_> {
     /// The shard of a micro-batch of `micro` sequences: the token divisor is what leaves
     /// the busiest replica its `ceil(micro / DP)` sequences.
     fn op_shard(&self, micro: u64) -> OpShard {
+        self.op_shard_over(micro as f64 / self.per_replica(micro) as f64)
+    }
+
+    /// The shard of a stage's step whose tokens divide `data` ways among the replicas.
+    fn op_shard_over(&self, data: f64) -> OpShard {
         OpShard {
             tensor: self.tensor(),
-            data: micro as f64 / self.per_replica(micro) as f64,
+            data,
             experts_over: self.stage_gpus(),
             expert_parallel: self.layout.expert,
             imbalance: if self.layout.expert {
@@ -955,56 +1150,10 @@ impl Context<'_> {
     ) -> Result<DeployPass, ModelError> {
         let m = u64::from(micro_batches.max(1)).min(batch);
         let micro = batch.div_ceil(m);
-        let pass_scenario = Scenario {
-            phase,
-            batch: micro,
-            seq,
-            ..scenario.clone()
-        };
-        let whole = analysis::analyze(self.config, self.hardware, &pass_scenario, self.efficiency)?;
+        let step = Step::uniform(phase, micro as f64, seq as f64);
         let shard = self.op_shard(micro);
-        let fraction = self.layer_fraction();
-        let pipelined = self.layout.pipeline > 1;
-        let mut ops: Vec<OpReport> = whole
-            .ops
-            .into_iter()
-            // The embedding sits on the first stage; the last (with the LM head) is the
-            // heavier one this pass describes.
-            .filter(|o| !(pipelined && o.id == OpId::Embedding))
-            .map(|o| {
-                let count = if o.id.block() == Block::Model {
-                    o.count
-                } else {
-                    o.count * fraction
-                };
-                let op = shard_op(o.id, &o.op, &shard);
-                let result = op.predict(&o.precision, self.hardware, self.efficiency);
-                OpReport {
-                    id: o.id,
-                    count,
-                    op,
-                    precision: o.precision,
-                    result,
-                    time: result.prediction.time * count,
-                    share: 0.0,
-                }
-            })
-            .collect();
+        let (mut ops, expected) = self.stage_ops(scenario, &step, &shard)?;
         let bound: Seconds = ops.iter().map(|o| o.time).sum();
-        let expected = self.options.calibrated.then(|| {
-            let expert_parallel = if shard.expert_parallel {
-                shard.experts_over
-            } else {
-                1.0
-            };
-            crate::kernel_time::calibrated_pass_placed(
-                &ops,
-                self.hardware,
-                self.options.framework,
-                crate::kernel_time::Activations::QuantisedFirst,
-                expert_parallel,
-            )
-        });
         let compute = expected.map_or(bound, |e| Seconds(e.time_s));
         for o in &mut ops {
             o.share = if compute.get() > 0.0 {
@@ -1017,7 +1166,13 @@ impl Context<'_> {
             Phase::Prefill => seq as f64,
             Phase::Decode => 1.0,
         };
-        let (comms, profiled_comms) = self.comms(scenario, micro, tokens_per_sequence)?;
+        let replica_sequences = self.per_replica(micro) as f64;
+        let load = CommLoad {
+            stage_tokens: micro as f64 * tokens_per_sequence,
+            replica_tokens: replica_sequences * tokens_per_sequence,
+            replica_logits: replica_sequences,
+        };
+        let (comms, profiled_comms) = self.comms(scenario, load)?;
         let communication: Seconds = comms.iter().map(|c| c.time).sum();
         let calibration = expected.map(|e| PassCalibration {
             fused_moe: e.fused_moe,
@@ -1027,15 +1182,7 @@ impl Context<'_> {
             bound_comms: comms.len() - profiled_comms,
             framework: self.options.framework,
         });
-        let stage = if self.options.comm.overlap {
-            if compute.get() >= communication.get() {
-                compute
-            } else {
-                communication
-            }
-        } else {
-            compute + communication
-        };
+        let stage = self.stage_time(compute, communication);
         let p = f64::from(self.layout.pipeline);
         let mf = m as f64;
         let (time, bubble) = match phase {
@@ -1057,23 +1204,132 @@ impl Context<'_> {
         })
     }
 
-    /// The heaviest stage's communication for one micro-batch of `micro` sequences of
-    /// `tokens_per_sequence` new tokens (rules in the module comment and on [`CommId`]),
-    /// and how many were costed by a shipped NCCL profile.
+    /// One engine step of the busiest attention replica carrying `step` (its decoding
+    /// sequences and prompt chunks): the stage runs `DP` such steps at once, one per
+    /// replica; with `PP` stages the step's sequences pass in `PP` micro-batches, each
+    /// through every stage, as a decode pass does (`PP` stage times of a micro-batch of
+    /// a `1 / PP` share).
+    fn step_time(&self, scenario: &Scenario, step: &Step) -> Result<StepTime, ModelError> {
+        let (d, p) = (self.data(), f64::from(self.layout.pipeline));
+        let scale = d / p;
+        let stage_step = Step {
+            groups: step
+                .groups
+                .iter()
+                .map(|g| SeqGroup {
+                    sequences: g.sequences * scale,
+                    ..*g
+                })
+                .collect(),
+            logits: step.logits * scale,
+        };
+        let (ops, expected) = self.stage_ops(scenario, &stage_step, &self.op_shard_over(d))?;
+        let compute =
+            expected.map_or_else(|| ops.iter().map(|o| o.time).sum(), |e| Seconds(e.time_s));
+        let stage_tokens = stage_step.tokens();
+        let load = CommLoad {
+            stage_tokens,
+            replica_tokens: stage_tokens / d,
+            replica_logits: stage_step.logits / d,
+        };
+        let (comms, _) = self.comms(scenario, load)?;
+        let communication: Seconds = comms.iter().map(|c| c.time).sum();
+        let launches =
+            ops.iter().map(|o| o.count).sum::<f64>() + comms.iter().map(|c| c.count).sum::<f64>();
+        Ok(StepTime {
+            compute: compute * p,
+            communication: communication * p,
+            time: self.stage_time(compute, communication) * p,
+            launches: launches * p,
+        })
+    }
+
+    /// One GPU's operators of a stage running `step` (the whole stage's step), cut by
+    /// `shard` and costed by the roofline, and with [`DeployOptions::calibrated`] their
+    /// expected time.
+    fn stage_ops(
+        &self,
+        scenario: &Scenario,
+        step: &Step,
+        shard: &OpShard,
+    ) -> Result<(Vec<OpReport>, Option<crate::kernel_time::CalibratedPass>), ModelError> {
+        let whole =
+            analysis::step_ops(self.config, self.hardware, scenario, step, self.efficiency)?;
+        let fraction = self.layer_fraction();
+        let pipelined = self.layout.pipeline > 1;
+        let ops: Vec<OpReport> = whole
+            .into_iter()
+            // The embedding sits on the first stage; the last (with the LM head) is the
+            // heavier one this pass describes.
+            .filter(|o| !(pipelined && o.id == OpId::Embedding))
+            .map(|o| {
+                let count = if o.id.block() == Block::Model {
+                    o.count
+                } else {
+                    o.count * fraction
+                };
+                let op = shard_op(o.id, &o.op, shard);
+                let result = op.predict(&o.precision, self.hardware, self.efficiency);
+                OpReport {
+                    id: o.id,
+                    count,
+                    op,
+                    precision: o.precision,
+                    result,
+                    time: result.prediction.time * count,
+                    share: 0.0,
+                }
+            })
+            .collect();
+        let expected = self.options.calibrated.then(|| {
+            let expert_parallel = if shard.expert_parallel {
+                shard.experts_over
+            } else {
+                1.0
+            };
+            crate::kernel_time::calibrated_pass_placed(
+                &ops,
+                self.hardware,
+                self.options.framework,
+                crate::kernel_time::Activations::QuantisedFirst,
+                expert_parallel,
+            )
+        });
+        Ok((ops, expected))
+    }
+
+    /// A stage's time from its compute and communication: their sum, or the longer of the
+    /// two when [`CommModel::overlap`] is set.
+    fn stage_time(&self, compute: Seconds, communication: Seconds) -> Seconds {
+        if self.options.comm.overlap {
+            if compute.get() >= communication.get() {
+                compute
+            } else {
+                communication
+            }
+        } else {
+            compute + communication
+        }
+    }
+
+    /// The heaviest stage's communication for one micro-batch carrying `load` (rules in the
+    /// module comment and on [`CommId`]), and how many were costed by a shipped NCCL
+    /// profile.
     fn comms(
         &self,
         scenario: &Scenario,
-        micro: u64,
-        tokens_per_sequence: f64,
+        load: CommLoad,
     ) -> Result<(Vec<CommReport>, usize), ModelError> {
         let c = self.config;
         let l = self.layout;
         let fraction = self.layer_fraction();
         let element = Bytes::from_bits(scenario.precision.activations.bits_per_element());
         let h = c.hidden as f64;
-        let stage_tokens = micro as f64 * tokens_per_sequence;
-        let replica_sequences = self.per_replica(micro) as f64;
-        let replica_tokens = replica_sequences * tokens_per_sequence;
+        let CommLoad {
+            stage_tokens,
+            replica_tokens,
+            replica_logits,
+        } = load;
         let hidden_message = element * (replica_tokens * h);
         let layers = c.layers as f64;
         let dense_layers = c.moe.as_ref().map_or(layers, |m| m.dense_layers as f64);
@@ -1176,7 +1432,7 @@ impl Context<'_> {
             t,
             t,
             1.0,
-            element * (replica_sequences * c.vocab as f64),
+            element * (replica_logits * c.vocab as f64),
         )?;
         // Adjacent stages span two stages' GPUs.
         add(

@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use super::{COLLECTIVE_SOURCE, CommReport, DeployPass, Deployment, PassCalibration, Serving};
+use super::{
+    COLLECTIVE_SOURCE, CommReport, DeployPass, Deployment, InFlightState, PassCalibration, Serving,
+};
 use crate::format::Format;
 use crate::kernel_time::PROFILE_SOURCE;
 
@@ -84,10 +86,16 @@ pub struct DeploymentRecord {
     pub max_concurrency: u64,
     /// Requests served together.
     pub concurrency: u64,
-    /// Time to first token (the batch's prefill), seconds.
+    /// `static` or `in-flight`.
+    pub batching: &'static str,
+    /// Time to first token, seconds (static: the batch's prefill; in-flight: the steady
+    /// state's wait, queue and prefill).
     pub ttft_s: f64,
-    /// Time per output token (one decode step at the mean context), seconds.
+    /// Time per output token, seconds (static: one decode step at the mean context;
+    /// in-flight: the steady state's steps over the output).
     pub tpot_s: f64,
+    /// With in-flight batching: its steady state.
+    pub in_flight: Option<InFlightRecord>,
     /// One request from arrival to its last token, seconds.
     pub request_time_s: f64,
     /// Output tokens per second each user sees.
@@ -100,6 +108,58 @@ pub struct DeploymentRecord {
     pub prefill: PassRecord,
     /// One decode step at the mean context.
     pub decode: PassRecord,
+}
+
+/// The steady state of in-flight batching.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InFlightRecord {
+    /// `mixed` (decode and prompt chunks in one step) or `prefill-first`.
+    pub policy: &'static str,
+    /// New tokens a step may carry.
+    pub token_budget: u64,
+    /// Requests running at once, at most.
+    pub max_sequences: u64,
+    /// Whether prompts may be split over steps.
+    pub chunked_prefill: bool,
+    /// Requests running on the busiest replica.
+    pub running: f64,
+    /// Requests waiting for a place on it.
+    pub waiting: f64,
+    /// Seconds of a step.
+    pub step_s: f64,
+    /// Decoding sequences per step.
+    pub decode_sequences: f64,
+    /// Prompt tokens per step (per prefill, prefill-first).
+    pub prefill_tokens: f64,
+    /// Steps a request's prefill takes.
+    pub prefill_steps: f64,
+    /// Seconds of the prefill a decode step waits for (prefill-first).
+    pub prefill_pause_s: f64,
+    /// Seconds in the queue.
+    pub queue_s: f64,
+    /// Tokens a decode step yields per sequence.
+    pub tokens_per_step: f64,
+}
+
+impl InFlightRecord {
+    /// The record of a steady state.
+    pub fn of(s: &InFlightState) -> InFlightRecord {
+        InFlightRecord {
+            policy: s.scheduler.policy.name(),
+            token_budget: s.scheduler.token_budget,
+            max_sequences: s.scheduler.max_sequences,
+            chunked_prefill: s.scheduler.chunked_prefill,
+            running: s.running,
+            waiting: s.waiting,
+            step_s: s.step.get(),
+            decode_sequences: s.decode_sequences,
+            prefill_tokens: s.prefill_tokens,
+            prefill_steps: s.prefill_steps,
+            prefill_pause_s: s.prefill_pause.get(),
+            queue_s: s.queue.get(),
+            tokens_per_step: s.tokens_per_step,
+        }
+    }
 }
 
 /// One point of a serving curve.
@@ -188,8 +248,14 @@ impl DeploymentRecord {
             fits: d.memory.fits(),
             max_concurrency: d.max_concurrency,
             concurrency: s.concurrency,
+            batching: if d.in_flight.is_some() {
+                "in-flight"
+            } else {
+                "static"
+            },
             ttft_s: s.ttft.get(),
             tpot_s: s.tpot.get(),
+            in_flight: d.in_flight.as_ref().map(InFlightRecord::of),
             request_time_s: s.request_time.get(),
             tokens_per_s_per_user: s.tokens_per_s_per_user,
             tokens_per_s_per_gpu: s.tokens_per_s_per_gpu,

@@ -142,7 +142,7 @@ pub struct SearchResult {
     pub evaluated: usize,
 }
 
-fn default_gpu_counts(hardware: &Hardware, max: u32) -> Vec<u32> {
+pub(super) fn default_gpu_counts(hardware: &Hardware, max: u32) -> Vec<u32> {
     let Some(ic) = &hardware.interconnect else {
         return vec![1];
     };
@@ -160,7 +160,7 @@ fn default_gpu_counts(hardware: &Hardware, max: u32) -> Vec<u32> {
 
 /// Every valid layout on `gpus` GPUs: TP a power of two, PP any divisor, DP the rest;
 /// expert parallelism on and off for a mixture of experts.
-fn layouts(config: &ModelConfig, gpus: u32) -> Vec<Layout> {
+pub(super) fn layouts(config: &ModelConfig, gpus: u32) -> Vec<Layout> {
     let mut out = Vec::new();
     let mut t = 1;
     while t <= gpus {

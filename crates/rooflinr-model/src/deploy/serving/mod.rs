@@ -1,0 +1,599 @@
+//! How a serving engine batches requests, and the serving figures that follow: static
+//! batching, in-flight batching under each engine's scheduler (steady state here; a
+//! benchmark run from a cold start in [`simulate`]), speculative decoding and prefix
+//! caching.
+//!
+//! In-flight (continuous) batching (Yu et al., OSDI 2022 "Orca") schedules every step
+//! anew: requests join as others finish, and a step carries the decode tokens of running
+//! requests beside prompt chunks of arriving ones (chunked prefill, Agrawal et al., OSDI
+//! 2024 "Sarathi-Serve"). Each engine's rules, with their source, are on [`Policy`] and
+//! [`Scheduler::default_for`]. The steady state of a closed loop of `C` clients (each
+//! sending its next request when its last one ends, as `vllm bench serve
+//! --max-concurrency` does), per attention replica, prompt `P` of which a share `h` is
+//! cached, output `O`:
+//! - A request takes `s_p` steps to prefill its `P' = P (1 - h)` new tokens and
+//!   `s_d = ceil((O - 1) / a)` decode steps, where `a` is the tokens a step yields per
+//!   sequence (1, or [`Speculation::tokens_per_step`]). With `n` requests running, each step
+//!   completes `r = n / (s_p + s_d)` of them, so it carries `D = r s_d` decoding sequences
+//!   and `r P'` prompt tokens (Little's law over steps).
+//! - [`Policy::Mixed`]: one step holds both, decode first; `s_p = P' / (B - D q)` steps
+//!   of what the budget `B` leaves after the `q` tokens of each decoding sequence
+//!   (at least one step; a whole prompt in one step without chunked prefill). TPOT is
+//!   `s_d` steps over `O - 1` tokens; TTFT is the step during which the request arrives
+//!   (a closed-loop client's next request reaches the engine after it began its next
+//!   step) plus its `s_p` prefill steps.
+//! - [`Policy::PrefillFirst`]: a step either prefills or decodes. During each decode step
+//!   of `tau_d`, `m = lambda tau` requests arrive (`lambda` the completion rate, `tau` the
+//!   mean time between decode steps); their prefill runs before the next decode step, so
+//!   TPOT is `tau_d` plus that prefill (a one-request prefill after a fraction `m` of decode
+//!   steps when `m < 1`), and TTFT is the decode step it waits for plus its prefill.
+//! - More clients than the engine runs at once (its sequence cap, or what the KV memory
+//!   holds) wait in a queue: `waiting / completion rate` more before their first token.
+
+mod cost;
+pub mod disagg;
+pub mod simulate;
+
+use crate::analysis::{Phase, SeqGroup, Step};
+use crate::error::ModelError;
+use crate::hardware::Hardware;
+use crate::kernel_time::Framework;
+use crate::units::Seconds;
+
+pub(super) use cost::StepCost;
+
+/// How an engine batches requests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Batching {
+    /// Static batching: the requests are prefilled together, then decoded together at the
+    /// mean context until the last one ends (NVIDIA aiconfigurator's static mode). No
+    /// serving engine schedules this way; it is the bound of a fixed batch.
+    Static,
+    /// In-flight batching under a scheduler.
+    InFlight(Scheduler),
+}
+
+impl Batching {
+    /// `static` or `in-flight`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Batching::Static => "static",
+            Batching::InFlight(_) => "in-flight",
+        }
+    }
+}
+
+/// Which requests an engine's step carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Decode tokens of every running request first, then prompt tokens (chunks, where
+    /// allowed) of the requests still prefilling and of waiting ones, oldest first, up to
+    /// the budget, all in one step: vLLM's V1 scheduler (`vllm/v1/core/sched/scheduler.py`,
+    /// running requests before waiting ones) and TensorRT-LLM's micro-batch scheduler
+    /// (generation requests, then context requests while `max_num_tokens` holds).
+    Mixed,
+    /// A step prefills waiting requests (up to the chunk size, no decode beside them)
+    /// whenever any wait, else decodes the running ones: SGLang's scheduler
+    /// (`Scheduler.get_next_batch_to_run` in `python/sglang/srt/managers/scheduler.py`
+    /// runs a new prefill batch before the running decode batch; `--enable-mixed-chunk`,
+    /// off by default, would mix them).
+    PrefillFirst,
+}
+
+impl Policy {
+    /// `mixed` or `prefill-first`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Mixed => "mixed",
+            Policy::PrefillFirst => "prefill-first",
+        }
+    }
+}
+
+/// An engine's scheduler.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scheduler {
+    /// Which requests a step carries.
+    pub policy: Policy,
+    /// New tokens one step may carry: vLLM's `--max-num-batched-tokens`, TensorRT-LLM's
+    /// `max_num_tokens`, SGLang's `--chunked-prefill-size`.
+    pub token_budget: u64,
+    /// Requests running at once (vLLM's `--max-num-seqs`, TensorRT-LLM's
+    /// `max_batch_size`, SGLang's `--max-running-requests`), besides what the KV memory
+    /// holds.
+    pub max_sequences: u64,
+    /// Whether a prompt may be split over steps (else it waits until it fits whole; one
+    /// longer than the whole budget runs alone in a step).
+    pub chunked_prefill: bool,
+}
+
+/// Most requests a step may carry, and the largest budget accepted.
+pub const MAX_SCHEDULED: u64 = 1 << 24;
+
+impl Scheduler {
+    /// The scheduler `framework` runs with its defaults on `hardware`:
+    /// - vLLM 0.11-0.19 (`vllm serve`, V1 engine, `EngineArgs.get_batch_defaults` in
+    ///   `vllm/engine/arg_utils.py`): chunked prefill on; 8,192 tokens and 1,024
+    ///   sequences on a GPU of 70 GiB or more that is not an A100, else 2,048 and 256.
+    /// - TensorRT-LLM (`trtllm-serve`, PyTorch backend, `TorchLlmArgs` in
+    ///   `tensorrt_llm/llmapi/llm_args.py`): `max_num_tokens` 8,192, `max_batch_size`
+    ///   2,048, `enable_chunked_prefill` false.
+    /// - SGLang (`ServerArgs` in `python/sglang/srt/server_args.py`):
+    ///   `--chunked-prefill-size` 2,048 below 35 GB of GPU memory, 8,192 below 160 GB
+    ///   (H100, H200), 16,384 above (B200, B300); `--max-running-requests` unset, so the
+    ///   KV memory decides.
+    pub fn default_for(framework: Framework, hardware: &Hardware) -> Scheduler {
+        let gib = hardware.memory_capacity.value.get() / f64::from(1u32 << 30);
+        let gb = hardware.memory_capacity.value.get() / 1e9;
+        match framework {
+            Framework::Vllm => {
+                let large = gib >= 70.0 && !hardware.key.starts_with("a100");
+                Scheduler {
+                    policy: Policy::Mixed,
+                    token_budget: if large { 8192 } else { 2048 },
+                    max_sequences: if large { 1024 } else { 256 },
+                    chunked_prefill: true,
+                }
+            }
+            Framework::TensorRtLlm => Scheduler {
+                policy: Policy::Mixed,
+                token_budget: 8192,
+                max_sequences: 2048,
+                chunked_prefill: false,
+            },
+            Framework::Sglang => Scheduler {
+                policy: Policy::PrefillFirst,
+                token_budget: if gb < 35.0 {
+                    2048
+                } else if gb < 160.0 {
+                    8192
+                } else {
+                    16384
+                },
+                max_sequences: MAX_SCHEDULED,
+                chunked_prefill: true,
+            },
+        }
+    }
+
+    /// The budget a step has when `running` requests of `verify` tokens each decode beside
+    /// prompts of `prompt` tokens: the scheduler's, or without chunked prefill at least a
+    /// whole prompt beside the running batch, as an engine that cannot split prompts must be
+    /// launched (InferenceX's TensorRT-LLM recipes, `benchmarks/single_node/*_trt.sh`, set
+    /// `max_num_tokens` to the concurrency plus the prompt plus 64, rounded up to 64).
+    pub fn budget_for(&self, prompt: f64, running: f64, verify: f64) -> f64 {
+        let budget = self.token_budget as f64;
+        if self.chunked_prefill {
+            return budget;
+        }
+        let whole = ((running * verify + prompt + 64.0) / 64.0).ceil() * 64.0;
+        budget.max(whole)
+    }
+
+    /// Refuses a budget or a cap of 0 or over [`MAX_SCHEDULED`], naming it.
+    pub fn validate(&self) -> Result<(), ModelError> {
+        for (field, v) in [
+            ("token_budget", self.token_budget),
+            ("max_sequences", self.max_sequences),
+        ] {
+            if v == 0 || v > MAX_SCHEDULED {
+                return Err(ModelError::invalid(
+                    field,
+                    format!("must be 1 to {MAX_SCHEDULED}, got {v}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What an engine's host adds to a step beyond its kernels.
+///
+/// A step that carries prompt tokens runs without a CUDA graph (the engines capture decode
+/// batches only: vLLM up to `max_capture_size` tokens, SGLang's and TensorRT-LLM's decode
+/// graphs), so its kernels are launched one by one from Python while the GPU runs them: it
+/// takes the longer of its kernels and their launches. Between steps the GPU waits for the
+/// engine's scheduling, sampling and output processing. Neither is in the kernel tables;
+/// both are fitted per engine by `rooflinr validate --serving` ([`HostOverhead::fitted`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostOverhead {
+    /// Host time per kernel launched in a step without a CUDA graph.
+    pub launch: Seconds,
+    /// Host time per step the GPU waits for.
+    pub step: Seconds,
+    /// The API server's time before a request reaches the scheduler (HTTP, chat template,
+    /// tokenisation), in every request's time to first token.
+    pub request: Seconds,
+}
+
+impl HostOverhead {
+    /// None: the kernels alone (the bound, and what the kernel tables measure).
+    pub const NONE: HostOverhead = HostOverhead {
+        launch: Seconds(0.0),
+        step: Seconds(0.0),
+        request: Seconds(0.0),
+    };
+
+    /// The host overhead `framework` shows in NVIDIA's measured serving sample
+    /// ([`HOST_OVERHEADS`]), or none where it was not fitted.
+    pub fn fitted(framework: Framework) -> HostOverhead {
+        HOST_OVERHEADS
+            .iter()
+            .find(|(f, _)| *f == framework)
+            .map_or(HostOverhead::NONE, |(_, h)| *h)
+    }
+
+    /// A step's time from its kernels' time and launches, `eager` when it carries prompt
+    /// tokens.
+    pub fn step_time(&self, kernels: Seconds, launches: f64, eager: bool) -> Seconds {
+        let launched = if eager {
+            self.launch * launches
+        } else {
+            Seconds(0.0)
+        };
+        let busy = if launched.get() > kernels.get() {
+            launched
+        } else {
+            kernels
+        };
+        busy + self.step
+    }
+
+    /// Refuses a negative or non-finite time.
+    pub fn validate(&self) -> Result<(), ModelError> {
+        for (field, v) in [
+            ("host.launch", self.launch),
+            ("host.step", self.step),
+            ("host.request", self.request),
+        ] {
+            if !(v.get() >= 0.0 && v.get().is_finite()) {
+                return Err(ModelError::invalid(
+                    field,
+                    format!("must be 0 or more seconds, got {}", v.get()),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where [`HOST_OVERHEADS`] come from.
+pub const HOST_OVERHEAD_SOURCE: &str = "fitted by `rooflinr validate --serving --fit` on the development rows (Llama-3.1-70B, DeepSeek-R1) of NVIDIA's measured serving sample (PyPI aiconfigurator-core 0.12.0, Apache-2.0), judged on the held-out (Llama-3.1-8B, DeepSeek-V3) and frozen (Qwen3-32B) rows";
+
+/// Each engine's host overhead, fitted ([`HOST_OVERHEAD_SOURCE`]); the lines `rooflinr
+/// validate --serving --fit` prints.
+pub const HOST_OVERHEADS: [(Framework, HostOverhead); 3] = [
+    (
+        Framework::TensorRtLlm,
+        HostOverhead {
+            step: Seconds(0e0),
+            ..HostOverhead::NONE
+        },
+    ),
+    (
+        Framework::Vllm,
+        HostOverhead {
+            step: Seconds(1.5e-3),
+            ..HostOverhead::NONE
+        },
+    ),
+    (
+        Framework::Sglang,
+        HostOverhead {
+            step: Seconds(2e-3),
+            ..HostOverhead::NONE
+        },
+    ),
+];
+
+/// Speculative decoding: each step verifies `draft_tokens` drafted tokens per sequence
+/// beside the one it always yields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Speculation {
+    /// Tokens drafted per step (MTP modules chained, or a draft model's steps).
+    pub draft_tokens: u32,
+    /// The chance each drafted token is accepted, given that those before it were.
+    pub acceptance: f64,
+}
+
+/// Most drafted tokens per step accepted.
+pub const MAX_DRAFT_TOKENS: u32 = 16;
+
+impl Speculation {
+    /// DeepSeek-V3's multi-token prediction, one module: "the acceptance rate of the second
+    /// token prediction ranges between 85% and 90%" (DeepSeek-V3 technical report, arXiv
+    /// 2412.19437, section 5.4.3); the lower end.
+    pub const DEEPSEEK_V3_MTP: Speculation = Speculation {
+        draft_tokens: 1,
+        acceptance: 0.85,
+    };
+
+    /// Tokens a verify step yields per sequence on average: the first rejected draft ends
+    /// the run and the target's own token is kept, so `1 + a + a^2 + ... + a^k` (Leviathan
+    /// et al., ICML 2023, "Fast Inference from Transformers via Speculative Decoding").
+    pub fn tokens_per_step(&self) -> f64 {
+        (0..=self.draft_tokens)
+            .map(|i| self.acceptance.powi(i as i32))
+            .sum()
+    }
+
+    /// Refuses more than [`MAX_DRAFT_TOKENS`] drafts or an acceptance outside [0, 1].
+    pub fn validate(&self) -> Result<(), ModelError> {
+        if self.draft_tokens == 0 || self.draft_tokens > MAX_DRAFT_TOKENS {
+            return Err(ModelError::invalid(
+                "draft_tokens",
+                format!("must be 1 to {MAX_DRAFT_TOKENS}, got {}", self.draft_tokens),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.acceptance) {
+            return Err(ModelError::invalid(
+                "acceptance",
+                format!("must be 0 to 1, got {}", self.acceptance),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What a request asks of the engine, once its cached prefix is taken off.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(in crate::deploy) struct RequestShape {
+    /// Prompt tokens in all.
+    pub prompt: f64,
+    /// Prompt tokens found in the prefix cache: never prefilled, still attended to.
+    pub cached: f64,
+    /// Output tokens.
+    pub output: f64,
+}
+
+impl RequestShape {
+    pub(crate) fn new(prompt: u64, output: u64, prefix_hit: f64) -> RequestShape {
+        let prompt = prompt as f64;
+        // At least the last prompt token is computed: its logits are the first output.
+        let cached = (prompt * prefix_hit).floor().min(prompt - 1.0).max(0.0);
+        RequestShape {
+            prompt,
+            cached,
+            output: output as f64,
+        }
+    }
+
+    /// Prompt tokens to prefill.
+    pub(crate) fn new_prompt(&self) -> f64 {
+        self.prompt - self.cached
+    }
+}
+
+/// The steady state of in-flight batching ([`crate::deploy::Deployment::in_flight`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InFlightState {
+    /// The scheduler.
+    pub scheduler: Scheduler,
+    /// Requests running at once on the busiest replica.
+    pub running: f64,
+    /// Requests waiting for a place on it.
+    pub waiting: f64,
+    /// Mean time of a step (decode steps under [`Policy::PrefillFirst`]).
+    pub step: Seconds,
+    /// Decoding sequences per step.
+    pub decode_sequences: f64,
+    /// Prompt tokens per step (per prefill under [`Policy::PrefillFirst`]).
+    pub prefill_tokens: f64,
+    /// Steps a request's prefill takes.
+    pub prefill_steps: f64,
+    /// Mean time of the prefill a decode step waits for ([`Policy::PrefillFirst`]; 0 for
+    /// [`Policy::Mixed`], whose steps carry the prefill).
+    pub prefill_pause: Seconds,
+    /// Time in the queue before the request runs.
+    pub queue: Seconds,
+    /// Tokens a decode step yields per sequence (1 without speculation).
+    pub tokens_per_step: f64,
+}
+
+/// TTFT and TPOT of the steady state.
+pub(in crate::deploy) struct SteadyServing {
+    pub ttft: Seconds,
+    pub tpot: Seconds,
+    pub state: InFlightState,
+}
+
+/// The steady state of `clients` closed-loop clients on one attention replica that runs
+/// at most `capacity` requests at once (see the module comment for every formula).
+pub(in crate::deploy) fn steady(
+    cost: &mut StepCost<'_>,
+    scheduler: Scheduler,
+    request: RequestShape,
+    clients: f64,
+    capacity: f64,
+) -> Result<SteadyServing, ModelError> {
+    let n = clients.min(capacity).max(1.0);
+    let waiting = (clients - n).max(0.0);
+    let a = cost.tokens_per_step();
+    let decode_steps = ((request.output - 1.0) / a).ceil().max(0.0);
+    let new = request.new_prompt();
+    // The mean context a decoding sequence holds over its output.
+    let decode_past = request.prompt + request.output / 2.0;
+    let q = cost.verify_tokens();
+    let budget = scheduler.budget_for(new, n, q);
+    let scheduler = Scheduler {
+        token_budget: budget as u64,
+        ..scheduler
+    };
+    let decode_group = |sequences: f64| SeqGroup {
+        phase: Phase::Decode,
+        sequences,
+        new_tokens: q,
+        past: decode_past,
+    };
+    let (ttft, tpot, state) = match scheduler.policy {
+        Policy::Mixed => {
+            let mut prefill_steps: f64 = 1.0;
+            let (mut rate, mut decode) = (0.0, 0.0);
+            // A fixed point in the prefill steps: more decoding sequences leave less of
+            // the budget for prompts; where the prompts arriving need more than the budget
+            // leaves, the budget sets the rate and the rest wait. Monotone, so a few rounds
+            // settle it.
+            for _ in 0..16 {
+                rate = n / (prefill_steps + decode_steps);
+                decode = rate * decode_steps;
+                let mut left = (budget - decode * q).max(1.0);
+                if rate * new > left {
+                    rate = left / new;
+                    decode = rate * decode_steps;
+                    left = (budget - decode * q).max(1.0);
+                }
+                prefill_steps = if scheduler.chunked_prefill {
+                    (new / left).max(1.0)
+                } else {
+                    1.0
+                };
+            }
+            // Prompts come whole (or in chunks of what the budget leaves), not spread over
+            // steps: `k` pieces in a step, `k` the two whole numbers around the mean `m`,
+            // mixed to that mean.
+            let chunk = new / prefill_steps;
+            let m = rate * prefill_steps;
+            let (k0, f) = (m.floor(), m - m.floor());
+            let mut with = |k: f64| -> Result<Seconds, ModelError> {
+                let mut groups = Vec::with_capacity(2);
+                if decode > 0.0 {
+                    groups.push(decode_group(decode));
+                }
+                if k > 0.0 {
+                    groups.push(SeqGroup {
+                        phase: Phase::Prefill,
+                        sequences: k,
+                        new_tokens: chunk,
+                        past: request.cached + (new - chunk) / 2.0,
+                    });
+                }
+                if groups.is_empty() {
+                    return Ok(Seconds(0.0));
+                }
+                cost.step(&Step {
+                    groups,
+                    logits: decode * q + k / prefill_steps,
+                })
+            };
+            let (t0, t1) = (with(k0)?, with(k0 + 1.0)?);
+            let tau = t0 * (1.0 - f) + t1 * f;
+            // The step that carries a given request's piece: steps weighted by their pieces.
+            let own = if m > 0.0 {
+                (t0 * ((1.0 - f) * k0) + t1 * (f * (k0 + 1.0))) * (1.0 / m)
+            } else {
+                t1
+            };
+            let tpot = if request.output > 1.0 {
+                tau * (decode_steps / (request.output - 1.0))
+            } else {
+                Seconds(0.0)
+            };
+            let rate_floor = rate.max(f64::MIN_POSITIVE);
+            // Requests running but not yet given a piece of the budget wait for it.
+            let unscheduled = (n - rate * (prefill_steps + decode_steps)).max(0.0);
+            let queue = tau * ((waiting + unscheduled) / rate_floor);
+            let ttft = tau + own * prefill_steps + queue;
+            let state = InFlightState {
+                scheduler,
+                running: n,
+                waiting: waiting + unscheduled,
+                step: tau,
+                decode_sequences: decode,
+                prefill_tokens: rate * new,
+                prefill_steps,
+                prefill_pause: Seconds(0.0),
+                queue,
+                tokens_per_step: a,
+            };
+            (ttft, tpot, state)
+        }
+        Policy::PrefillFirst => {
+            let tau_d = if decode_steps > 0.0 {
+                cost.step(&Step {
+                    groups: vec![decode_group(n)],
+                    logits: n * q,
+                })?
+            } else {
+                Seconds(0.0)
+            };
+            // `m` prompts in steps of at most the chunk size: whole prompts side by side,
+            // or one prompt longer than the chunk in chunks of its own.
+            let whole = new <= budget;
+            let chunks_of = |m: f64| {
+                if whole {
+                    (m * new / budget).ceil().max(1.0)
+                } else {
+                    m * (new / budget).ceil()
+                }
+            };
+            let mut prefill = |m: f64| -> Result<Seconds, ModelError> {
+                let batches = chunks_of(m);
+                let (group, logits) = if whole {
+                    let g = SeqGroup {
+                        phase: Phase::Prefill,
+                        sequences: m / batches,
+                        new_tokens: new,
+                        past: request.cached,
+                    };
+                    (g, m / batches)
+                } else {
+                    let chunks = (new / budget).ceil();
+                    let chunk = new / chunks;
+                    let g = SeqGroup {
+                        phase: Phase::Prefill,
+                        sequences: 1.0,
+                        new_tokens: chunk,
+                        past: request.cached + (new - chunk) / 2.0,
+                    };
+                    (g, 1.0 / chunks)
+                };
+                let t = cost.step(&Step {
+                    groups: vec![group],
+                    logits,
+                })?;
+                Ok(t * batches)
+            };
+            let one = prefill(1.0)?;
+            let (mut arrivals, mut pause) = (0.0, Seconds(0.0));
+            let (mut ttft, mut tpot) = (tau_d + one, tau_d);
+            for _ in 0..16 {
+                let request_time = ttft + tpot * (request.output - 1.0).max(0.0);
+                let lambda = n / request_time.get().max(f64::MIN_POSITIVE);
+                arrivals = lambda * (tau_d + pause).get();
+                let batch = if arrivals >= 1.0 {
+                    prefill(arrivals)?
+                } else {
+                    one
+                };
+                pause = batch * arrivals.min(1.0);
+                tpot = if request.output > 1.0 {
+                    (tau_d + pause) * (decode_steps / (request.output - 1.0))
+                } else {
+                    Seconds(0.0)
+                };
+                ttft = tau_d + batch;
+            }
+            let completions = arrivals.max(f64::MIN_POSITIVE);
+            let queue = (tau_d + pause) * (waiting / completions);
+            let state = InFlightState {
+                scheduler,
+                running: n,
+                waiting,
+                step: tau_d,
+                decode_sequences: n,
+                prefill_tokens: arrivals.max(1.0) * new,
+                prefill_steps: chunks_of(arrivals.max(1.0)),
+                prefill_pause: pause,
+                queue,
+                tokens_per_step: a,
+            };
+            (ttft + queue, tpot, state)
+        }
+    };
+    // The API server's time before the request reaches the scheduler.
+    let ttft = ttft + cost.context().options.host.request;
+    Ok(SteadyServing { ttft, tpot, state })
+}
+
+#[cfg(test)]
+mod tests;

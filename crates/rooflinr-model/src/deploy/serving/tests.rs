@@ -1,0 +1,463 @@
+//! Tests for serving: schedulers' defaults, speculation, the steady state of in-flight
+//! batching against static batching, and the benchmark simulation against steps costed by
+//! hand.
+
+use super::simulate::{Benchmark, Clients};
+use super::*;
+use crate::analysis::{AttentionKernel, Scenario};
+use crate::deploy::{self, DeployOptions, Layout, Workload};
+use crate::format::Format;
+use crate::hardware::registry;
+use crate::ops::Precision;
+use crate::presets;
+use crate::roofline::Efficiency;
+
+fn scenario(weights: Format) -> Scenario {
+    Scenario {
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 1,
+        precision: Precision {
+            activations: Format::Bf16,
+            weights,
+            kv: Format::Bf16,
+            output: Format::Bf16,
+        },
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    }
+}
+
+fn tp(t: u32) -> Layout {
+    Layout {
+        tensor: t,
+        ..Layout::SINGLE
+    }
+}
+
+fn evaluate(
+    preset: &str,
+    hw: &str,
+    layout: Layout,
+    w: Workload,
+    o: &DeployOptions,
+) -> deploy::Deployment {
+    deploy::evaluate(
+        &presets::get(preset).unwrap(),
+        &registry::get(hw).unwrap(),
+        &scenario(Format::Bf16),
+        &Efficiency::IDEAL,
+        layout,
+        w,
+        o,
+    )
+    .unwrap()
+}
+
+fn bench(
+    preset: &str,
+    hw: &str,
+    layout: Layout,
+    b: &Benchmark,
+    o: &DeployOptions,
+) -> deploy::BenchmarkRun {
+    deploy::benchmark(
+        &presets::get(preset).unwrap(),
+        &registry::get(hw).unwrap(),
+        &scenario(Format::Bf16),
+        &Efficiency::IDEAL,
+        layout,
+        b,
+        o,
+    )
+    .unwrap()
+}
+
+#[track_caller]
+fn check_scheduler(
+    framework: Framework,
+    hw: &str,
+    policy: Policy,
+    budget: u64,
+    seqs: u64,
+    chunked: bool,
+) {
+    let s = Scheduler::default_for(framework, &registry::get(hw).unwrap());
+    assert_eq!(
+        (s.policy, s.token_budget, s.max_sequences, s.chunked_prefill),
+        (policy, budget, seqs, chunked),
+        "{framework:?} on {hw}"
+    );
+}
+
+#[test]
+fn each_engine_schedules_with_its_own_defaults() {
+    check_scheduler(Framework::Vllm, "h100-sxm", Policy::Mixed, 8192, 1024, true);
+    check_scheduler(Framework::Vllm, "a100-sxm", Policy::Mixed, 2048, 256, true);
+    check_scheduler(Framework::Vllm, "l4", Policy::Mixed, 2048, 256, true);
+    check_scheduler(
+        Framework::TensorRtLlm,
+        "h200",
+        Policy::Mixed,
+        8192,
+        2048,
+        false,
+    );
+    check_scheduler(
+        Framework::Sglang,
+        "h200",
+        Policy::PrefillFirst,
+        8192,
+        MAX_SCHEDULED,
+        true,
+    );
+    check_scheduler(
+        Framework::Sglang,
+        "b200",
+        Policy::PrefillFirst,
+        16384,
+        MAX_SCHEDULED,
+        true,
+    );
+    check_scheduler(
+        Framework::Sglang,
+        "l4",
+        Policy::PrefillFirst,
+        2048,
+        MAX_SCHEDULED,
+        true,
+    );
+}
+
+#[test]
+fn a_verify_step_yields_the_expected_run_of_accepted_drafts() {
+    assert!((Speculation::DEEPSEEK_V3_MTP.tokens_per_step() - 1.85).abs() < 1e-12);
+    let three = Speculation {
+        draft_tokens: 3,
+        acceptance: 0.5,
+    };
+    assert!((three.tokens_per_step() - 1.875).abs() < 1e-12);
+    let none = Speculation {
+        draft_tokens: 2,
+        acceptance: 0.0,
+    };
+    assert_eq!(none.tokens_per_step(), 1.0);
+    for bad in [
+        Speculation {
+            draft_tokens: 0,
+            acceptance: 0.5,
+        },
+        Speculation {
+            draft_tokens: 1,
+            acceptance: 1.5,
+        },
+    ] {
+        assert!(bad.validate().is_err(), "{bad:?}");
+    }
+}
+
+const WORK: Workload = Workload {
+    prompt: 1024,
+    output: 256,
+    concurrency: 64,
+};
+
+#[test]
+fn in_flight_batching_reaches_the_first_token_long_before_a_static_batch() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let stat = evaluate(
+        "llama-3-8b",
+        "h100-sxm",
+        Layout::SINGLE,
+        WORK,
+        &DeployOptions::default(),
+    );
+    let flight = evaluate(
+        "llama-3-8b",
+        "h100-sxm",
+        Layout::SINGLE,
+        WORK,
+        &DeployOptions::in_flight(Framework::Vllm, &hw),
+    );
+    // A static batch prefills all 64 prompts before any first token; in steady state a
+    // request waits for one step and its own prefill.
+    assert!(
+        flight.serving.ttft.get() < stat.serving.ttft.get() / 5.0,
+        "{flight:?}"
+    );
+    // Its decode steps carry other requests' prompts, so a token takes longer than a
+    // decode-only step of the same batch.
+    let state = flight.in_flight.unwrap();
+    assert!(state.prefill_tokens > 0.0);
+    assert!(
+        flight.serving.tpot.get() > flight.decode.time.get() * 0.9,
+        "{state:?}"
+    );
+    assert_eq!(stat.in_flight, None);
+}
+
+#[test]
+fn prefill_first_pauses_decode_and_mixed_steps_carry_the_prompts() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let sglang = evaluate(
+        "llama-3-8b",
+        "h100-sxm",
+        Layout::SINGLE,
+        WORK,
+        &DeployOptions::in_flight(Framework::Sglang, &hw),
+    );
+    let s = sglang.in_flight.unwrap();
+    assert_eq!(s.scheduler.policy, Policy::PrefillFirst);
+    assert!(s.prefill_pause.get() > 0.0);
+    // TPOT is the decode step and the prefill it waits for.
+    let per_token =
+        (s.step + s.prefill_pause) * (((WORK.output - 1) as f64).ceil() / (WORK.output - 1) as f64);
+    assert!((sglang.serving.tpot.get() / per_token.get() - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_cached_prefix_shortens_the_prefill_and_speculation_the_token() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let base = DeployOptions::in_flight(Framework::Vllm, &hw);
+    let one = Workload {
+        concurrency: 1,
+        ..WORK
+    };
+    let plain = evaluate("llama-3-8b", "h100-sxm", Layout::SINGLE, one, &base);
+    let cached = evaluate(
+        "llama-3-8b",
+        "h100-sxm",
+        Layout::SINGLE,
+        one,
+        &DeployOptions {
+            prefix_hit: 0.75,
+            ..base
+        },
+    );
+    assert!(cached.serving.ttft.get() < plain.serving.ttft.get() * 0.6);
+    let mtp = evaluate(
+        "llama-3-8b",
+        "h100-sxm",
+        Layout::SINGLE,
+        one,
+        &DeployOptions {
+            speculation: Some(Speculation {
+                draft_tokens: 2,
+                acceptance: 0.8,
+            }),
+            ..base
+        },
+    );
+    // One request decodes memory-bound: verifying three tokens costs about one, and yields
+    // 2.44 of them; the one-layer draft costs a little.
+    let ratio = mtp.serving.tpot / plain.serving.tpot;
+    assert!(ratio > 1.0 / 2.44 && ratio < 0.6, "{ratio}");
+    assert!(mtp.in_flight.unwrap().tokens_per_step > 2.4);
+}
+
+#[test]
+fn static_batching_refuses_what_only_an_engine_does() {
+    let r = deploy::evaluate(
+        &presets::get("llama-3-8b").unwrap(),
+        &registry::get("h100-sxm").unwrap(),
+        &scenario(Format::Bf16),
+        &Efficiency::IDEAL,
+        Layout::SINGLE,
+        WORK,
+        &DeployOptions {
+            prefix_hit: 0.5,
+            ..DeployOptions::default()
+        },
+    );
+    let e = r.unwrap_err().to_string();
+    assert!(e.contains("batching") && e.contains("in-flight"), "{e}");
+}
+
+fn closed(c: u64, requests: u64) -> Benchmark {
+    Benchmark {
+        prompt: 1024,
+        output: 128,
+        clients: Clients::Concurrency(c),
+        requests,
+        length_floor: 1.0,
+        prefix_hit: 0.0,
+        seed: 1,
+    }
+}
+
+#[test]
+fn one_client_waits_for_nothing_but_its_own_prefill() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let o = DeployOptions::in_flight(Framework::Vllm, &hw);
+    let run = bench("llama-3-8b", "h100-sxm", Layout::SINGLE, &closed(1, 4), &o);
+    // The prefill step of one 1,024-token prompt, costed directly.
+    let config = presets::get("llama-3-8b").unwrap();
+    let s = scenario(Format::Bf16);
+    let cx = crate::deploy::Context {
+        config: &config,
+        hardware: &hw,
+        efficiency: &Efficiency::IDEAL,
+        layout: Layout::SINGLE,
+        options: &o,
+    };
+    let prefill = cx
+        .step_time(&s, &Step::uniform(Phase::Prefill, 1.0, 1024.0))
+        .unwrap()
+        .time;
+    assert!(
+        (run.ttft.mean / prefill - 1.0).abs() < 1e-9,
+        "{run:?} {prefill:?}"
+    );
+    assert!((run.ttft.mean / run.ttft.p90 - 1.0).abs() < 1e-9);
+    // 127 decode steps of one sequence over 1,025 to 1,151 tokens.
+    let decode = cx
+        .step_time(&s, &Step::uniform(Phase::Decode, 1.0, 1088.0))
+        .unwrap()
+        .time;
+    assert!(
+        (run.tpot.mean / decode - 1.0).abs() < 0.01,
+        "{run:?} {decode:?}"
+    );
+    assert_eq!(run.requests, 4);
+}
+
+#[test]
+fn the_first_wave_queues_behind_its_own_prefill() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let o = DeployOptions::in_flight(Framework::Vllm, &hw);
+    // 64 prompts of 1,024 tokens at once fill eight 8,192-token steps: the first wave's
+    // first tokens come after 1 to 8 steps, later waves' after about one.
+    let first = bench(
+        "llama-3-8b",
+        "h100-sxm",
+        Layout::SINGLE,
+        &closed(64, 64),
+        &o,
+    );
+    let ten = bench(
+        "llama-3-8b",
+        "h100-sxm",
+        Layout::SINGLE,
+        &closed(64, 640),
+        &o,
+    );
+    assert!(
+        first.ttft.p90.get() > 3.0 * first.ttft.median.get() / 2.0,
+        "{first:?}"
+    );
+    assert!(
+        ten.ttft.mean.get() < first.ttft.mean.get(),
+        "{ten:?} {first:?}"
+    );
+    assert!(ten.ttft.median.get() < first.ttft.median.get() / 2.0);
+}
+
+#[test]
+fn a_long_run_settles_to_the_steady_state() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let o = DeployOptions::in_flight(Framework::Vllm, &hw);
+    // Lengths uniform in [0.8, 1] x (1,024, 256) keep the clients' requests from ending in
+    // step; the steady state is of the mean lengths.
+    for c in [8, 32, 128] {
+        let w = Workload {
+            prompt: 922,
+            output: 230,
+            concurrency: c,
+        };
+        let steady = evaluate("llama-3-8b", "h100-sxm", Layout::SINGLE, w, &o);
+        let b = Benchmark {
+            prompt: 1024,
+            output: 256,
+            clients: Clients::Concurrency(c),
+            requests: c * 40,
+            length_floor: 0.8,
+            prefix_hit: 0.0,
+            seed: 7,
+        };
+        let run = bench("llama-3-8b", "h100-sxm", Layout::SINGLE, &b, &o);
+        let tpot = run.tpot.mean / steady.serving.tpot;
+        assert!(
+            (tpot - 1.0).abs() < 0.05,
+            "{c}: TPOT simulated over steady {tpot}"
+        );
+        // The mean TTFT carries the first wave's queue; the median is a later request's.
+        let ttft = run.ttft.median / steady.serving.ttft;
+        assert!(
+            (ttft - 1.0).abs() < 0.25,
+            "{c}: median TTFT simulated over steady {ttft}"
+        );
+        assert!(run.ttft.mean.get() > run.ttft.median.get());
+    }
+}
+
+#[test]
+fn a_benchmark_names_what_it_refuses() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let o = DeployOptions::in_flight(Framework::Vllm, &hw);
+    for (b, field) in [
+        (
+            Benchmark {
+                requests: 0,
+                ..closed(1, 1)
+            },
+            "requests",
+        ),
+        (
+            Benchmark {
+                length_floor: 0.0,
+                ..closed(1, 1)
+            },
+            "length_floor",
+        ),
+        (
+            Benchmark {
+                clients: Clients::Rate(f64::NAN),
+                ..closed(1, 1)
+            },
+            "rate",
+        ),
+    ] {
+        let e = deploy::benchmark(
+            &presets::get("llama-3-8b").unwrap(),
+            &hw,
+            &scenario(Format::Bf16),
+            &Efficiency::IDEAL,
+            Layout::SINGLE,
+            &b,
+            &o,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains(field), "{e}");
+    }
+    let e = deploy::benchmark(
+        &presets::get("llama-3-8b").unwrap(),
+        &hw,
+        &scenario(Format::Bf16),
+        &Efficiency::IDEAL,
+        Layout::SINGLE,
+        &closed(1, 1),
+        &DeployOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("static"), "{e}");
+}
+
+#[test]
+fn an_open_loop_at_a_low_rate_sees_an_idle_engine() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let o = DeployOptions::in_flight(Framework::Vllm, &hw);
+    let b = Benchmark {
+        clients: Clients::Rate(0.05),
+        ..closed(1, 20)
+    };
+    let run = bench("llama-3-8b", "h100-sxm", tp(1), &b, &o);
+    let alone = bench("llama-3-8b", "h100-sxm", tp(1), &closed(1, 4), &o);
+    // Requests 20 s apart on average rarely meet: the median one finds the engine idle.
+    assert!(
+        (run.ttft.median / alone.ttft.mean - 1.0).abs() < 0.05,
+        "{run:?}"
+    );
+    assert!(run.duration.get() > 100.0);
+}
