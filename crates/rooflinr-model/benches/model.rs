@@ -153,6 +153,74 @@ fn deepseek_deployment_search(c: &mut Criterion) {
             black_box(r.candidates.len())
         })
     });
+    // In-flight batching under SGLang's scheduler (its steady state per point).
+    let in_flight = DeployOptions::in_flight(rooflinr_model::kernel_time::Framework::Sglang, &hw);
+    group.bench_function("deepseek_v3_h200_search_1_to_72_gpus_in_flight", |b| {
+        b.iter(|| {
+            let r = deploy::search(
+                black_box(&config),
+                &hw,
+                &base,
+                &Efficiency::IDEAL,
+                &space,
+                &in_flight,
+            )
+            .unwrap();
+            black_box(r.candidates.len())
+        })
+    });
+    // Issue target: the disaggregated search (both sides' layouts and their ratio) over
+    // 1-72 GPUs under 200 ms.
+    let disaggregated = deploy::DisaggregatedSpace {
+        max_gpus: 72,
+        prompt: 2048,
+        output: 512,
+        min_tokens_per_user: 20.0,
+        max_ttft: None,
+    };
+    group.bench_function("deepseek_v3_h200_disaggregated_search_1_to_72_gpus", |b| {
+        b.iter(|| {
+            let r = deploy::search_disaggregated(
+                black_box(&config),
+                &hw,
+                &base,
+                &Efficiency::IDEAL,
+                &disaggregated,
+                &in_flight,
+            )
+            .unwrap();
+            black_box(r.pareto.len())
+        })
+    });
+    // A benchmark of 640 requests at 64 clients on TP8, step by step.
+    let layout = deploy::Layout {
+        tensor: 8,
+        ..deploy::Layout::SINGLE
+    };
+    let run = deploy::Benchmark {
+        prompt: 2048,
+        output: 512,
+        clients: deploy::Clients::Concurrency(64),
+        requests: 640,
+        length_floor: 0.8,
+        prefix_hit: 0.0,
+        seed: 0,
+    };
+    group.bench_function("deepseek_v3_h200_tp8_benchmark_640_requests", |b| {
+        b.iter(|| {
+            let r = deploy::benchmark(
+                black_box(&config),
+                &hw,
+                &base,
+                &Efficiency::IDEAL,
+                layout,
+                &run,
+                &in_flight,
+            )
+            .unwrap();
+            black_box(r.ttft.mean)
+        })
+    });
     group.finish();
 }
 

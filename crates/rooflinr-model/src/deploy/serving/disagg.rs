@@ -466,15 +466,19 @@ pub fn search_disaggregated(
             batch *= 2;
         }
     }
-    let mut points = Vec::new();
+    // For each decode layout and batch (one speed per user), the prefill side and worker
+    // counts that give the most tokens/s per GPU within the TTFT limit: only that one can
+    // be on the front.
+    let allowed = |ttft: Seconds| space.max_ttft.is_none_or(|limit| ttft.get() <= limit.get());
+    let mut points: Vec<DisaggregatedPoint> = Vec::new();
     let mut evaluated = 0;
     let o = (space.output as f64 - 1.0).max(1.0);
     for &(dl, batch, tpot) in &decodes {
         // Requests each decode worker finishes per second.
         let finishing = f64::from(dl.data) * batch as f64 / (o * tpot.get());
+        let mut best: Option<DisaggregatedPoint> = None;
         for p in &prefills {
-            let mut dw = 1;
-            loop {
+            for dw in 1..=space.max_gpus / dl.gpus() {
                 let lambda = finishing * f64::from(dw);
                 let pw = (lambda / p.per_worker).ceil().max(1.0) as u32;
                 let d = Disaggregated {
@@ -487,35 +491,37 @@ pub fn search_disaggregated(
                     break;
                 }
                 evaluated += 1;
+                let per_gpu = lambda * space.output as f64 / f64::from(d.gpus());
+                if best.is_some_and(|b| b.tokens_per_s_per_gpu >= per_gpu) {
+                    continue;
+                }
                 let Ok((_, transfer)) =
                     kv_transfer(config, hardware, scenario, &d, space.prompt, options)
                 else {
                     break;
                 };
                 let ttft = p.alone * 1.5 + transfer + options.host.request;
-                points.push(DisaggregatedPoint {
+                if !allowed(ttft) {
+                    continue;
+                }
+                best = Some(DisaggregatedPoint {
                     deployment: d,
                     concurrency: (lambda * (ttft + tpot * o).get()).round() as u64,
                     decode_batch: batch,
-                    tokens_per_s_per_gpu: lambda * space.output as f64 / f64::from(d.gpus()),
+                    tokens_per_s_per_gpu: per_gpu,
                     tokens_per_s_per_user: 1.0 / tpot.get(),
                     ttft,
                 });
-                dw += 1;
             }
         }
+        points.extend(best);
     }
-    let allowed = |q: &DisaggregatedPoint| {
-        space
-            .max_ttft
-            .is_none_or(|limit| q.ttft.get() <= limit.get())
-    };
     let best = points
         .iter()
-        .filter(|q| allowed(q) && q.tokens_per_s_per_user >= space.min_tokens_per_user)
+        .filter(|q| q.tokens_per_s_per_user >= space.min_tokens_per_user)
         .max_by(|a, b| a.tokens_per_s_per_gpu.total_cmp(&b.tokens_per_s_per_gpu))
         .copied();
-    let mut front: Vec<DisaggregatedPoint> = points.into_iter().filter(allowed).collect();
+    let mut front = points;
     front.sort_by(|a, b| {
         b.tokens_per_s_per_user
             .total_cmp(&a.tokens_per_s_per_user)

@@ -461,3 +461,127 @@ fn an_open_loop_at_a_low_rate_sees_an_idle_engine() {
     );
     assert!(run.duration.get() > 100.0);
 }
+
+fn fp8(weights: Format) -> Scenario {
+    Scenario {
+        precision: Precision {
+            activations: Format::Fp8E4m3,
+            weights,
+            kv: Format::Fp8E4m3,
+            output: Format::Bf16,
+        },
+        ..scenario(weights)
+    }
+}
+
+#[test]
+fn a_disaggregated_deployment_sends_each_prompts_cache_and_decodes_apart() {
+    let config = presets::get("llama-3-70b").unwrap();
+    let hw = registry::get("h200").unwrap();
+    let s = fp8(Format::Fp8E4m3);
+    let o = DeployOptions::in_flight(Framework::Sglang, &hw);
+    let d = super::disagg::Disaggregated {
+        prefill: tp(4),
+        prefill_workers: 1,
+        decode: tp(4),
+        decode_workers: 1,
+    };
+    let w = Workload {
+        prompt: 2048,
+        output: 256,
+        concurrency: 16,
+    };
+    let r = deploy::evaluate_disaggregated(&config, &hw, &s, &Efficiency::IDEAL, &d, w, &o).unwrap();
+    // 2,048 tokens x 80 layers x 2 x 8 KV heads x 128 x 1 byte (FP8).
+    assert_eq!(r.transfer_bytes.get(), 2048.0 * 80.0 * 2.0 * 8.0 * 128.0);
+    // Both workers in one 8-GPU NVLink domain: 4 GPUs send at 450 GB/s each.
+    let sent = r.transfer_bytes.get() / (4.0 * 450e9) + 1e-6;
+    assert!((r.transfer.get() / sent - 1.0).abs() < 1e-9, "{r:?}");
+    assert!(r.serving.ttft.get() > r.prefill_step.get() + r.transfer.get());
+    assert!(r.prefill_utilisation > 0.0 && r.prefill_utilisation <= 1.0);
+    assert!(r.decode_batch > 1.0 && r.decode_batch <= 16.0, "{r:?}");
+    // Closed loop: the clients' requests over their time are the output rate.
+    let rate = 16.0 * 256.0 / r.serving.request_time.get() / 8.0;
+    assert!((r.serving.tokens_per_s_per_gpu / rate - 1.0).abs() < 1e-9);
+    // Twice the clients on the same workers: each waits longer somewhere.
+    let busier = deploy::evaluate_disaggregated(
+        &config,
+        &hw,
+        &s,
+        &Efficiency::IDEAL,
+        &d,
+        Workload {
+            concurrency: 256,
+            ..w
+        },
+        &o,
+    )
+    .unwrap();
+    assert!(busier.serving.tpot > r.serving.tpot);
+    assert!(busier.serving.tokens_per_s_per_gpu > r.serving.tokens_per_s_per_gpu);
+    for (bad, field) in [
+        (
+            super::disagg::Disaggregated {
+                prefill_workers: 0,
+                ..d
+            },
+            "workers",
+        ),
+        (
+            super::disagg::Disaggregated {
+                decode: tp(3),
+                ..d
+            },
+            "tp",
+        ),
+    ] {
+        let e = deploy::evaluate_disaggregated(&config, &hw, &s, &Efficiency::IDEAL, &bad, w, &o)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(field), "{e}");
+    }
+    let e = deploy::evaluate_disaggregated(
+        &config,
+        &hw,
+        &s,
+        &Efficiency::IDEAL,
+        &d,
+        w,
+        &DeployOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("static"), "{e}");
+}
+
+#[test]
+fn a_disaggregated_search_matches_prefill_to_the_decode_rate_and_returns_its_front() {
+    let config = presets::get("llama-3-70b").unwrap();
+    let hw = registry::get("h200").unwrap();
+    let s = fp8(Format::Fp8E4m3);
+    let o = DeployOptions::in_flight(Framework::Vllm, &hw);
+    let space = super::disagg::DisaggregatedSpace {
+        max_gpus: 16,
+        prompt: 2048,
+        output: 256,
+        min_tokens_per_user: 30.0,
+        max_ttft: Some(crate::units::Seconds(1.0)),
+    };
+    let r = deploy::search_disaggregated(&config, &hw, &s, &Efficiency::IDEAL, &space, &o).unwrap();
+    let best = r.best.unwrap();
+    assert!(best.tokens_per_s_per_user >= 30.0);
+    assert!(best.deployment.gpus() <= 16 && best.ttft.get() <= 1.0);
+    assert!(r.evaluated > r.pareto.len());
+    // Fastest per user first, each point giving up speed for more tokens/s per GPU.
+    for pair in r.pareto.windows(2) {
+        assert!(pair[0].tokens_per_s_per_user >= pair[1].tokens_per_s_per_user);
+        assert!(pair[0].tokens_per_s_per_gpu < pair[1].tokens_per_s_per_gpu);
+    }
+    // The best point at the floor is on or under the front.
+    assert!(
+        r.pareto
+            .iter()
+            .any(|p| p.tokens_per_s_per_gpu >= best.tokens_per_s_per_gpu
+                && p.tokens_per_s_per_user >= 30.0)
+    );
+}
