@@ -263,7 +263,9 @@ fn validate(serving: bool, check: bool) -> Result<()> {
         &path,
     ];
     if serving && check {
-        args.extend(["--fit", "--check"]);
+        args.push("--check");
+        step("cargo", &args)?;
+        args.push("--fit");
     }
     step("cargo", &args)
 }

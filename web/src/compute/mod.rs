@@ -470,6 +470,9 @@ pub struct DeployView {
     /// Serving figures at powers of two up to the memory's limit (and the chosen
     /// concurrency), fewest requests first.
     pub curve: Vec<Serving>,
+    /// How far the calibrated in-flight figures were from NVIDIA's measured runs of this
+    /// device and engine (`None`: none were compared).
+    pub measured_error: Option<&'static deploy::ServingError>,
 }
 
 /// One point of the front over the other layouts of the same GPUs.
@@ -644,6 +647,7 @@ pub fn deployment(state: &State, hw: &Hardware) -> Result<DeployView, Problem> {
         config,
         deployment,
         curve,
+        measured_error: deploy::serving_error(&hw.key, state.framework),
     })
 }
 

@@ -382,6 +382,94 @@ fn a_deployment_is_the_model_crates_and_names_bad_layouts() {
 }
 
 #[test]
+fn the_serving_controls_reach_the_model_and_refuse_what_is_not_published() {
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "deepseek-v3".into(),
+        hardware: "h200".into(),
+        weights: "fp8-e4m3".into(),
+        activations: "fp8-e4m3".into(),
+        kv: "fp8-e4m3".into(),
+        tp: "8".into(),
+        pp: "1".into(),
+        dp: "1".into(),
+        concurrency: "16".into(),
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let plain = deployment(&state, &hw).unwrap();
+    let f = plain.deployment.in_flight.unwrap();
+    assert_eq!(f.tokens_per_step, 1.0);
+    // The calculator's default engine (TensorRT-LLM) runs on H200s in NVIDIA's sample.
+    assert!(plain.measured_error.is_some());
+    // One MTP module: DeepSeek's published acceptance, no need to give it.
+    let mtp = deployment(
+        &State {
+            draft_tokens: "1".into(),
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap();
+    assert!((mtp.deployment.in_flight.unwrap().tokens_per_step - 1.85).abs() < 1e-12);
+    assert!(mtp.deployment.serving.tpot < plain.deployment.serving.tpot);
+    check_problem(
+        deployment(
+            &State {
+                draft_tokens: "3".into(),
+                ..state.clone()
+            },
+            &hw,
+        ),
+        "acceptance",
+        "none is published",
+    );
+    check_problem(
+        deployment(
+            &State {
+                prefix_hit: "1".into(),
+                ..state.clone()
+            },
+            &hw,
+        ),
+        "cached prompt share",
+        "not a share",
+    );
+    let cached = deployment(
+        &State {
+            prefix_hit: "0.5".into(),
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap();
+    assert!(cached.deployment.serving.ttft < plain.deployment.serving.ttft);
+    // Static batching: no in-flight state, and nothing only an engine does.
+    let fixed = deployment(
+        &State {
+            static_batching: true,
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap();
+    assert!(fixed.deployment.in_flight.is_none());
+    assert_eq!(fixed.deployment.serving.ttft, fixed.deployment.prefill.time);
+    check_problem(
+        deployment(
+            &State {
+                static_batching: true,
+                draft_tokens: "1".into(),
+                ..state
+            },
+            &hw,
+        ),
+        "draft tokens",
+        "in-flight",
+    );
+}
+
+#[test]
 fn the_front_of_the_same_gpus_is_never_beaten_by_the_chosen_layout() {
     let state = State {
         mode: crate::state::Mode::Deploy,

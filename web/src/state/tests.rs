@@ -95,6 +95,32 @@ fn a_deployment_travels_in_the_link() {
 }
 
 #[test]
+fn the_serving_controls_travel_in_the_link_only_when_set() {
+    let s = State {
+        mode: Mode::Deploy,
+        model: "deepseek-v3".into(),
+        static_batching: true,
+        draft_tokens: "1".into(),
+        acceptance: "0.7".into(),
+        prefix_hit: "0.5".into(),
+        ..State::default()
+    };
+    let q = s.to_query();
+    for key in ["static=1", "mtp=1", "acc=0.7", "pfx=0.5"] {
+        assert!(q.contains(key), "{key} in {q}");
+    }
+    assert_eq!(State::from_query(&q), (s, Vec::new()));
+    let plain = State {
+        mode: Mode::Deploy,
+        ..State::default()
+    }
+    .to_query();
+    for key in ["static=", "mtp=", "acc=", "pfx="] {
+        assert!(!plain.contains(key), "{key} in {plain}");
+    }
+}
+
+#[test]
 fn bad_values_warn_and_keep_defaults() {
     let (s, warnings) = State::from_query("mode=chart&phase=decoding&v=9&unknown=1&seq=12");
     assert_eq!(s.mode, Mode::Model);

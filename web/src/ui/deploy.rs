@@ -297,6 +297,20 @@ pub fn DeployResults(
             ),
         ),
     };
+    // How far to trust the serving figures: NVIDIA's measured runs of this device and
+    // engine against the calibrated in-flight model, on rows nothing was fitted on.
+    let trust = match (view.measured_error, d.in_flight.is_some(), d.decode.calibration.is_some()) {
+        (Some(e), true, true) => format!(
+            "Held against {} of NVIDIA's measured serving runs of this device and engine (aiconfigurator-core 0.12.0's silicon sample; rows nothing was fitted on): the expected TTFT was off by a median {:.0} %, the TPOT by {:.0} % (`rooflinr validate --serving`).",
+            e.rows, e.ttft_median_pct, e.tpot_median_pct
+        ),
+        (Some(e), true, false) => format!(
+            "Tick \"expected\" for the figures held against NVIDIA's {} measured serving runs of this device and engine (median error {:.0} % on TTFT, {:.0} % on TPOT); the bound is the kernels alone at the roofline.",
+            e.rows, e.ttft_median_pct, e.tpot_median_pct
+        ),
+        (None, true, _) => "No measured serving runs of this device and engine to hold these figures against (NVIDIA's sample covers H100, H200, B200, B300 and GB200 with TensorRT-LLM, vLLM and SGLang).".to_string(),
+        (_, false, _) => String::new(),
+    };
     let batching = if d.in_flight.is_some() {
         "in-flight batching, steady state"
     } else {
@@ -319,6 +333,7 @@ pub fn DeployResults(
                 <span class="note" class:bad=!m.fits()>{memory_note}</span>
             </div>
         </div>
+        {(!trust.is_empty()).then(|| view! { <p class="hint" id="deploy-trust">{trust}</p> })}
         <h3>{format!("Where a decode step's time goes{overlap_note}")}</h3>
         <div class="breakdown" role="img" aria-label="decode step: compute and communication">{segments}</div>
         <p class="hint">

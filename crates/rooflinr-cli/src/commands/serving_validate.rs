@@ -25,7 +25,8 @@ use anyhow::{Result, bail};
 use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::{
-    self, Batching, Benchmark, Clients, DeployOptions, HostOverhead, Layout, Simulator, Workload,
+    self, Batching, Benchmark, Clients, DeployOptions, HostOverhead, Layout, ServingError,
+    Simulator, Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
@@ -101,6 +102,13 @@ pub struct Predicted {
     pub id: String,
     /// Its group: system, engine, model, mode.
     pub group: String,
+    /// The device's registry key.
+    pub hardware: &'static str,
+    /// The engine.
+    #[serde(skip)]
+    pub framework: Framework,
+    /// Whether it ran disaggregated.
+    pub disaggregated: bool,
     /// Its part.
     pub part: Part,
     /// GPUs it ran on.
@@ -326,6 +334,9 @@ fn predict_deployment(
                 id: row.id.clone(),
                 group: format!("{} {} {} agg", row.hardware, framework.key(), row.preset),
                 part: Part::of(row.preset),
+                hardware: row.hardware,
+                framework,
+                disaggregated: false,
                 gpus: layout.gpus(),
                 measured: (ttft, tpot),
                 measured_per_gpu: row.concurrency as f64 * row.osl as f64
@@ -427,6 +438,9 @@ fn predict_disaggregated(row: &SampleRow) -> std::result::Result<Predicted, Stri
             row.preset
         ),
         part: Part::of(row.preset),
+        hardware: row.hardware,
+        framework: row.framework,
+        disaggregated: true,
         gpus: d.gpus(),
         measured: (row.ttft_s, row.tpot_s),
         measured_per_gpu: row.concurrency as f64 * row.osl as f64 / request / f64::from(d.gpus()),
@@ -559,6 +573,45 @@ fn pct(v: f64) -> String {
 
 fn signed(v: f64) -> String {
     format!("{:+.0} %", 100.0 * v)
+}
+
+/// The calibrated in-flight errors by device and engine on the rows nothing was fitted or
+/// chosen on (held out and frozen), rounded to a tenth of a percent: what
+/// `deploy::serving::SERVING_ERRORS` holds.
+pub fn serving_errors(v: &ServingValidation) -> Vec<ServingError> {
+    let mut by: BTreeMap<(&'static str, Framework), Vec<&Predicted>> = BTreeMap::new();
+    for r in v
+        .predicted
+        .iter()
+        .filter(|r| r.part != Part::Development && !r.disaggregated)
+    {
+        by.entry((r.hardware, r.framework)).or_default().push(r);
+    }
+    let tenth = |x: f64| (x * 1000.0).round() / 10.0;
+    by.into_iter()
+        .map(|((hardware, framework), rows)| {
+            let s = Scores::of(rows.iter().copied(), Predictor::Calibrated);
+            ServingError {
+                hardware,
+                framework,
+                rows: rows.len() as u32,
+                ttft_median_pct: tenth(s.ttft.median),
+                tpot_median_pct: tenth(s.tpot.median),
+            }
+        })
+        .collect()
+}
+
+/// The errors as the lines of `SERVING_ERRORS`.
+pub fn serving_error_lines(errors: &[ServingError]) -> String {
+    let mut out = String::new();
+    for e in errors {
+        out += &format!(
+            "    ServingError {{\n        hardware: {:?},\n        framework: Framework::{:?},\n        rows: {},\n        ttft_median_pct: {:?},\n        tpot_median_pct: {:?},\n    }},\n",
+            e.hardware, e.framework, e.rows, e.ttft_median_pct, e.tpot_median_pct
+        );
+    }
+    out
 }
 
 /// The report as Markdown.
@@ -736,7 +789,7 @@ pub fn host_overhead_lines(fits: &[HostFit]) -> String {
 
 /// Runs `validate --serving` (with `fit`: fits the host overheads instead; with `check`,
 /// fails where they differ from the shipped ones).
-pub fn run(path: &Path, json: bool, fit_hosts: bool, check: bool) -> Result<()> {
+pub fn run(path: &Path, json: bool, fit_hosts: bool, check: bool, errors: bool) -> Result<()> {
     if fit_hosts {
         let fits = fit(path)?;
         if check {
@@ -784,6 +837,24 @@ pub fn run(path: &Path, json: bool, fit_hosts: bool, check: bool) -> Result<()> 
         return Ok(());
     }
     let v = validate(path)?;
+    if check {
+        let errors = serving_errors(&v);
+        if errors.as_slice() != deploy::serving::SERVING_ERRORS {
+            bail!(
+                "deploy::serving::SERVING_ERRORS differ from what the sample gives; replace them with:\n{}",
+                serving_error_lines(&errors)
+            );
+        }
+        println!(
+            "deploy::serving::SERVING_ERRORS equal the sample's errors ({} devices and engines)",
+            errors.len()
+        );
+        return Ok(());
+    }
+    if errors {
+        print!("{}", serving_error_lines(&serving_errors(&v)));
+        return Ok(());
+    }
     if json {
         super::print_json(&v)
     } else {

@@ -50,9 +50,13 @@ pub struct Args {
     /// the lines of `deploy::serving::HOST_OVERHEADS` instead.
     #[arg(long, requires = "serving")]
     fit: bool,
-    /// With `--fit`: fail where the fit differs from the shipped `HOST_OVERHEADS`.
-    #[arg(long, requires = "fit")]
+    /// With `--serving`: fail where the shipped `SERVING_ERRORS` (or with `--fit`, the
+    /// shipped `HOST_OVERHEADS`) differ from what the sample gives.
+    #[arg(long, requires = "serving")]
     check: bool,
+    /// With `--serving`: print the lines of `deploy::serving::SERVING_ERRORS` instead.
+    #[arg(long, requires = "serving", conflicts_with_all = ["fit", "check"])]
+    errors: bool,
     /// Stable JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -2790,7 +2794,7 @@ fn markdown(v: &Validation) -> String {
 /// Reads the tables, validates, prints.
 pub fn run(args: Args) -> Result<()> {
     if let Some(sample) = &args.serving {
-        return super::serving_validate::run(sample, args.json, args.fit, args.check);
+        return super::serving_validate::run(sample, args.json, args.fit, args.check, args.errors);
     }
     let Some(tables) = &args.tables else {
         bail!("give --tables DIR (or --serving FILE)");

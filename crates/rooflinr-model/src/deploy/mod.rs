@@ -57,7 +57,10 @@ pub use serving::disagg::{
     DisaggregatedSpace, evaluate_disaggregated, search_disaggregated,
 };
 pub use serving::simulate::{Benchmark, BenchmarkRun, Clients, Latency};
-pub use serving::{Batching, HostOverhead, InFlightState, Policy, Scheduler, Speculation};
+pub use serving::{
+    Batching, HostOverhead, InFlightState, Policy, Scheduler, ServingError, Speculation,
+    serving_error,
+};
 
 use std::fmt;
 

@@ -286,6 +286,106 @@ pub const HOST_OVERHEADS: [(Framework, HostOverhead); 3] = [
     ),
 ];
 
+/// How far the calibrated in-flight figures were from NVIDIA's measured serving runs of one
+/// device and engine, on the rows nothing was fitted or chosen on (the held-out and frozen
+/// parts of `rooflinr validate --serving`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ServingError {
+    /// The device's registry key.
+    pub hardware: &'static str,
+    /// The engine.
+    pub framework: Framework,
+    /// Measured runs compared.
+    pub rows: u32,
+    /// Median |predicted / measured - 1| of the time to first token, percent.
+    pub ttft_median_pct: f64,
+    /// The same of the time per output token, percent.
+    pub tpot_median_pct: f64,
+}
+
+/// The calibrated in-flight error by device and engine ([`ServingError`]); the lines
+/// `rooflinr validate --serving --errors` prints, checked by `--check`.
+pub const SERVING_ERRORS: &[ServingError] = &[
+    ServingError {
+        hardware: "b200",
+        framework: Framework::TensorRtLlm,
+        rows: 84,
+        ttft_median_pct: 69.9,
+        tpot_median_pct: 22.5,
+    },
+    ServingError {
+        hardware: "b200",
+        framework: Framework::Sglang,
+        rows: 97,
+        ttft_median_pct: 86.8,
+        tpot_median_pct: 12.5,
+    },
+    ServingError {
+        hardware: "b300",
+        framework: Framework::Sglang,
+        rows: 31,
+        ttft_median_pct: 92.6,
+        tpot_median_pct: 31.4,
+    },
+    ServingError {
+        hardware: "gb200",
+        framework: Framework::TensorRtLlm,
+        rows: 21,
+        ttft_median_pct: 42.7,
+        tpot_median_pct: 68.8,
+    },
+    ServingError {
+        hardware: "h100-sxm",
+        framework: Framework::TensorRtLlm,
+        rows: 357,
+        ttft_median_pct: 38.2,
+        tpot_median_pct: 9.8,
+    },
+    ServingError {
+        hardware: "h100-sxm",
+        framework: Framework::Vllm,
+        rows: 93,
+        ttft_median_pct: 46.1,
+        tpot_median_pct: 10.7,
+    },
+    ServingError {
+        hardware: "h100-sxm",
+        framework: Framework::Sglang,
+        rows: 84,
+        ttft_median_pct: 70.7,
+        tpot_median_pct: 21.9,
+    },
+    ServingError {
+        hardware: "h200",
+        framework: Framework::TensorRtLlm,
+        rows: 30,
+        ttft_median_pct: 74.7,
+        tpot_median_pct: 8.2,
+    },
+    ServingError {
+        hardware: "h200",
+        framework: Framework::Vllm,
+        rows: 21,
+        ttft_median_pct: 44.2,
+        tpot_median_pct: 51.5,
+    },
+    ServingError {
+        hardware: "h200",
+        framework: Framework::Sglang,
+        rows: 61,
+        ttft_median_pct: 69.1,
+        tpot_median_pct: 35.2,
+    },
+];
+
+/// The measured error of `framework` on `hardware` ([`SERVING_ERRORS`]), where runs of both
+/// were compared.
+pub fn serving_error(hardware: &str, framework: Framework) -> Option<&'static ServingError> {
+    SERVING_ERRORS
+        .iter()
+        .find(|e| e.hardware == hardware && e.framework == framework)
+}
+
 /// Speculative decoding: each step verifies `draft_tokens` drafted tokens per sequence
 /// beside the one it always yields.
 #[derive(Clone, Copy, Debug, PartialEq)]

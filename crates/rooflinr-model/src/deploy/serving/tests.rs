@@ -491,7 +491,8 @@ fn a_disaggregated_deployment_sends_each_prompts_cache_and_decodes_apart() {
         output: 256,
         concurrency: 16,
     };
-    let r = deploy::evaluate_disaggregated(&config, &hw, &s, &Efficiency::IDEAL, &d, w, &o).unwrap();
+    let r =
+        deploy::evaluate_disaggregated(&config, &hw, &s, &Efficiency::IDEAL, &d, w, &o).unwrap();
     // 2,048 tokens x 80 layers x 2 x 8 KV heads x 128 x 1 byte (FP8).
     assert_eq!(r.transfer_bytes.get(), 2048.0 * 80.0 * 2.0 * 8.0 * 128.0);
     // Both workers in one 8-GPU NVLink domain: 4 GPUs send at 450 GB/s each.
@@ -527,13 +528,7 @@ fn a_disaggregated_deployment_sends_each_prompts_cache_and_decodes_apart() {
             },
             "workers",
         ),
-        (
-            super::disagg::Disaggregated {
-                decode: tp(3),
-                ..d
-            },
-            "tp",
-        ),
+        (super::disagg::Disaggregated { decode: tp(3), ..d }, "tp"),
     ] {
         let e = deploy::evaluate_disaggregated(&config, &hw, &s, &Efficiency::IDEAL, &bad, w, &o)
             .unwrap_err()
