@@ -14,7 +14,10 @@
 //!   DP k) and EP k, and its concurrency is taken from `silicon_concurrency`.
 //! - Mixed MoE TP x EP (both above 1) is not modelled: refused.
 //! - Concurrency is `silicon_concurrency` in `silicon_data_source` where given, else
-//!   `batch_size x attention DP` (an `agg` row's batch is per attention rank).
+//!   `batch_size x attention DP` (an `agg` row's batch is per attention rank). Where the
+//!   concurrency is a whole multiple (2 or more) of `batch_size x attention DP`, the run
+//!   spread its clients over that many replicas of the engine behind a router: each is
+//!   predicted with its share (tokens/s per GPU are the same for every replica).
 //! - A `disagg` row needs every `prefill_*` and `decode_*` layout and worker field.
 
 use std::collections::BTreeMap;
@@ -142,6 +145,8 @@ pub struct SampleRow {
     pub tpot_s: f64,
     /// Whether the layout was read from the "TP k EP k as k^2" writing.
     pub square_layout: bool,
+    /// Replicas of the engine the run's clients were spread over.
+    pub replicas: u64,
 }
 
 /// Every row's fate.
@@ -159,6 +164,8 @@ pub struct Sample {
     pub square_layouts: usize,
     /// Usable rows whose attention DP field was empty or 0.
     pub empty_dp: usize,
+    /// Usable rows whose clients were spread over several replicas of the engine.
+    pub replicated: usize,
 }
 
 /// rooflinr's preset for a model of the sample, or `None` where its family is not read yet.
@@ -395,13 +402,20 @@ pub fn read(path: &Path) -> Result<Sample> {
                 Serving::Aggregated(l) => u64::from(l.dp),
                 Serving::Disaggregated { .. } => 1,
             };
-            let concurrency = match source_concurrency(get("silicon_data_source")) {
-                Some(c) if c > 0 => c,
-                _ => match n("batch_size")? {
-                    Some(b) if b > 0 && !square => b * dp,
+            let batch = n("batch_size")?.filter(|b| *b > 0 && !square);
+            let (concurrency, replicas) =
+                match (source_concurrency(get("silicon_data_source")), batch) {
+                    (Some(c), Some(b))
+                        if matches!(serving, Serving::Aggregated(_))
+                            && c >= 2 * b * dp
+                            && c.is_multiple_of(b * dp) =>
+                    {
+                        (b * dp, c / (b * dp))
+                    }
+                    (Some(c), _) if c > 0 => (c, 1),
+                    (_, Some(b)) => (b * dp, 1),
                     _ => return Ok(Err("concurrency missing".into())),
-                },
-            };
+                };
             let ms = |f: &str| -> Result<Option<f64>> {
                 let v = get(f).trim();
                 if v.is_empty() {
@@ -435,6 +449,7 @@ pub fn read(path: &Path) -> Result<Sample> {
                     ttft_s,
                     tpot_s,
                     square_layout: square,
+                    replicas,
                 },
                 empty_dp,
             )))
@@ -442,6 +457,7 @@ pub fn read(path: &Path) -> Result<Sample> {
         match row().with_context(|| format!("line {} of {}", line + 2, path.display()))? {
             Ok((r, empty_dp)) => {
                 sample.square_layouts += usize::from(r.square_layout);
+                sample.replicated += usize::from(r.replicas > 1);
                 sample.empty_dp += usize::from(empty_dp);
                 sample.usable.push(r);
             }

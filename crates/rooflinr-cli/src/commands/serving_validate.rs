@@ -204,6 +204,8 @@ pub struct ServingValidation {
     pub square_layouts: usize,
     /// Rows whose attention DP field was empty or 0 (read as 1).
     pub empty_dp: usize,
+    /// Rows whose clients were spread over several replicas of the engine.
+    pub replicated: usize,
     /// Rows the model refused, by its error.
     pub model_refused: BTreeMap<String, usize>,
     /// Every predicted row.
@@ -212,8 +214,53 @@ pub struct ServingValidation {
     pub parts: Vec<(Part, Predictor, Scores)>,
     /// Calibrated errors by group.
     pub groups: Vec<(String, Part, Scores, Scores)>,
+    /// Rows whose bound is slower than measured, and why.
+    pub bound_slower: Vec<BoundSlower>,
     /// Seconds the predictions took.
     pub seconds: f64,
+}
+
+/// A row whose bound is slower than what was measured: a bound must not be, so each says
+/// what the row ran that the bound does not.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoundSlower {
+    /// The row's id.
+    pub id: String,
+    /// Its group.
+    pub group: String,
+    /// Bound over measured time to first token.
+    pub ttft_ratio: f64,
+    /// Bound over measured time per output token.
+    pub tpot_ratio: f64,
+    /// Why, in words.
+    pub cause: &'static str,
+}
+
+/// A token faster than the bound's: the step yielded more tokens than one per sequence,
+/// or ran fewer sequences.
+const FASTER_TOKENS: &str = "TPOT below the bound: more than one token per sequence a step (speculative decoding or MTP, which the sample does not record) or fewer requests per step than the benchmark's concurrency";
+/// A first token faster than the bound's simulated mean.
+const FASTER_FIRST_TOKEN: &str = "TTFT below the bound's simulated mean: the simulation queues the benchmark's first wave at once and, with fixed lengths, the bursts of requests that end in step; the run queued less (requests drift apart, or its client paced them)";
+
+impl BoundSlower {
+    fn of(r: &Predicted) -> Option<BoundSlower> {
+        let b = r.predicted.get(&Predictor::Bound)?;
+        let (ttft_ratio, tpot_ratio) = (b.0 / r.measured.0, b.1 / r.measured.1);
+        let cause = if tpot_ratio > 1.0 {
+            FASTER_TOKENS
+        } else if ttft_ratio > 1.0 {
+            FASTER_FIRST_TOKEN
+        } else {
+            return None;
+        };
+        Some(BoundSlower {
+            id: r.id.clone(),
+            group: r.group.clone(),
+            ttft_ratio,
+            tpot_ratio,
+            cause,
+        })
+    }
 }
 
 /// One deployment's rows: the same model, GPU, engine, layout and formats.
@@ -551,6 +598,7 @@ pub fn validate(path: &Path) -> Result<ServingValidation> {
     if predicted.is_empty() {
         bail!("no row of {} could be predicted", path.display());
     }
+    let bound_slower = predicted.iter().filter_map(BoundSlower::of).collect();
     Ok(ServingValidation {
         rows: sample.rows,
         usable_aggregated: sample.usable.len() - disaggregated,
@@ -559,10 +607,12 @@ pub fn validate(path: &Path) -> Result<ServingValidation> {
         not_yet_readable: sample.unreadable,
         square_layouts: sample.square_layouts,
         empty_dp: sample.empty_dp,
+        replicated: sample.replicated,
         model_refused,
         predicted,
         parts,
         groups,
+        bound_slower,
         seconds,
     })
 }
@@ -618,14 +668,15 @@ pub fn serving_error_lines(errors: &[ServingError]) -> String {
 pub fn markdown(v: &ServingValidation) -> String {
     let mut out = String::new();
     out += &format!(
-        "# Serving: NVIDIA's measured serving sample against rooflinr\n\n{} rows; {} aggregated and {} disaggregated usable; {} predicted in {:.1} s ({} rows read from TP k EP k written as k^2; {} with an empty attention DP read as 1). Measured tokens/s per GPU are derived from the measured TTFT and TPOT (Little's law for a closed loop).\n\n",
+        "# Serving: NVIDIA's measured serving sample against rooflinr\n\n{} rows; {} aggregated and {} disaggregated usable; {} predicted in {:.1} s ({} rows read from TP k EP k written as k^2; {} with an empty attention DP read as 1; {} whose clients were spread over replicas of the engine, predicted per replica). Measured tokens/s per GPU are derived from the measured TTFT and TPOT (Little's law for a closed loop).\n\n",
         v.rows,
         v.usable_aggregated,
         v.usable_disaggregated,
         v.predicted.len(),
         v.seconds,
         v.square_layouts,
-        v.empty_dp
+        v.empty_dp,
+        v.replicated
     );
     let mut t = table::new(
         &[
@@ -688,6 +739,37 @@ pub fn markdown(v: &ServingValidation) -> String {
         ]);
     }
     out += &format!("{t}\n\n");
+    out += &format!(
+        "\n## Rows whose bound is slower than measured ({})\n\n",
+        v.bound_slower.len()
+    );
+    let mut causes: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for b in &v.bound_slower {
+        *causes.entry((b.group.as_str(), b.cause)).or_default() += 1;
+    }
+    for ((group, cause), n) in &causes {
+        out += &format!("- {n} of {group}: {cause}\n");
+    }
+    let mut worst: Vec<&BoundSlower> = v.bound_slower.iter().collect();
+    worst.sort_by(|a, b| {
+        b.ttft_ratio
+            .max(b.tpot_ratio)
+            .total_cmp(&a.ttft_ratio.max(a.tpot_ratio))
+    });
+    if !worst.is_empty() {
+        let mut t = table::new(
+            &["row", "bound / measured TTFT", "bound / measured TPOT"],
+            1,
+        );
+        for b in worst.iter().take(10) {
+            t.add_row(vec![
+                b.id.clone(),
+                format!("{:.2}", b.ttft_ratio),
+                format!("{:.2}", b.tpot_ratio),
+            ]);
+        }
+        out += &format!("\nThe furthest:\n\n{t}\n\n");
+    }
     out += "\n## Rows not predicted\n\n";
     for (why, n) in &v.refused {
         out += &format!("- {n} refused: {why}\n");

@@ -310,8 +310,8 @@ pub const SERVING_ERRORS: &[ServingError] = &[
         hardware: "b200",
         framework: Framework::TensorRtLlm,
         rows: 84,
-        ttft_median_pct: 69.9,
-        tpot_median_pct: 22.5,
+        ttft_median_pct: 68.5,
+        tpot_median_pct: 22.1,
     },
     ServingError {
         hardware: "b200",
@@ -331,8 +331,8 @@ pub const SERVING_ERRORS: &[ServingError] = &[
         hardware: "gb200",
         framework: Framework::TensorRtLlm,
         rows: 21,
-        ttft_median_pct: 42.7,
-        tpot_median_pct: 68.8,
+        ttft_median_pct: 48.1,
+        tpot_median_pct: 68.1,
     },
     ServingError {
         hardware: "h100-sxm",
