@@ -401,7 +401,10 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             min_tokens_per_user: 20.0,
             max_ttft: None,
         },
-        &rooflinr_model::deploy::DeployOptions::default(),
+        &rooflinr_model::deploy::DeployOptions::in_flight(
+            rooflinr_model::kernel_time::Framework::default(),
+            &registry::get("h200")?,
+        ),
     )?;
     assert_eq!(first, native.candidates[0].layout.to_string());
     println!(

@@ -3,6 +3,7 @@
 pub mod collectives;
 pub mod deploy;
 pub mod deploy_disagg;
+pub mod deploy_print;
 pub mod formats;
 pub mod hardware;
 pub mod model;
@@ -10,6 +11,7 @@ pub mod predict;
 pub mod quantize;
 pub mod recommend;
 pub mod report;
+pub mod serving_fit;
 pub mod serving_sample;
 pub mod serving_validate;
 pub mod sweep;

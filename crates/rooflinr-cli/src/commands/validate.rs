@@ -2794,7 +2794,7 @@ fn markdown(v: &Validation) -> String {
 /// Reads the tables, validates, prints.
 pub fn run(args: Args) -> Result<()> {
     if let Some(sample) = &args.serving {
-        return super::serving_validate::run(sample, args.json, args.fit, args.check, args.errors);
+        return super::serving_fit::run(sample, args.json, args.fit, args.check, args.errors);
     }
     let Some(tables) = &args.tables else {
         bail!("give --tables DIR (or --serving FILE)");

@@ -6,7 +6,9 @@ use proptest::prelude::*;
 use super::*;
 use crate::analysis::{AttentionKernel, analyze};
 use crate::format::Format;
-use crate::hardware::registry;
+
+use crate::hardware::{LinkKind, registry};
+
 use crate::ops::Precision;
 use crate::presets;
 
