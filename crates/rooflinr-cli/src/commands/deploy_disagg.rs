@@ -157,19 +157,11 @@ pub fn run(
         si(r.transfer.get(), "s"),
         r.decode_batch
     );
-    let mut t = table::new(&["serving", "value"], 1);
-    t.add_row(vec!["time to first token".into(), si(s.ttft.get(), "s")]);
-    t.add_row(vec!["time per output token".into(), si(s.tpot.get(), "s")]);
-    t.add_row(vec!["request time".into(), si(s.request_time.get(), "s")]);
-    t.add_row(vec![
-        "tokens/s per user".into(),
-        format!("{:.1}", s.tokens_per_s_per_user),
-    ]);
-    t.add_row(vec![
-        "tokens/s per GPU (both sides)".into(),
-        format!("{:.1}", s.tokens_per_s_per_gpu),
-    ]);
-    table::print(&t);
+    table::print(&super::deploy_print::serving_table(
+        &s,
+        "tokens/s per GPU (both sides)",
+        false,
+    ));
     Ok(())
 }
 

@@ -5,7 +5,7 @@ use anyhow::Result;
 use rooflinr_model::analysis::Scenario;
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint, calibration_line};
-use rooflinr_model::deploy::{self, BenchmarkRun, Deployment, Layout, SearchResult};
+use rooflinr_model::deploy::{self, BenchmarkRun, Deployment, Layout, SearchResult, Serving};
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::units::si;
 use serde::Serialize;
@@ -211,23 +211,7 @@ pub(super) fn print_deployment(
             s.concurrency
         ),
     }
-    let mut t = table::new(&["serving", "value"], 1);
-    t.add_row(vec!["time to first token".into(), si(s.ttft.get(), "s")]);
-    t.add_row(vec!["time per output token".into(), si(s.tpot.get(), "s")]);
-    t.add_row(vec!["request time".into(), si(s.request_time.get(), "s")]);
-    t.add_row(vec![
-        "tokens/s per user".into(),
-        format!("{:.1}", s.tokens_per_s_per_user),
-    ]);
-    t.add_row(vec![
-        "tokens/s per GPU".into(),
-        format!("{:.1}", s.tokens_per_s_per_gpu),
-    ]);
-    t.add_row(vec![
-        "tokens/s per GPU while decoding".into(),
-        format!("{:.1}", s.decode_tokens_per_s_per_gpu),
-    ]);
-    table::print(&t);
+    table::print(&serving_table(&s, "tokens/s per GPU", true));
     let mut t = table::new(
         &[
             "pass",
@@ -282,6 +266,34 @@ pub(super) fn print_deployment(
         }
         table::print(&t);
     }
+}
+
+/// The serving figures as a table; `per_gpu` names the tokens/s per GPU row, and
+/// `while_decoding` adds the decode-only rate.
+pub(super) fn serving_table(
+    s: &Serving,
+    per_gpu: &str,
+    while_decoding: bool,
+) -> comfy_table::Table {
+    let mut t = table::new(&["serving", "value"], 1);
+    t.add_row(vec!["time to first token".into(), si(s.ttft.get(), "s")]);
+    t.add_row(vec!["time per output token".into(), si(s.tpot.get(), "s")]);
+    t.add_row(vec!["request time".into(), si(s.request_time.get(), "s")]);
+    t.add_row(vec![
+        "tokens/s per user".into(),
+        format!("{:.1}", s.tokens_per_s_per_user),
+    ]);
+    t.add_row(vec![
+        per_gpu.into(),
+        format!("{:.1}", s.tokens_per_s_per_gpu),
+    ]);
+    if while_decoding {
+        t.add_row(vec![
+            "tokens/s per GPU while decoding".into(),
+            format!("{:.1}", s.decode_tokens_per_s_per_gpu),
+        ]);
+    }
+    t
 }
 
 pub(super) fn print_curve(curve: &[ServingPoint]) {

@@ -434,6 +434,20 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, step: &Step) {
         Role::Plain,
     );
     let of = |phase: Phase| step.groups.iter().filter(move |g| g.phase == phase);
+    // Each group of `phase` attends in that phase's form (see the module comment).
+    let attend_groups = |w: &mut Builder<'_>, phase: Phase, role: Role| {
+        for g in of(phase) {
+            let shape = mla_attention_shape(
+                mla,
+                phase,
+                g.sequences,
+                g.new_tokens,
+                g.past + g.new_tokens,
+                heads,
+            );
+            attention(w, layers, shape, role);
+        }
+    };
     // Decode: absorbed. Fold W_UK into the query and W_UV into the output, per head, and
     // attend over the latent cache as multi-query attention.
     let decode_tokens: f64 = of(Phase::Decode).map(SeqGroup::tokens).sum();
@@ -445,17 +459,7 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, step: &Step) {
             k: nope,
         };
         w.push(OpId::QAbsorb, layers, absorb_q, Role::Linear);
-        for g in of(Phase::Decode) {
-            let shape = mla_attention_shape(
-                mla,
-                Phase::Decode,
-                g.sequences,
-                g.new_tokens,
-                g.past + g.new_tokens,
-                heads,
-            );
-            attention(w, layers, shape, Role::Attention);
-        }
+        attend_groups(w, Phase::Decode, Role::Attention);
         let absorb_v = Op::BatchedGemm {
             batch: heads,
             m: decode_tokens,
@@ -476,17 +480,7 @@ fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, step: &Step) {
             gemm(attended, heads * (nope + v), latent),
             Role::Linear,
         );
-        for g in of(Phase::Prefill) {
-            let shape = mla_attention_shape(
-                mla,
-                Phase::Prefill,
-                g.sequences,
-                g.new_tokens,
-                g.past + g.new_tokens,
-                heads,
-            );
-            attention(w, layers, shape, Role::ExpandedAttention);
-        }
+        attend_groups(w, Phase::Prefill, Role::ExpandedAttention);
     }
     w.push(
         OpId::OProj,
