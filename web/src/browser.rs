@@ -304,3 +304,24 @@ pub async fn reachable(url: &str) -> bool {
         .await
         .is_ok()
 }
+
+/// The text at `url` (relative to the page), or why it could not be had: no answer, or an
+/// HTTP status other than 200.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let w = window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(w.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("no answer for {url} (is the network down?)"))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("no HTTP response for {url}"))?;
+    if response.status() != 200 {
+        return Err(format!("{url} answered HTTP {}", response.status()));
+    }
+    let text = response.text().map_err(|_| format!("cannot read {url}"))?;
+    wasm_bindgen_futures::JsFuture::from(text)
+        .await
+        .map_err(|_| format!("cannot read {url}"))?
+        .as_string()
+        .ok_or_else(|| format!("{url} is not text"))
+}

@@ -358,6 +358,43 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         "{page_text}"
     );
 
+    // NVIDIA's measured runs of Llama-3.1-70B on 4 H200s with vLLM in FP8 at 1,024 prompt
+    // and 1,024 output tokens: fetched beside the page, one cross each on the serving chart
+    // and one row each in the table beside the prediction for its clients.
+    let query = "v=1&mode=deploy&hw=h200&act=fp8-e4m3&w=fp8-e4m3&kv=bf16&out=bf16&model=llama-3.1-70b&tp=4&pp=1&dp=1&ep=0&prompt=1024&gen=1024&conc=64&cal=1&fw=vllm";
+    client.goto(&format!("{page}?{query}")).await?;
+    client
+        .wait()
+        .for_element(fantoccini::Locator::Css(".measured-run"))
+        .await?;
+    let runs = rooflinr_model::deploy::serving::runs::read_runs(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../assets/measured-serving-runs.csv"
+    )))?;
+    let expected_runs = runs
+        .iter()
+        .filter(|r| {
+            r.is_of("llama-3.1-70b", "h200", Framework::Vllm, Format::Fp8E4m3)
+                && r.layout.gpus() == 4
+                && r.layout.tensor == 4
+                && (r.workload.prompt, r.workload.output) == (1024, 1024)
+        })
+        .count();
+    let shown = client
+        .execute(
+            "return [document.querySelectorAll('.serving-chart .measured-run').length, document.querySelectorAll('table.measured-runs tbody tr').length, document.querySelector('.serving-chart .measured-run title').textContent]",
+            vec![],
+        )
+        .await?;
+    let (crosses, rows, title): (usize, usize, String) = serde_json::from_value(shown)?;
+    assert!(expected_runs > 0);
+    assert_eq!((crosses, rows), (expected_runs, expected_runs));
+    assert!(
+        title.contains("measured by NVIDIA") && title.contains("predicted"),
+        "{title}"
+    );
+    screenshot(&client, "calculator-deploy-measured.png").await?;
+
     // The layout search: DeepSeek-V3 on up to 72 H200s at 20 tokens/s per user or more,
     // run from the page; its winner is the model crate's, and the time it took is printed.
     let query = "v=1&mode=deploy&hw=h200&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=deepseek-v3&tp=1&pp=1&dp=8&ep=1&prompt=2048&gen=512&conc=64&ovl=0&sg=72&sf=20";

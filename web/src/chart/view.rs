@@ -16,8 +16,8 @@ use crate::state::State;
 /// The `id` of the chart's `<svg>`, used by the SVG and PNG exports.
 pub const CHART_ID: &str = "roofline-chart";
 
-/// Colour of the measured roofline.
-const MEASURED: &str = "#059669";
+/// Colour of measured figures: the measured roofline, NVIDIA's serving runs.
+pub const MEASURED: &str = "#059669";
 /// Half the width of the box labels keep clear around a measured point, SVG units (its
 /// cross reaches half a unit less).
 const MARK_HALF_WIDTH: f64 = 7.0;

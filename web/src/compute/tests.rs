@@ -501,3 +501,116 @@ fn the_front_of_the_same_gpus_is_never_beaten_by_the_chosen_layout() {
         );
     }
 }
+
+/// NVIDIA's measured serving runs, as the calculator fetches them.
+fn measured_runs() -> Vec<MeasuredRun> {
+    rooflinr_model::deploy::serving::runs::read_runs(include_str!(
+        "../../assets/measured-serving-runs.csv"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn measured_runs_of_the_deployment_sit_beside_its_predictions_for_their_clients() {
+    let runs = measured_runs();
+    let state = State {
+        mode: Mode::Deploy,
+        model: "llama-3.1-70b".into(),
+        hardware: "h200".into(),
+        framework: rooflinr_model::kernel_time::Framework::Vllm,
+        weights: "fp8-e4m3".into(),
+        activations: "fp8-e4m3".into(),
+        tp: "4".into(),
+        pp: "1".into(),
+        dp: "1".into(),
+        prompt: "1024".into(),
+        generated: "1024".into(),
+        concurrency: "64".into(),
+        calibrated: true,
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let view = deployment_beside(&state, &hw, &runs).unwrap();
+    let of_model: Vec<&MeasuredRun> = runs
+        .iter()
+        .filter(|r| {
+            r.preset == "llama-3.1-70b"
+                && r.hardware == "h200"
+                && r.framework == state.framework
+                && r.weights == Format::Fp8E4m3
+        })
+        .collect();
+    let here: Vec<&&MeasuredRun> = of_model
+        .iter()
+        .filter(|r| {
+            r.layout == view.deployment.layout
+                && r.workload.prompt == 1024
+                && r.workload.output == 1024
+        })
+        .collect();
+    assert!(!here.is_empty(), "the sample has vLLM's TP4 1024/1024 runs");
+    let m = &view.measured;
+    assert_eq!(m.here.len(), here.len());
+    // Every run's prediction is the deployment at its clients, its error the prediction's
+    // share over the measured figure.
+    for p in &m.here {
+        let c = p.run.workload.concurrency;
+        let at = deployment(
+            &State {
+                concurrency: c.to_string(),
+                ..state.clone()
+            },
+            &hw,
+        )
+        .unwrap();
+        assert_eq!(p.predicted, Some(at.deployment.serving));
+        let (ttft, tpot) = p.errors().unwrap();
+        assert!((ttft - (at.deployment.serving.ttft.get() / p.run.ttft.get() - 1.0)).abs() < 1e-12);
+        assert!((tpot - (at.deployment.serving.tpot.get() / p.run.tpot.get() - 1.0)).abs() < 1e-12);
+    }
+    assert!(
+        m.here
+            .windows(2)
+            .all(|w| w[0].run.workload.concurrency <= w[1].run.workload.concurrency)
+    );
+    // The others, by layout and lengths, most runs first.
+    let tp1_long = of_model
+        .iter()
+        .filter(|r| r.layout.tensor == 1 && (r.workload.prompt, r.workload.output) == (1024, 8192))
+        .count();
+    assert!(
+        m.elsewhere.starts_with("Also measured at: ")
+            && m.elsewhere.contains(&format!(
+                "TP1 PP1 DP1 at 1,024 → 8,192 tokens ({tp1_long} runs)"
+            )),
+        "{}",
+        m.elsewhere
+    );
+    assert!(m.coverage.is_empty());
+
+    // FP16 weights find BF16 runs (same speed); a model NVIDIA did not measure finds none.
+    let bf16 = State {
+        model: "llama-3.1-8b".into(),
+        hardware: "h100-sxm".into(),
+        framework: rooflinr_model::kernel_time::Framework::TensorRtLlm,
+        weights: "fp16".into(),
+        activations: "fp16".into(),
+        tp: "1".into(),
+        ..state.clone()
+    };
+    let hw = hardware(&bf16).unwrap();
+    let v = deployment_beside(&bf16, &hw, &runs).unwrap();
+    assert!(!v.measured.here.is_empty() || !v.measured.elsewhere.is_empty());
+    let other = State {
+        model: "llama-3-70b".into(),
+        ..state.clone()
+    };
+    let hw = hardware(&other).unwrap();
+    let none = deployment_beside(&other, &hw, &runs).unwrap().measured;
+    assert!(none.here.is_empty() && none.elsewhere.is_empty());
+    assert!(
+        none.coverage.contains("no runs of this model") && none.coverage.contains("llama-3.1-70b"),
+        "{}",
+        none.coverage
+    );
+}

@@ -563,8 +563,8 @@ pub enum Tables {
     },
     /// Deployment mode.
     Deploy {
-        /// The deployment.
-        view: DeployView,
+        /// The deployment (boxed: it is the largest view).
+        view: Box<DeployView>,
         /// Its number formats, when the inputs name valid ones.
         precision: Option<Precision>,
     },

@@ -24,8 +24,8 @@ use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
 use deploy::{
-    DeployPanel, DeployResults, LayoutSearch, ServingChart, ServingChartLoading, deployment_timed,
-    layout_front_timed,
+    DeployPanel, DeployResults, LayoutSearch, MeasuredRuns, MeasuredRunsPanel, ServingChart,
+    ServingChartLoading, deployment_timed, fetch_measured_runs, layout_front_timed,
 };
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
@@ -237,16 +237,35 @@ pub fn App() -> impl IntoView {
     // The deployment, computed by deployment mode's code (loaded on its first use,
     // `crate::split`); an answer that arrives after a newer request is dropped, and the
     // last one stays on the page meanwhile.
+    // NVIDIA's measured serving runs, fetched beside the page when deployment mode first
+    // opens (the first view does not carry them); until then, or where they cannot be
+    // had, the deployment is computed without them and the chart says why.
+    let measured_runs = RwSignal::new(MeasuredRuns::NotFetched);
+    Effect::new(move |_| {
+        if mode.get() != Mode::Deploy || measured_runs.get_untracked() != MeasuredRuns::NotFetched {
+            return;
+        }
+        measured_runs.set(MeasuredRuns::Fetching);
+        wasm_bindgen_futures::spawn_local(async move {
+            let read = match fetch_measured_runs().await {
+                Ok(fetch) => fetch.await,
+                Err(e) => MeasuredRuns::Failed(e.to_string()),
+            };
+            measured_runs.set(read);
+        });
+    });
+    provide_context(measured_runs);
     let deployment_answer = RwSignal::new(None::<(Result<DeployView, Problem>, f64)>);
     let deployments = Latest::new();
     Effect::new(move |_| {
         let inputs = (mode.get() == Mode::Deploy).then(|| (hardware.get(), state.get()));
+        let runs = measured_runs.with(MeasuredRuns::runs);
         let ticket = deployments.start();
         match inputs {
             None => deployment_answer.set(None),
             Some((Err(p), _)) => deployment_answer.set(Some((Err(p), 0.0))),
             Some((Ok(hw), s)) => wasm_bindgen_futures::spawn_local(async move {
-                let answer = deployment_timed(s, hw).await.unwrap_or_else(|e| {
+                let answer = deployment_timed(s, hw, runs).await.unwrap_or_else(|e| {
                     (
                         Err(Problem {
                             field: "Many GPUs".into(),
@@ -464,6 +483,7 @@ pub fn App() -> impl IntoView {
         deployment.with(|d| match d {
             Some((Ok(v), _)) => view! {
                 <ServingChart view=v.clone() front=front.with(|f| f.0.clone()) palette=palette.get() />
+                <MeasuredRunsPanel view=v.clone() />
             }
             .into_any(),
             // The chart's frame while deployment mode's code loads, so nothing moves when
@@ -656,7 +676,7 @@ fn ExportBar(
             }
         } else if let Some((Ok(view), _)) = deployment.get_untracked() {
             Tables::Deploy {
-                view,
+                view: Box::new(view),
                 precision: state.with_untracked(compute::precision).ok(),
             }
         } else {

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Result, bail};
+use rooflinr_model::deploy::serving::runs::{self, MeasuredRun};
 use rooflinr_model::deploy::{self, HostOverhead, ServingError};
 use rooflinr_model::kernel_time::Framework;
 use rooflinr_model::units::Seconds;
@@ -54,6 +55,49 @@ pub fn serving_error_lines(errors: &[ServingError]) -> String {
     }
     out
 }
+
+/// The usable aggregated rows of `sample` as the calculator's
+/// `web/assets/measured-serving-runs.csv` holds them.
+pub fn measured_runs(sample: &serving_sample::Sample) -> Vec<MeasuredRun> {
+    sample
+        .usable
+        .iter()
+        .filter_map(|r| {
+            let serving_sample::Serving::Aggregated(l) = r.serving else {
+                return None;
+            };
+            Some(MeasuredRun {
+                model: r.model.clone(),
+                preset: if r.preset == "deepseek-r1" {
+                    "deepseek-v3"
+                } else {
+                    r.preset
+                }
+                .to_string(),
+                hardware: r.hardware.to_string(),
+                framework: r.framework,
+                layout: deploy::Layout {
+                    tensor: l.tp,
+                    pipeline: l.pp,
+                    data: l.dp,
+                    expert: l.ep,
+                },
+                weights: r.weights,
+                workload: deploy::Workload {
+                    prompt: r.isl,
+                    output: r.osl,
+                    concurrency: r.concurrency,
+                },
+                ttft: Seconds(r.ttft_s),
+                tpot: Seconds(r.tpot_s),
+            })
+        })
+        .collect()
+}
+
+/// The file the calculator fetches, as committed (`validate --serving FILE --runs` writes
+/// it).
+const SHIPPED_RUNS: &str = include_str!("../../../../web/assets/measured-serving-runs.csv");
 
 /// Host time per step searched by [`fit`], milliseconds: an engine's scheduling, sampling
 /// and output processing between steps takes a few milliseconds at most.
@@ -143,7 +187,19 @@ pub fn host_overhead_lines(fits: &[HostFit]) -> String {
 
 /// Runs `validate --serving` (with `fit`: fits the host overheads instead; with `check`,
 /// fails where they differ from the shipped ones).
-pub fn run(path: &Path, json: bool, fit_hosts: bool, check: bool, errors: bool) -> Result<()> {
+pub fn run(
+    path: &Path,
+    json: bool,
+    fit_hosts: bool,
+    check: bool,
+    errors: bool,
+    runs: bool,
+) -> Result<()> {
+    if runs {
+        let sample = serving_sample::read(path)?;
+        print!("{}", runs::write_runs(&measured_runs(&sample)));
+        return Ok(());
+    }
     if fit_hosts {
         let fits = fit(path)?;
         if check {
@@ -192,6 +248,19 @@ pub fn run(path: &Path, json: bool, fit_hosts: bool, check: bool, errors: bool) 
     }
     let v = validate(path)?;
     if check {
+        let sample = serving_sample::read(path)?;
+        if runs::write_runs(&measured_runs(&sample)) != SHIPPED_RUNS {
+            bail!(
+                "web/assets/{} differs from the sample's usable aggregated rows: write it again with `rooflinr validate --serving {} --runs`",
+                runs::MEASURED_RUNS_FILE,
+                path.display()
+            );
+        }
+        println!(
+            "web/assets/{} holds the sample's {} usable aggregated rows",
+            runs::MEASURED_RUNS_FILE,
+            runs::read_runs(SHIPPED_RUNS)?.len()
+        );
         let errors = serving_errors(&v);
         if errors.as_slice() != deploy::serving::SERVING_ERRORS {
             bail!(

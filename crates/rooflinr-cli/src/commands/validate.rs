@@ -57,6 +57,10 @@ pub struct Args {
     /// With `--serving`: print the lines of `deploy::serving::SERVING_ERRORS` instead.
     #[arg(long, requires = "serving", conflicts_with_all = ["fit", "check"])]
     errors: bool,
+    /// With `--serving`: print the sample's usable aggregated rows as the calculator's
+    /// serving chart reads them (`web/assets/measured-serving-runs.csv`) instead.
+    #[arg(long, requires = "serving", conflicts_with_all = ["fit", "check", "errors"])]
+    runs: bool,
     /// Stable JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -2794,7 +2798,14 @@ fn markdown(v: &Validation) -> String {
 /// Reads the tables, validates, prints.
 pub fn run(args: Args) -> Result<()> {
     if let Some(sample) = &args.serving {
-        return super::serving_fit::run(sample, args.json, args.fit, args.check, args.errors);
+        return super::serving_fit::run(
+            sample,
+            args.json,
+            args.fit,
+            args.check,
+            args.errors,
+            args.runs,
+        );
     }
     let Some(tables) = &args.tables else {
         bail!("give --tables DIR (or --serving FILE)");

@@ -33,8 +33,8 @@ fn colour_of(phase: &str) -> &'static str {
         .map_or(PHASE_COLOURS[2].1, |(_, c)| c)
 }
 
-/// Escapes text for SVG.
-fn esc(s: &str) -> String {
+/// Escapes text for SVG and HTML markup.
+pub fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

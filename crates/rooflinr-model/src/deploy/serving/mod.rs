@@ -32,6 +32,7 @@
 
 mod cost;
 pub mod disagg;
+pub mod runs;
 pub mod simulate;
 
 use crate::analysis::{Phase, SeqGroup, Step};
