@@ -42,7 +42,14 @@ fn b200_raw_page_without_dram_bytes_is_refused_with_the_command() {
         "{e}"
     );
     let e = e.to_string();
-    assert!(e.contains("has no DRAM bytes"), "{e}");
+    // What was understood comes before what is missing: the page, its 16 launches and the
+    // device the file names.
+    assert!(
+        e.starts_with("this Nsight Compute raw-page export of 16 launches of ")
+            && e.contains(" on NVIDIA B200")
+            && e.find("NVIDIA B200") < e.find("has no DRAM bytes"),
+        "{e}"
+    );
     assert!(
         e.contains("ncu --csv --page raw --metrics gpu__time_duration.sum,dram__bytes_read.sum"),
         "{e}"

@@ -72,12 +72,18 @@ pub enum ImportError {
     #[error("the file has a header but no kernels")]
     NoRows,
     /// A profiler export without a figure rooflinr needs.
-    #[error("this Nsight Compute {page} export has no {what}; re-export with `{command}`")]
+    #[error(
+        "this Nsight Compute {page} export of {read} has no {what}; re-export with `{command}`"
+    )]
     MissingMetric {
         /// The figure, with the metric names looked for.
         what: &'static str,
         /// `raw-page` or `details-page`.
         page: &'static str,
+        /// What the file was read to hold, so the user knows it was understood: its
+        /// launches, kernels and device (`16 launches of 3 kernels on NVIDIA B200, compute
+        /// capability 10.0`).
+        read: String,
         /// The ncu command line that collects every metric rooflinr reads.
         command: String,
     },

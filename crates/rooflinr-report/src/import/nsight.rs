@@ -227,6 +227,35 @@ fn column(header: &[String], name: &str) -> Result<usize, ImportError> {
         })
 }
 
+/// What an export was read to hold: its launches, distinct kernels, and the device where
+/// the file names it (the raw page's `device__attribute_display_name`) with its compute
+/// capability.
+fn recognised(kernels: &[Profiled]) -> String {
+    let mut names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut out = format!(
+        "{} of {}",
+        plural(kernels.len(), "launch", "launches"),
+        plural(names.len(), "kernel", "kernels")
+    );
+    let first = |f: &dyn Fn(&Profiled) -> Option<String>| kernels.iter().find_map(f);
+    if let Some(device) = first(&|k| {
+        k.metrics
+            .get("device__attribute_display_name")
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.is_empty())
+    }) {
+        out += &format!(" on {device}");
+    }
+    if let Some(cc) = first(&|k| k.compute_capability.clone()) {
+        out += &format!(", compute capability {cc}");
+    }
+    out
+}
+
 /// Reads an export whose first non-blank line is its header.
 pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
     let rows = records(text)?;
@@ -261,6 +290,7 @@ pub(super) fn parse(text: &str) -> Result<Imported, ImportError> {
         (!kernels.iter().any(has)).then(|| ImportError::MissingMetric {
             what,
             page: page.name(),
+            read: recognised(&kernels),
             command: page.command(),
         })
     };

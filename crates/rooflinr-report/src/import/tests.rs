@@ -143,7 +143,9 @@ fn nsight_compute_without_bytes_is_refused_by_name() {
     let text = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"nsecond\"\n\"0\",\"k\",\"100\"\n";
     let e = import(text).unwrap_err().to_string();
     assert!(
-        e.starts_with("this Nsight Compute raw-page export has no DRAM bytes"),
+        e.starts_with(
+            "this Nsight Compute raw-page export of 1 launch of 1 kernel has no DRAM bytes"
+        ),
         "{e}"
     );
     assert!(e.contains("re-export with `ncu --csv --page raw --metrics gpu__time_duration.sum,dram__bytes_read.sum"), "{e}");
