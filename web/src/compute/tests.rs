@@ -3,6 +3,8 @@
 use rooflinr_model::format::Format;
 use rooflinr_model::roofline::Bound;
 
+use rooflinr_model::deploy::serving::runs::MeasuredRun;
+
 use super::*;
 use crate::chart::data::ChartData;
 use crate::state::{Mode, State};

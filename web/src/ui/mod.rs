@@ -6,6 +6,7 @@ mod controls;
 mod deploy;
 mod fields;
 mod results;
+mod serving;
 
 use leptos::prelude::*;
 use rooflinr_model::hardware::Hardware;
@@ -23,12 +24,12 @@ use crate::split::Latest;
 use crate::state::{Mode, State, Theme};
 use compare::Comparison;
 use controls::{FormatsPanel, HardwarePanel, ModelPanel, OperatorPanel};
-use deploy::{
-    DeployPanel, DeployResults, LayoutSearch, MeasuredRuns, MeasuredRunsPanel, ServingChart,
-    ServingChartLoading, deployment_timed, fetch_measured_runs, layout_front_timed,
-};
+use deploy::{DeployPanel, DeployResults, LayoutSearch, deployment_timed, layout_front_timed};
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
+use serving::{
+    MeasuredRuns, MeasuredRunsPanel, ServingChart, ServingChartLoading, fetch_measured_runs,
+};
 
 /// The state to start from: the link's, else the last session's, else the defaults.
 fn initial_state() -> (State, Vec<String>) {

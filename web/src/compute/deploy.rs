@@ -1,0 +1,347 @@
+//! Deployment mode: the layout, workload and serving options the state describes, the
+//! deployment and its curve over concurrency (with NVIDIA's measured runs beside it,
+//! [`super::measured`]), the front of the other layouts of the same GPUs, and the layout
+//! search.
+
+use rooflinr_model::ModelError;
+use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
+use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::serving::runs::MeasuredRun;
+use rooflinr_model::deploy::{
+    self, Batching, CommModel, DeployOptions, Deployment, Layout, SearchSpace, Serving, Workload,
+};
+use rooflinr_model::hardware::Hardware;
+use rooflinr_model::roofline::Efficiency;
+
+use super::measured::{self, Measured, Runs};
+use super::{Problem, model_config, precision, whole};
+use crate::state::State;
+
+/// Deployment mode's result: the chosen layout for the workload, and its serving figures
+/// as concurrency grows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeployView {
+    /// The model.
+    pub config: ModelConfig,
+    /// The deployment at the chosen concurrency.
+    pub deployment: Deployment,
+    /// Serving figures at powers of two up to the memory's limit (and the chosen
+    /// concurrency), fewest requests first.
+    pub curve: Vec<Serving>,
+    /// How far the calibrated in-flight figures were from NVIDIA's measured runs of this
+    /// device and engine (`None`: none were compared).
+    pub measured_error: Option<&'static deploy::ServingError>,
+    /// NVIDIA's measured runs of this model, device, engine and format.
+    pub measured: Measured,
+}
+
+/// One point of the front over the other layouts of the same GPUs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrontPoint {
+    /// The layout.
+    pub layout: Layout,
+    /// Requests served together.
+    pub concurrency: u64,
+    /// Output tokens/s per user.
+    pub per_user: f64,
+    /// Output tokens/s per GPU.
+    pub per_gpu: f64,
+}
+
+/// The layout and workload the state describes, and how the engine serves them on `hw`.
+fn deploy_inputs(
+    state: &State,
+    config: &ModelConfig,
+    hw: &Hardware,
+) -> Result<(Layout, Workload, DeployOptions), Problem> {
+    let max = u64::from(deploy::MAX_GPUS);
+    let degree = |field: &str, text: &str| -> Result<u32, Problem> {
+        whole(field, text, max).map(|v| v as u32)
+    };
+    let layout = Layout {
+        tensor: degree("TP", &state.tp)?,
+        pipeline: degree("PP", &state.pp)?,
+        data: degree("DP", &state.dp)?,
+        expert: state.ep,
+    };
+    let workload = Workload {
+        prompt: whole("prompt tokens", &state.prompt, 1 << 20)?,
+        output: whole("output tokens", &state.generated, 1 << 20)?,
+        concurrency: whole(
+            "requests at once",
+            &state.concurrency,
+            deploy::MAX_CONCURRENCY,
+        )?,
+    };
+    // A share from 0 to 1; `whole` when 1 itself is allowed.
+    let share = |field: &str, text: &str, whole: bool| -> Result<f64, Problem> {
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| *v >= 0.0 && (*v < 1.0 || (whole && *v == 1.0)))
+            .ok_or_else(|| {
+                let range = if whole { "0 to 1" } else { "0 up to 1" };
+                Problem::new(
+                    field,
+                    format!("`{}` is not a share from {range}", text.trim()),
+                )
+            })
+    };
+    let prefix_hit = share("cached prompt share", &state.prefix_hit, false)?;
+    let speculation = if state.draft_tokens.trim().is_empty() {
+        None
+    } else {
+        let k = whole(
+            "draft tokens",
+            &state.draft_tokens,
+            u64::from(deploy::serving::MAX_DRAFT_TOKENS),
+        )? as u32;
+        if state.acceptance.trim().is_empty() {
+            // Published only for DeepSeek-V3/R1's one MTP module.
+            if k == 1 && config.mla.is_some() && config.name.starts_with("deepseek-ai/") {
+                Some(deploy::Speculation::DEEPSEEK_V3_MTP)
+            } else {
+                return Err(Problem::new(
+                    "acceptance",
+                    format!(
+                        "give the chance a drafted token is accepted: none is published for {} with {k} drafted",
+                        config.name
+                    ),
+                ));
+            }
+        } else {
+            Some(deploy::Speculation {
+                draft_tokens: k,
+                acceptance: share("acceptance", &state.acceptance, true)?,
+            })
+        }
+    };
+    let batching = if state.static_batching {
+        if speculation.is_some() || prefix_hit > 0.0 {
+            return Err(Problem::new(
+                "draft tokens",
+                "speculative decoding and prefix caching are modelled with in-flight batching: untick static batching",
+            ));
+        }
+        Batching::Static
+    } else {
+        Batching::InFlight(deploy::Scheduler::default_for(state.framework, hw))
+    };
+    let options = DeployOptions {
+        comm: CommModel {
+            overlap: state.overlap,
+            ..CommModel::default()
+        },
+        calibrated: state.calibrated,
+        framework: state.framework,
+        batching,
+        speculation,
+        prefix_hit,
+        host: if state.calibrated && !state.static_batching {
+            deploy::HostOverhead::fitted(state.framework)
+        } else {
+            deploy::HostOverhead::NONE
+        },
+        ..DeployOptions::default()
+    };
+    Ok((layout, workload, options))
+}
+
+/// A deployment error on the field the UI labels it with.
+fn deploy_problem(e: ModelError) -> Problem {
+    let field = match &e {
+        ModelError::InvalidField { field, .. } => match field.as_str() {
+            "tp" => "TP",
+            "pp" => "PP",
+            "dp" => "DP",
+            "ep" => "expert parallel",
+            "gpus" => "GPUs",
+            "interconnect" => "device",
+            "concurrency" => "requests at once",
+            _ => "deployment",
+        },
+        _ => "deployment",
+    };
+    Problem::model(field, e)
+}
+
+fn deploy_scenario(state: &State) -> Result<Scenario, Problem> {
+    Ok(Scenario {
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 1,
+        precision: precision(state)?,
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+    })
+}
+
+/// Deployment mode: the chosen layout, and its curve over concurrency.
+pub fn deployment(state: &State, hw: &Hardware) -> Result<DeployView, Problem> {
+    deployment_beside(state, hw, &[])
+}
+
+/// [`deployment`], with those of NVIDIA's measured `runs` that are of its model, device,
+/// engine and weight format.
+pub fn deployment_beside(
+    state: &State,
+    hw: &Hardware,
+    runs: &[MeasuredRun],
+) -> Result<DeployView, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (layout, workload, options) = deploy_inputs(state, &config, hw)?;
+    let eff = Efficiency::IDEAL;
+    let run = |w: Workload| {
+        deploy::evaluate(&config, hw, &scenario, &eff, layout, w, &options).map_err(deploy_problem)
+    };
+    let deployment = run(workload)?;
+    let limit = deployment.max_concurrency.clamp(1, 1 << 16);
+    let mut levels: Vec<u64> = (0..17).map(|i| 1u64 << i).filter(|&c| c <= limit).collect();
+    if !levels.contains(&workload.concurrency) {
+        levels.push(workload.concurrency);
+        rooflinr_model::sort::sort(&mut levels);
+    }
+    let curve = levels
+        .into_iter()
+        .filter_map(|concurrency| {
+            run(Workload {
+                concurrency,
+                ..workload
+            })
+            .ok()
+            .map(|d| d.serving)
+        })
+        .collect();
+    let measured = measured::beside(
+        runs,
+        Runs {
+            preset: &state.model,
+            hardware: &hw.key,
+            framework: state.framework,
+            weights: scenario.precision.weights,
+            layout,
+            workload,
+        },
+        |w| run(w).ok().map(|d| d.serving),
+    );
+    Ok(DeployView {
+        config,
+        deployment,
+        curve,
+        measured_error: deploy::serving_error(&hw.key, state.framework),
+        measured,
+    })
+}
+
+/// The Pareto front of every other layout of the same number of GPUs (TP a power of two,
+/// PP, DP, EP on and off) for the workload's prompt and output: the points no other layout
+/// beats on both tokens/s per user and per GPU. Independent of the chosen layout's degrees
+/// and concurrency, so the calculator recomputes it only when the GPU count, model, device,
+/// formats or workload lengths change.
+pub fn layout_front(state: &State, hw: &Hardware) -> Result<Vec<FrontPoint>, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (layout, workload, options) = deploy_inputs(state, &config, hw)?;
+    let space = SearchSpace {
+        gpu_counts: vec![layout.gpus()],
+        max_gpus: layout.gpus(),
+        precisions: vec![scenario.precision],
+        prompt: workload.prompt,
+        output: workload.output,
+        min_tokens_per_user: 0.0,
+        max_ttft: None,
+    };
+    let r = deploy::search(&config, hw, &scenario, &Efficiency::IDEAL, &space, &options)
+        .map_err(deploy_problem)?;
+    Ok(r.pareto
+        .iter()
+        .map(|p| FrontPoint {
+            layout: r.candidates[p.candidate].layout,
+            concurrency: p.concurrency,
+            per_user: p.tokens_per_s_per_user,
+            per_gpu: p.tokens_per_s_per_gpu,
+        })
+        .collect())
+}
+
+/// One candidate of a layout search, as the calculator lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchRow {
+    /// The layout.
+    pub layout: Layout,
+    /// Its best point that meets the floor (`None` when none does or it does not fit).
+    pub best: Option<Serving>,
+    /// Memory per GPU at that point.
+    pub memory: Option<rooflinr_model::units::Bytes>,
+    /// Why it is not first, in words (`None` for the winner).
+    pub loss: Option<String>,
+}
+
+/// A layout search's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchView {
+    /// Candidates, best first.
+    pub rows: Vec<SearchRow>,
+    /// Deployments evaluated.
+    pub evaluated: usize,
+    /// The GPU budget searched.
+    pub max_gpus: u32,
+    /// The per-user floor, tokens/s.
+    pub floor: f64,
+}
+
+/// The largest GPU budget the page searches: 1,024 GPUs take about a second in a browser
+/// (the model crate's own limit, for `rooflinr deploy --search`, is 4,096).
+pub const SEARCH_MAX_GPUS: u64 = 1024;
+
+/// Every layout of up to the budget's GPUs (powers of two, multiples of the scale-up
+/// domain, and the budget), ranked by output tokens/s per GPU at the per-user floor, for
+/// the state's model, formats and workload lengths.
+pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (_, workload, options) = deploy_inputs(state, &config, hw)?;
+    let max_gpus = whole("GPU budget", &state.search_gpus, SEARCH_MAX_GPUS)? as u32;
+    let floor: f64 = state
+        .search_floor
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| {
+            Problem::new(
+                "tokens/s per user at least",
+                format!(
+                    "`{}` is not a speed (0 or more tokens/s)",
+                    state.search_floor.trim()
+                ),
+            )
+        })?;
+    let space = SearchSpace {
+        gpu_counts: Vec::new(),
+        max_gpus,
+        precisions: vec![scenario.precision],
+        prompt: workload.prompt,
+        output: workload.output,
+        min_tokens_per_user: floor,
+        max_ttft: None,
+    };
+    let r = deploy::search(&config, hw, &scenario, &Efficiency::IDEAL, &space, &options)
+        .map_err(deploy_problem)?;
+    Ok(SearchView {
+        rows: r
+            .candidates
+            .iter()
+            .map(|c| SearchRow {
+                layout: c.layout,
+                best: c.best.as_ref().map(|d| d.serving),
+                memory: c.best.as_ref().map(|d| d.memory.total()),
+                loss: c.loss.map(|l| l.describe()),
+            })
+            .collect(),
+        evaluated: r.evaluated,
+        max_gpus,
+        floor,
+    })
+}
