@@ -68,12 +68,7 @@ pub fn measured_runs(sample: &serving_sample::Sample) -> Vec<MeasuredRun> {
             };
             Some(MeasuredRun {
                 model: r.model.clone(),
-                preset: if r.preset == "deepseek-r1" {
-                    "deepseek-v3"
-                } else {
-                    r.preset
-                }
-                .to_string(),
+                preset: runs::architecture(r.preset).to_string(),
                 hardware: r.hardware.to_string(),
                 framework: r.framework,
                 layout: deploy::Layout {
@@ -246,10 +241,11 @@ pub fn run(
         print!("{}", host_overhead_lines(&fits));
         return Ok(());
     }
-    let v = validate(path)?;
+    let sample = serving_sample::read(path)?;
+    let runs_shipped = check.then(|| runs::write_runs(&measured_runs(&sample)) == SHIPPED_RUNS);
+    let v = validate(sample)?;
     if check {
-        let sample = serving_sample::read(path)?;
-        if runs::write_runs(&measured_runs(&sample)) != SHIPPED_RUNS {
+        if runs_shipped == Some(false) {
             bail!(
                 "web/assets/{} differs from the sample's usable aggregated rows: write it again with `rooflinr validate --serving {} --runs`",
                 runs::MEASURED_RUNS_FILE,

@@ -18,12 +18,12 @@
 //! closed loop of fixed lengths and 10 x C requests for NVIDIA's.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
 use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::serving::runs;
 use rooflinr_model::deploy::{
     self, Batching, Benchmark, Clients, DeployOptions, HostOverhead, Layout, Simulator, Workload,
 };
@@ -32,6 +32,7 @@ use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::kernel_time::Framework;
 use rooflinr_model::ops::Precision;
 use rooflinr_model::roofline::Efficiency;
+use rooflinr_model::units::Seconds;
 use serde::Serialize;
 
 use super::serving_sample::{self, Origin, SampleLayout, SampleRow, Serving};
@@ -377,7 +378,6 @@ fn predict_deployment(
                 );
             }
             let (ttft, tpot) = (row.ttft_s, row.tpot_s);
-            let request = ttft + (row.osl as f64 - 1.0) * tpot;
             Ok(Predicted {
                 id: row.id.clone(),
                 group: format!("{} {} {} agg", row.hardware, framework.key(), row.preset),
@@ -387,9 +387,7 @@ fn predict_deployment(
                 disaggregated: false,
                 gpus: layout.gpus(),
                 measured: (ttft, tpot),
-                measured_per_gpu: row.concurrency as f64 * row.osl as f64
-                    / request
-                    / f64::from(layout.gpus()),
+                measured_per_gpu: measured_tokens_per_s(row) / f64::from(layout.gpus()),
                 predicted,
             })
         })
@@ -478,7 +476,6 @@ fn predict_disaggregated(row: &SampleRow) -> std::result::Result<Predicted, Stri
             ),
         );
     }
-    let request = row.ttft_s + (row.osl as f64 - 1.0) * row.tpot_s;
     Ok(Predicted {
         id: row.id.clone(),
         group: format!(
@@ -493,7 +490,7 @@ fn predict_disaggregated(row: &SampleRow) -> std::result::Result<Predicted, Stri
         disaggregated: true,
         gpus: d.gpus(),
         measured: (row.ttft_s, row.tpot_s),
-        measured_per_gpu: row.concurrency as f64 * row.osl as f64 / request / f64::from(d.gpus()),
+        measured_per_gpu: measured_tokens_per_s(row) / f64::from(d.gpus()),
         predicted,
     })
 }
@@ -549,9 +546,22 @@ pub(super) fn predict_all(
     })
 }
 
-/// Predicts every usable aggregated row of the sample at `path`.
-pub fn validate(path: &Path) -> Result<ServingValidation> {
-    let sample = serving_sample::read(path)?;
+/// A row's measured output tokens/s, from its TTFT and TPOT
+/// ([`runs::closed_loop_tokens_per_s`]).
+fn measured_tokens_per_s(row: &SampleRow) -> f64 {
+    runs::closed_loop_tokens_per_s(
+        Workload {
+            prompt: row.isl,
+            output: row.osl,
+            concurrency: row.concurrency,
+        },
+        Seconds(row.ttft_s),
+        Seconds(row.tpot_s),
+    )
+}
+
+/// Predicts every usable row of `sample`.
+pub fn validate(sample: serving_sample::Sample) -> Result<ServingValidation> {
     let start = Instant::now();
     let (jobs, disaggregated) = deployments(&sample);
     let mut results = predict_all(&jobs, &Predictor::ALL, &HostOverhead::fitted);
@@ -599,7 +609,7 @@ pub fn validate(path: &Path) -> Result<ServingValidation> {
         })
         .collect();
     if predicted.is_empty() {
-        bail!("no row of {} could be predicted", path.display());
+        bail!("no row of the sample could be predicted");
     }
     let bound_slower = predicted.iter().filter_map(BoundSlower::of).collect();
     Ok(ServingValidation {

@@ -26,6 +26,25 @@ pub const MEASURED_RUNS_FILE: &str = "measured-serving-runs.csv";
 const HEADER: &str =
     "model,preset,hardware,framework,tp,pp,dp,ep,weights,prompt,output,concurrency,ttft_s,tpot_s";
 
+/// Output tokens/s of a closed-loop benchmark (each finished request replaced at once) from
+/// its measured mean TTFT and TPOT, by Little's law: `concurrency x output / (TTFT +
+/// (output - 1) x TPOT)`.
+pub fn closed_loop_tokens_per_s(w: Workload, ttft: Seconds, tpot: Seconds) -> f64 {
+    let output = w.output as f64;
+    let request = ttft.get() + (output - 1.0) * tpot.get();
+    w.concurrency as f64 * output / request
+}
+
+/// The preset whose architecture `preset` shares, as the runs name it: DeepSeek-R1 is
+/// DeepSeek-V3's architecture (the same `config.json` but for its weights).
+pub fn architecture(preset: &str) -> &str {
+    if preset == "deepseek-r1" {
+        "deepseek-v3"
+    } else {
+        preset
+    }
+}
+
 /// One measured serving run: clients of one replica of an engine at a closed-loop
 /// concurrency, and the mean TTFT and TPOT they saw.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,14 +75,10 @@ impl MeasuredRun {
         1.0 / self.tpot.get()
     }
 
-    /// Output tokens/s per GPU, from the measured TTFT and TPOT by Little's law for a
-    /// closed loop (each finished request replaced at once): `concurrency x output /
-    /// (TTFT + (output - 1) x TPOT) / GPUs`.
+    /// Output tokens/s per GPU ([`closed_loop_tokens_per_s`] over the replica's GPUs).
     pub fn tokens_per_s_per_gpu(&self) -> f64 {
-        let w = self.workload;
-        let output = w.output as f64;
-        let request = self.ttft.get() + (output - 1.0) * self.tpot.get();
-        w.concurrency as f64 * output / request / f64::from(self.layout.gpus())
+        closed_loop_tokens_per_s(self.workload, self.ttft, self.tpot)
+            / f64::from(self.layout.gpus())
     }
 
     /// Whether this run is of `preset`'s architecture on `hardware` with `framework`, its
@@ -78,12 +93,7 @@ impl MeasuredRun {
     ) -> bool {
         let sixteen = |f: Format| matches!(f, Format::Fp16 | Format::Bf16);
         let same_weights = self.weights == weights || (sixteen(self.weights) && sixteen(weights));
-        let preset = if preset == "deepseek-r1" {
-            "deepseek-v3"
-        } else {
-            preset
-        };
-        self.preset == preset
+        self.preset == architecture(preset)
             && self.hardware == hardware
             && self.framework == framework
             && same_weights
