@@ -159,33 +159,9 @@ pub fn parse_framework(s: &str) -> Result<rooflinr_model::kernel_time::Framework
         .ok_or_else(|| format!("unknown framework {s:?}: trtllm, vllm or sglang"))
 }
 
-/// A layout on the command line: `tp8`, `tp1-dp8-ep`, `tp4,pp2` (tensor, pipeline and data
-/// degrees, each 1 unless given; `ep` places whole experts on the stage's GPUs).
+/// A layout on the command line: `tp8`, `tp1-dp8-ep`, `tp4,pp2` (the model's own syntax,
+/// [`rooflinr_model::deploy::Layout`]'s `FromStr`).
 pub fn parse_layout(s: &str) -> Result<rooflinr_model::deploy::Layout, String> {
-    let mut layout = rooflinr_model::deploy::Layout::SINGLE;
-    for part in s
-        .split(['-', ',', ':', 'x'])
-        .filter(|p| !p.trim().is_empty())
-    {
-        let p = part.trim().to_ascii_lowercase();
-        if p == "ep" {
-            layout.expert = true;
-            continue;
-        }
-        let (name, value) = p.split_at(p.find(|c: char| c.is_ascii_digit()).unwrap_or(p.len()));
-        let n: u32 = value.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
-            format!("`{part}` in layout {s:?}: give a degree of 1 or more, as tp8")
-        })?;
-        match name {
-            "tp" => layout.tensor = n,
-            "pp" => layout.pipeline = n,
-            "dp" => layout.data = n,
-            _ => {
-                return Err(format!(
-                    "`{part}` in layout {s:?}: use tpN, ppN, dpN and ep"
-                ));
-            }
-        }
-    }
-    Ok(layout)
+    s.parse()
+        .map_err(|e: rooflinr_model::ModelError| e.to_string())
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The pages checked: the default, a whole-model link, and an operator link, each in both
 /// themes, and a comparison of six devices.
-const PAGES: [(&str, &str); 9] = [
+const PAGES: [(&str, &str); 10] = [
     ("default, light", "v=1&theme=light"),
     ("default, dark", "v=1&theme=dark"),
     (
@@ -42,6 +42,10 @@ const PAGES: [(&str, &str); 9] = [
     (
         "DeepSeek-V3 on 16 H200s, dark",
         "v=1&mode=deploy&hw=h200&w=fp8-e4m3&model=deepseek-v3&tp=2&pp=1&dp=8&ep=1&conc=256&theme=dark",
+    ),
+    (
+        "DeepSeek-V3 disaggregated on 24 H200s, dark",
+        "v=1&mode=deploy&hw=h200&w=fp8-e4m3&model=deepseek-v3&tp=8&pp=1&dp=1&ep=1&conc=256&serve=disagg&pw=2&dw=1&theme=dark",
     ),
 ];
 

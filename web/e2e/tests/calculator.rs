@@ -358,6 +358,94 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         "{page_text}"
     );
 
+    // Disaggregated serving from a link: Llama-3-70B in FP8 on H100s, two prefill workers of
+    // TP4 and one decode worker of TP8; the page's figures are the model crate's steady
+    // state of those workers, and choosing in-flight serving again takes the workers away.
+    let query = "v=1&mode=deploy&hw=h100-sxm&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=llama-3-70b&tp=8&pp=1&dp=1&ep=0&prompt=1024&gen=256&conc=64&ovl=0&serve=disagg&pl=tp4&pw=2&dw=1&sg=8&sf=20";
+    client.goto(&format!("{page}?{query}")).await?;
+    let ttft = text_of(&client, "[data-figure=deploy-ttft]").await?;
+    let per_gpu = text_of(&client, "[data-figure=deploy-gpu]").await?;
+    let h100 = registry::get("h100-sxm")?;
+    let workers = rooflinr_model::deploy::Disaggregated {
+        prefill: "tp4".parse()?,
+        prefill_workers: 2,
+        decode: "tp8".parse()?,
+        decode_workers: 1,
+    };
+    let expected = rooflinr_model::deploy::evaluate_disaggregated(
+        &presets::get("llama-3-70b")?,
+        &h100,
+        &Scenario {
+            phase: Phase::Decode,
+            batch: 1,
+            seq: 1,
+            precision: Precision {
+                weights: Format::Fp8E4m3,
+                ..Precision::uniform(Format::Bf16)
+            },
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+        },
+        &Efficiency::IDEAL,
+        &workers,
+        rooflinr_model::deploy::Workload {
+            prompt: 1024,
+            output: 256,
+            concurrency: 64,
+        },
+        &rooflinr_model::deploy::DeployOptions::in_flight(Framework::default(), &h100),
+    )?;
+    assert_eq!(ttft, si(expected.serving.ttft.get(), "s"));
+    assert_eq!(
+        per_gpu,
+        format!("{:.1}", expected.serving.tokens_per_s_per_gpu)
+    );
+    let gpus = text_of(&client, "#deploy-gpus").await?;
+    assert!(gpus.contains("each decode worker 8 GPUs"), "{gpus}");
+    let page_text = text_of(&client, "main").await?;
+    assert!(
+        page_text.contains(&format!("16 GPUs: {workers}")),
+        "{page_text}"
+    );
+    // The search, disaggregated: prefill and decode workers of up to the link's 8 GPUs;
+    // taking a row of its front puts its workers in the link.
+    client
+        .find(fantoccini::Locator::Css("#search-run"))
+        .await?
+        .click()
+        .await?;
+    let first = text_of(&client, "#search-workers tbody tr:first-child th").await?;
+    assert!(first.contains(" × TP"), "{first}");
+    let before = location_search(&client, |_| true).await?;
+    client
+        .find(fantoccini::Locator::Css(
+            "#search-workers tbody tr:first-child button",
+        ))
+        .await?
+        .click()
+        .await?;
+    let taken = location_search(&client, |q| q != before).await?;
+    assert_ne!(taken, before);
+    assert!(
+        taken.contains("serve=disagg") && taken.contains("pl=tp"),
+        "{taken}"
+    );
+    screenshot(&client, "calculator-deploy-disaggregated.png").await?;
+    client
+        .find(fantoccini::Locator::XPath("//button[text()='in-flight']"))
+        .await?
+        .click()
+        .await?;
+    let search = location_search(&client, |q| !q.contains("serve=")).await?;
+    assert!(!search.contains("pw="), "{search}");
+    let workers_shown = client
+        .execute(
+            "return document.getElementById('deploy-workers') !== null",
+            vec![],
+        )
+        .await?;
+    assert_eq!(workers_shown.as_bool(), Some(false));
+
     // NVIDIA's measured runs of Llama-3.1-70B on 4 H200s with vLLM in FP8 at 1,024 prompt
     // and 1,024 output tokens: fetched beside the page, one cross each on the serving chart
     // and one row each in the table beside the prediction for its clients.

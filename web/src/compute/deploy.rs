@@ -8,14 +8,16 @@ use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::serving::runs::MeasuredRun;
 use rooflinr_model::deploy::{
-    self, Batching, CommModel, DeployOptions, Deployment, Layout, SearchSpace, Serving, Workload,
+    self, Batching, CommModel, DeployOptions, Deployment, Disaggregated, DisaggregatedServing,
+    Layout, SearchSpace, Serving, Workload,
 };
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::Efficiency;
 
+use super::deploy_words::{DeployWords, words};
 use super::measured::{self, Measured, Runs};
 use super::{Problem, model_config, precision, whole};
-use crate::state::State;
+use crate::state::{self, State};
 
 /// Deployment mode's result: the chosen layout for the workload, and its serving figures
 /// as concurrency grows.
@@ -33,6 +35,30 @@ pub struct DeployView {
     pub measured_error: Option<&'static deploy::ServingError>,
     /// NVIDIA's measured runs of this model, device, engine and format.
     pub measured: Measured,
+    /// Disaggregated serving: the workers and their steady state at the chosen
+    /// concurrency (`None`: the engine serves on the one layout of `deployment`). The
+    /// serving figures and `curve` are then the workers'; `deployment` is one decode
+    /// worker's, for its memory and its decode step.
+    pub disaggregated: Option<DisaggregatedView>,
+    /// The words beside the figures.
+    pub words: DeployWords,
+}
+
+/// A disaggregated deployment and its steady state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DisaggregatedView {
+    /// The prefill and decode workers.
+    pub workers: Disaggregated,
+    /// Their steady state at the chosen concurrency.
+    pub steady: DisaggregatedServing,
+}
+
+impl DeployView {
+    /// The serving figures at the chosen concurrency: the workers' where disaggregated.
+    pub fn serving(&self) -> Serving {
+        self.disaggregated
+            .map_or(self.deployment.serving, |d| d.steady.serving)
+    }
 }
 
 /// One point of the front over the other layouts of the same GPUs.
@@ -116,15 +142,16 @@ fn deploy_inputs(
             })
         }
     };
-    let batching = if state.static_batching {
+    let batching = if state.serving == state::Serving::Static {
         if speculation.is_some() || prefix_hit > 0.0 {
             return Err(Problem::new(
                 "draft tokens",
-                "speculative decoding and prefix caching are modelled with in-flight batching: untick static batching",
+                "speculative decoding and prefix caching are modelled with in-flight batching: choose in-flight or disaggregated serving",
             ));
         }
         Batching::Static
     } else {
+        // Disaggregated workers each run the engine's in-flight scheduler on their side.
         Batching::InFlight(deploy::Scheduler::default_for(state.framework, hw))
     };
     let options = DeployOptions {
@@ -137,7 +164,7 @@ fn deploy_inputs(
         batching,
         speculation,
         prefix_hit,
-        host: if state.calibrated && !state.static_batching {
+        host: if state.calibrated && state.serving != state::Serving::Static {
             deploy::HostOverhead::fitted(state.framework)
         } else {
             deploy::HostOverhead::NONE
@@ -145,6 +172,29 @@ fn deploy_inputs(
         ..DeployOptions::default()
     };
     Ok((layout, workload, options))
+}
+
+/// The workers the state describes in disaggregated mode: each decode worker is `decode`
+/// (the TP, PP, DP and EP fields), each prefill worker the prefill layout, or the decode
+/// worker's where none is given.
+fn workers(state: &State, decode: Layout) -> Result<Disaggregated, Problem> {
+    let prefill = if state.prefill_layout.trim().is_empty() {
+        decode
+    } else {
+        state
+            .prefill_layout
+            .parse::<Layout>()
+            .map_err(|e| Problem::model("prefill worker", e))?
+    };
+    let count = |field: &str, text: &str| -> Result<u32, Problem> {
+        whole(field, text, u64::from(deploy::MAX_GPUS)).map(|v| v as u32)
+    };
+    Ok(Disaggregated {
+        prefill,
+        prefill_workers: count("prefill workers", &state.prefill_workers)?,
+        decode,
+        decode_workers: count("decode workers", &state.decode_workers)?,
+    })
 }
 
 /// A deployment error on the field the UI labels it with.
@@ -158,6 +208,8 @@ fn deploy_problem(e: ModelError) -> Problem {
             "gpus" => "GPUs",
             "interconnect" => "device",
             "concurrency" => "requests at once",
+            "max_gpus" => "GPU budget",
+            "workers" | "memory" => "decode workers",
             _ => "deployment",
         },
         _ => "deployment",
@@ -195,14 +247,13 @@ pub fn deployment_beside(
     let run = |w: Workload| {
         deploy::evaluate(&config, hw, &scenario, &eff, layout, w, &options).map_err(deploy_problem)
     };
+    if state.serving == state::Serving::Disaggregated {
+        let workers = workers(state, layout)?;
+        return disaggregated(hw, (&config, &scenario, &options), workers, workload);
+    }
     let deployment = run(workload)?;
     let limit = deployment.max_concurrency.clamp(1, 1 << 16);
-    let mut levels: Vec<u64> = (0..17).map(|i| 1u64 << i).filter(|&c| c <= limit).collect();
-    if !levels.contains(&workload.concurrency) {
-        levels.push(workload.concurrency);
-        rooflinr_model::sort::sort(&mut levels);
-    }
-    let curve = levels
+    let curve = levels(limit, workload.concurrency)
         .into_iter()
         .filter_map(|concurrency| {
             run(Workload {
@@ -225,13 +276,95 @@ pub fn deployment_beside(
         },
         |w| run(w).ok().map(|d| d.serving),
     );
-    Ok(DeployView {
+    Ok(worded(DeployView {
         config,
         deployment,
         curve,
         measured_error: deploy::serving_error(&hw.key, state.framework),
         measured,
-    })
+        disaggregated: None,
+        words: DeployWords::default(),
+    }))
+}
+
+/// Levels of concurrency a curve is drawn at: powers of two up to `limit`, and `chosen`.
+fn levels(limit: u64, chosen: u64) -> Vec<u64> {
+    let mut levels: Vec<u64> = (0..17).map(|i| 1u64 << i).filter(|&c| c <= limit).collect();
+    if !levels.contains(&chosen) {
+        levels.push(chosen);
+        rooflinr_model::sort::sort(&mut levels);
+    }
+    levels
+}
+
+/// Disaggregated mode: the workers' steady state at the chosen concurrency and as it
+/// grows, up to what the decode workers' memory holds, and one decode worker's own
+/// deployment at the requests it holds (its memory and its decode step).
+fn disaggregated(
+    hw: &Hardware,
+    (config, scenario, options): (&ModelConfig, &Scenario, &DeployOptions),
+    workers: Disaggregated,
+    workload: Workload,
+) -> Result<DeployView, Problem> {
+    let run = |w: Workload| {
+        deploy::evaluate_disaggregated(
+            config,
+            hw,
+            scenario,
+            &Efficiency::IDEAL,
+            &workers,
+            w,
+            options,
+        )
+        .map_err(deploy_problem)
+    };
+    let steady = run(workload)?;
+    let held = (steady.decode_batch * f64::from(workers.decode.data)).ceil() as u64;
+    let decode = deploy::evaluate(
+        config,
+        hw,
+        scenario,
+        &Efficiency::IDEAL,
+        workers.decode,
+        Workload {
+            concurrency: held.max(1),
+            ..workload
+        },
+        options,
+    )
+    .map_err(deploy_problem)?;
+    let limit = (decode
+        .max_concurrency
+        .saturating_mul(u64::from(workers.decode_workers)))
+    .clamp(1, 1 << 16);
+    let curve = levels(limit, workload.concurrency)
+        .into_iter()
+        .filter_map(|concurrency| {
+            run(Workload {
+                concurrency,
+                ..workload
+            })
+            .ok()
+            .map(|d| d.serving)
+        })
+        .collect();
+    Ok(worded(DeployView {
+        config: config.clone(),
+        deployment: decode,
+        curve,
+        // NVIDIA's runs shipped with the page are of aggregated serving; none is of these
+        // workers.
+        measured_error: None,
+        measured: measured::disaggregated(),
+        disaggregated: Some(DisaggregatedView { workers, steady }),
+        words: DeployWords::default(),
+    }))
+}
+
+/// `view` with its words.
+fn worded(mut view: DeployView) -> DeployView {
+    view.words = words(&view);
+    view
 }
 
 /// The Pareto front of every other layout of the same number of GPUs (TP a power of two,
@@ -295,13 +428,8 @@ pub struct SearchView {
 /// (the model crate's own limit, for `rooflinr deploy --search`, is 4,096).
 pub const SEARCH_MAX_GPUS: u64 = 1024;
 
-/// Every layout of up to the budget's GPUs (powers of two, multiples of the scale-up
-/// domain, and the budget), ranked by output tokens/s per GPU at the per-user floor, for
-/// the state's model, formats and workload lengths.
-pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Problem> {
-    let config = model_config(state)?;
-    let scenario = deploy_scenario(state)?;
-    let (_, workload, options) = deploy_inputs(state, &config, hw)?;
+/// A search's GPU budget and per-user floor, tokens/s.
+fn search_limits(state: &State) -> Result<(u32, f64), Problem> {
     let max_gpus = whole("GPU budget", &state.search_gpus, SEARCH_MAX_GPUS)? as u32;
     let floor: f64 = state
         .search_floor
@@ -318,6 +446,17 @@ pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Proble
                 ),
             )
         })?;
+    Ok((max_gpus, floor))
+}
+
+/// Every layout of up to the budget's GPUs (powers of two, multiples of the scale-up
+/// domain, and the budget), ranked by output tokens/s per GPU at the per-user floor, for
+/// the state's model, formats and workload lengths.
+pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (_, workload, options) = deploy_inputs(state, &config, hw)?;
+    let (max_gpus, floor) = search_limits(state)?;
     let space = SearchSpace {
         gpu_counts: Vec::new(),
         max_gpus,
@@ -342,6 +481,48 @@ pub fn search_layouts(state: &State, hw: &Hardware) -> Result<SearchView, Proble
             .collect(),
         evaluated: r.evaluated,
         max_gpus,
+        floor,
+    })
+}
+
+/// A disaggregated search's result: the front of tokens/s per GPU against per user.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisaggregatedSearchView {
+    /// The most tokens/s per GPU at the floor (`None`: no deployment reaches it).
+    pub best: Option<deploy::DisaggregatedPoint>,
+    /// The Pareto front, fastest per user first.
+    pub front: Vec<deploy::DisaggregatedPoint>,
+    /// Combinations weighed.
+    pub evaluated: usize,
+    /// The GPU budget searched, both sides together.
+    pub max_gpus: u32,
+    /// The per-user floor, tokens/s.
+    pub floor: f64,
+}
+
+/// Prefill and decode layouts and their ratio at the budget's GPUs, matched so that
+/// neither side waits on the other ([`deploy::search_disaggregated`]), for the state's
+/// model, formats and workload lengths.
+pub fn search_workers(state: &State, hw: &Hardware) -> Result<DisaggregatedSearchView, Problem> {
+    let config = model_config(state)?;
+    let scenario = deploy_scenario(state)?;
+    let (_, workload, options) = deploy_inputs(state, &config, hw)?;
+    let (max_gpus, floor) = search_limits(state)?;
+    let space = deploy::DisaggregatedSpace {
+        max_gpus: max_gpus.max(2),
+        prompt: workload.prompt,
+        output: workload.output,
+        min_tokens_per_user: floor,
+        max_ttft: None,
+    };
+    let r =
+        deploy::search_disaggregated(&config, hw, &scenario, &Efficiency::IDEAL, &space, &options)
+            .map_err(deploy_problem)?;
+    Ok(DisaggregatedSearchView {
+        best: r.best,
+        front: r.pareto,
+        evaluated: r.evaluated,
+        max_gpus: space.max_gpus,
         floor,
     })
 }

@@ -270,3 +270,13 @@ pub(super) fn beside(
         coverage,
     }
 }
+
+/// Disaggregated serving: the runs shipped with the page are NVIDIA's aggregated ones, so
+/// none is beside these workers; the coverage line says so and where the sample's
+/// disaggregated rows are held against the model.
+pub(super) fn disaggregated() -> Measured {
+    Measured {
+        coverage: "No measured runs beside disaggregated workers: the runs this page ships are NVIDIA's aggregated ones. `rooflinr validate --serving` holds the sample's disaggregated rows against the same model.".into(),
+        ..Measured::default()
+    }
+}

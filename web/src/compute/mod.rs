@@ -14,11 +14,15 @@ use rooflinr_model::roofline::Efficiency;
 use crate::state::{CUSTOM, OpKind, State, Vary};
 
 mod deploy;
+mod deploy_words;
 mod measured;
 
 pub use deploy::{
-    DeployView, FrontPoint, SearchRow, SearchView, deployment, deployment_beside, layout_front,
-    search_layouts,
+    DeployView, DisaggregatedSearchView, DisaggregatedView, FrontPoint, SearchRow, SearchView,
+    deployment, deployment_beside, layout_front, search_layouts, search_workers,
+};
+pub use deploy_words::{
+    Cell, DeployWords, SEARCH_ROWS, SearchLine, SearchTable, Take, layouts_table, workers_table,
 };
 pub use measured::{Measured, MeasuredPoint};
 

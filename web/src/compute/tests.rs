@@ -449,7 +449,7 @@ fn the_serving_controls_reach_the_model_and_refuse_what_is_not_published() {
     // Static batching: no in-flight state, and nothing only an engine does.
     let fixed = deployment(
         &State {
-            static_batching: true,
+            serving: crate::state::Serving::Static,
             ..state.clone()
         },
         &hw,
@@ -460,7 +460,7 @@ fn the_serving_controls_reach_the_model_and_refuse_what_is_not_published() {
     check_problem(
         deployment(
             &State {
-                static_batching: true,
+                serving: crate::state::Serving::Static,
                 draft_tokens: "1".into(),
                 ..state
             },
@@ -468,6 +468,119 @@ fn the_serving_controls_reach_the_model_and_refuse_what_is_not_published() {
         ),
         "draft tokens",
         "in-flight",
+    );
+}
+
+#[test]
+fn disaggregated_workers_are_the_figures_and_their_fields_name_their_problems() {
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "deepseek-v3".into(),
+        hardware: "h200".into(),
+        weights: "fp8-e4m3".into(),
+        activations: "fp8-e4m3".into(),
+        kv: "fp8-e4m3".into(),
+        tp: "8".into(),
+        concurrency: "64".into(),
+        serving: crate::state::Serving::Disaggregated,
+        prefill_workers: "2".into(),
+        decode_workers: "1".into(),
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let view = deployment(&state, &hw).unwrap();
+    let x = view.disaggregated.expect("disaggregated");
+    assert_eq!(
+        x.workers.prefill, x.workers.decode,
+        "empty: the decode worker's"
+    );
+    assert_eq!(x.workers.gpus(), 24);
+    assert_eq!(view.serving(), x.steady.serving);
+    assert!(view.measured.here.is_empty());
+    // The first token waits for at least its prefill step and its KV cache's transfer.
+    assert!(x.steady.serving.ttft >= x.steady.prefill_step + x.steady.transfer);
+    // The curve runs through the chosen concurrency with the same figures.
+    let at = view.curve.iter().find(|s| s.concurrency == 64).unwrap();
+    assert_eq!(*at, view.serving());
+    // The decode worker's own deployment holds its share of the requests, not all of them.
+    assert_eq!(view.deployment.layout, x.workers.decode);
+    assert!(view.deployment.serving.concurrency <= 64);
+    // One prefill worker instead of two is at least as busy.
+    let one = deployment(
+        &State {
+            prefill_workers: "1".into(),
+            prefill_layout: "tp8".into(),
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap()
+    .disaggregated
+    .unwrap();
+    assert!(one.steady.prefill_utilisation >= x.steady.prefill_utilisation);
+    assert_eq!(one.workers.gpus(), 16);
+    for (field, value, says) in [
+        ("prefill worker", "tq4", "use tpN"),
+        ("prefill workers", "0", "between 1 and"),
+        ("decode workers", "many", "not a whole number"),
+    ] {
+        let mut bad = state.clone();
+        match field {
+            "prefill worker" => bad.prefill_layout = value.into(),
+            "prefill workers" => bad.prefill_workers = value.into(),
+            _ => bad.decode_workers = value.into(),
+        }
+        check_problem(deployment(&bad, &hw), field, says);
+    }
+}
+
+#[test]
+fn the_workers_search_is_the_model_crates_and_takes_its_budget_and_floor() {
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "deepseek-v3".into(),
+        hardware: "h200".into(),
+        weights: "fp8-e4m3".into(),
+        serving: crate::state::Serving::Disaggregated,
+        search_gpus: "32".into(),
+        search_floor: "20".into(),
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let v = search_workers(&state, &hw).unwrap();
+    let best = v.best.expect("a deployment reaches 20 tokens/s per user");
+    assert!(best.tokens_per_s_per_user >= 20.0);
+    assert!(best.deployment.gpus() <= 32);
+    assert!(v.front.iter().all(|p| p.deployment.gpus() <= 32));
+    // Fastest per user first, and along the front more per user costs per GPU.
+    for pair in v.front.windows(2) {
+        assert!(pair[0].tokens_per_s_per_user >= pair[1].tokens_per_s_per_user);
+        assert!(pair[0].tokens_per_s_per_gpu <= pair[1].tokens_per_s_per_gpu);
+    }
+    // Taking the best's workers in the page: the deployment there has its GPUs.
+    let taken = State {
+        tp: best.deployment.decode.tensor.to_string(),
+        pp: best.deployment.decode.pipeline.to_string(),
+        dp: best.deployment.decode.data.to_string(),
+        ep: best.deployment.decode.expert,
+        prefill_layout: best.deployment.prefill.to_string(),
+        prefill_workers: best.deployment.prefill_workers.to_string(),
+        decode_workers: best.deployment.decode_workers.to_string(),
+        concurrency: best.concurrency.max(1).to_string(),
+        ..state.clone()
+    };
+    let view = deployment(&taken, &hw).unwrap();
+    assert_eq!(view.disaggregated.unwrap().workers, best.deployment);
+    check_problem(
+        search_workers(
+            &State {
+                search_gpus: "5000".into(),
+                ..state
+            },
+            &hw,
+        ),
+        "GPU budget",
+        "between 1 and",
     );
 }
 

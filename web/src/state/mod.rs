@@ -39,6 +39,17 @@ pub enum Vary {
     All,
 }
 
+/// How deployment mode's engine serves requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Serving {
+    /// The engine's in-flight batching with chunked prefill, in its steady state.
+    InFlight,
+    /// Static batching: the whole batch prefilled, then decoded together.
+    Static,
+    /// Prefill workers and decode workers apart, the KV cache sent between them.
+    Disaggregated,
+}
+
 /// Colour scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Theme {
@@ -161,9 +172,15 @@ pub struct State {
     pub overlap: bool,
     /// Deployment: expected rather than bound (shipped kernel and NCCL profiles).
     pub calibrated: bool,
-    /// Deployment: static batching (the whole batch prefilled, then decoded) instead of
-    /// the engine's in-flight batching.
-    pub static_batching: bool,
+    /// Deployment: how the engine serves requests.
+    pub serving: Serving,
+    /// Deployment, disaggregated: one prefill worker's layout (`tp4`, `tp1-dp8-ep`); empty
+    /// for the decode worker's (TP, PP, DP and EP above).
+    pub prefill_layout: String,
+    /// Deployment, disaggregated: prefill workers.
+    pub prefill_workers: String,
+    /// Deployment, disaggregated: decode workers.
+    pub decode_workers: String,
     /// Deployment: tokens drafted per step (speculative decoding, MTP); empty for none.
     pub draft_tokens: String,
     /// Deployment: the chance each drafted token is accepted; empty for the published
@@ -221,7 +238,10 @@ impl Default for State {
             concurrency: "32".into(),
             overlap: false,
             calibrated: false,
-            static_batching: false,
+            serving: Serving::InFlight,
+            prefill_layout: String::new(),
+            prefill_workers: "1".into(),
+            decode_workers: "1".into(),
             draft_tokens: String::new(),
             acceptance: String::new(),
             prefix_hit: "0".into(),
@@ -255,6 +275,11 @@ const THEMES: Codec<Theme> = &[
 ];
 const PHASES: Codec<Phase> = &[("prefill", Phase::Prefill), ("decode", Phase::Decode)];
 const BOOLS: Codec<bool> = &[("1", true), ("0", false)];
+const SERVING: Codec<Serving> = &[
+    ("inflight", Serving::InFlight),
+    ("static", Serving::Static),
+    ("disagg", Serving::Disaggregated),
+];
 
 fn name_of<T: PartialEq + Copy>(codec: Codec<T>, value: T) -> &'static str {
     codec
@@ -336,8 +361,19 @@ impl State {
                 if self.calibrated {
                     q.append_pair("cal", name_of(BOOLS, self.calibrated));
                 }
-                if self.static_batching {
-                    q.append_pair("static", name_of(BOOLS, self.static_batching));
+                match self.serving {
+                    Serving::InFlight => {}
+                    Serving::Static => {
+                        q.append_pair("serve", name_of(SERVING, self.serving));
+                    }
+                    Serving::Disaggregated => {
+                        q.append_pair("serve", name_of(SERVING, self.serving));
+                        if !self.prefill_layout.trim().is_empty() {
+                            q.append_pair("pl", &self.prefill_layout);
+                        }
+                        q.append_pair("pw", &self.prefill_workers);
+                        q.append_pair("dw", &self.decode_workers);
+                    }
                 }
                 if !self.draft_tokens.trim().is_empty() {
                     q.append_pair("mtp", &self.draft_tokens);
@@ -392,7 +428,18 @@ impl State {
                 "ep" => pick(set(&mut s.ep, value_of(BOOLS, &value))),
                 "ovl" => pick(set(&mut s.overlap, value_of(BOOLS, &value))),
                 "cal" => pick(set(&mut s.calibrated, value_of(BOOLS, &value))),
-                "static" => pick(set(&mut s.static_batching, value_of(BOOLS, &value))),
+                "serve" => pick(set(&mut s.serving, value_of(SERVING, &value))),
+                // Links made before disaggregated serving: `static=1`.
+                "static" => pick(set(
+                    &mut s.serving,
+                    value_of(BOOLS, &value).map(|on| {
+                        if on {
+                            Serving::Static
+                        } else {
+                            Serving::InFlight
+                        }
+                    }),
+                )),
                 "fw" => pick(set(
                     &mut s.framework,
                     Framework::ALL.into_iter().find(|f| f.key() == value),
@@ -463,6 +510,9 @@ impl State {
             "mtp" => &mut self.draft_tokens,
             "acc" => &mut self.acceptance,
             "pfx" => &mut self.prefix_hit,
+            "pl" => &mut self.prefill_layout,
+            "pw" => &mut self.prefill_workers,
+            "dw" => &mut self.decode_workers,
             "sg" => &mut self.search_gpus,
             "sf" => &mut self.search_floor,
             _ => return None,

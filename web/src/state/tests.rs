@@ -99,14 +99,14 @@ fn the_serving_controls_travel_in_the_link_only_when_set() {
     let s = State {
         mode: Mode::Deploy,
         model: "deepseek-v3".into(),
-        static_batching: true,
+        serving: Serving::Static,
         draft_tokens: "1".into(),
         acceptance: "0.7".into(),
         prefix_hit: "0.5".into(),
         ..State::default()
     };
     let q = s.to_query();
-    for key in ["static=1", "mtp=1", "acc=0.7", "pfx=0.5"] {
+    for key in ["serve=static", "mtp=1", "acc=0.7", "pfx=0.5"] {
         assert!(q.contains(key), "{key} in {q}");
     }
     assert_eq!(State::from_query(&q), (s, Vec::new()));
@@ -115,9 +115,25 @@ fn the_serving_controls_travel_in_the_link_only_when_set() {
         ..State::default()
     }
     .to_query();
-    for key in ["static=", "mtp=", "acc=", "pfx="] {
+    for key in ["serve=", "mtp=", "acc=", "pfx=", "pw=", "dw=", "pl="] {
         assert!(!plain.contains(key), "{key} in {plain}");
     }
+    let disaggregated = State {
+        mode: Mode::Deploy,
+        serving: Serving::Disaggregated,
+        prefill_layout: "tp4".into(),
+        prefill_workers: "3".into(),
+        decode_workers: "2".into(),
+        ..State::default()
+    };
+    let q = disaggregated.to_query();
+    for key in ["serve=disagg", "pl=tp4", "pw=3", "dw=2"] {
+        assert!(q.contains(key), "{key} in {q}");
+    }
+    assert_eq!(State::from_query(&q), (disaggregated, Vec::new()));
+    // Links made before the serving choice had three values still open as they were.
+    let (old, warnings) = State::from_query("mode=deploy&static=1");
+    assert_eq!((old.serving, warnings.len()), (Serving::Static, 0));
 }
 
 #[test]

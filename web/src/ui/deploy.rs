@@ -6,19 +6,18 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use rooflinr_model::deploy::serving::runs::MeasuredRun;
-use rooflinr_model::deploy::{self, CommModel, Policy, Scheduler};
+use rooflinr_model::deploy::{self, Policy, Scheduler};
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::units::si;
 
 use super::controls::{ModelPicker, PowerSlider};
-use super::fields::CheckField;
-use super::fields::TextField;
+use super::fields::{CheckField, Segmented, TextField};
 use super::results::Card;
 use crate::browser;
 use crate::chart::palette::{Palette, text_on};
-use crate::compute::{self, DeployView, FrontPoint, Problem, SearchView};
+use crate::compute::{self, Cell, DeployView, FrontPoint, Problem, SearchTable};
 use crate::lab::link::{Lab, LinkState};
-use crate::state::State;
+use crate::state::{Serving, State};
 
 /// The device's links in words.
 fn links(hw: &Hardware) -> String {
@@ -59,10 +58,16 @@ pub fn DeployPanel(
     hardware: Memo<Result<Hardware, Problem>>,
 ) -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
+    let serving = Memo::new(move |_| state.with(|s| s.serving));
     let gpus = move || {
         state.with(|s| {
             let d = |t: &str| t.trim().parse::<u64>().ok();
             match (d(&s.tp), d(&s.pp), d(&s.dp)) {
+                // The workers' GPUs in all are under tokens/s per GPU (deployment mode's
+                // code reads the prefill worker's layout).
+                (Some(t), Some(p), Some(d)) if s.serving == Serving::Disaggregated => {
+                    format!("each decode worker {} GPUs", t * p * d)
+                }
                 (Some(t), Some(p), Some(d)) => format!("{} GPUs", t * p * d),
                 _ => "GPUs: enter whole numbers".to_string(),
             }
@@ -70,15 +75,23 @@ pub fn DeployPanel(
     };
     let link_note = move || hardware.with(|h| h.as_ref().map(links).unwrap_or_default());
     let scheduler_note = move || {
-        let (framework, static_batching) = state.with(|s| (s.framework, s.static_batching));
-        if static_batching {
-            return "Static batching: the figures of a fixed batch.".to_string();
+        let (framework, serving) = state.with(|s| (s.framework, s.serving));
+        if serving == Serving::Static {
+            return "Static batching: the figures of a fixed batch (no engine schedules so)."
+                .to_string();
         }
-        hardware.with(|h| {
+        let line = hardware.with(|h| {
             h.as_ref()
                 .map(|hw| scheduler_line(framework, hw))
                 .unwrap_or_default()
-        })
+        });
+        if serving == Serving::Disaggregated {
+            format!(
+                "Disaggregated: prefill workers run prefill-only steps and send each prompt's KV cache to a decode worker, which runs decode-only steps. {line}"
+            )
+        } else {
+            line
+        }
     };
     let source = move || {
         hardware.with(|h| {
@@ -129,7 +142,26 @@ pub fn DeployPanel(
             <CheckField id="deploy-ep" label="expert parallel: whole experts on each GPU of a stage (MoE models)" get=|s| s.ep set=|s, on| s.ep = on />
             <CheckField id="deploy-overlap" label="communication overlaps compute" get=|s| s.overlap set=|s, on| s.overlap = on />
             <CheckField id="deploy-calibrated" label="expected, not the bound: kernels and collectives with terms fitted on NVIDIA's measured tables, and the engine's host time per step" get=|s| s.calibrated set=|s, on| s.calibrated = on />
-            <CheckField id="deploy-static" label="static batching: the whole batch prefilled, then decoded together (no engine schedules so; untick for the engine's in-flight batching)" get=|s| s.static_batching set=|s, on| s.static_batching = on />
+            <div class="field">
+                <span class="label" id="deploy-serving-label">"serving"</span>
+                <Segmented
+                    label="serving"
+                    options=vec![
+                        (Serving::InFlight, "in-flight"),
+                        (Serving::Disaggregated, "disaggregated"),
+                        (Serving::Static, "static"),
+                    ]
+                    get=|s| s.serving
+                    set=|s, v| s.serving = v
+                />
+            </div>
+            <Show when=move || serving.get() == Serving::Disaggregated>
+                <div class="row three" id="deploy-workers">
+                    <TextField label="prefill worker" get=|s| &s.prefill_layout set=|s| &mut s.prefill_layout hint="its layout, as tp4 or tp1-dp8-ep; empty: the decode worker's (TP, PP, DP above)" />
+                    <TextField label="prefill workers" get=|s| &s.prefill_workers set=|s| &mut s.prefill_workers numeric=true />
+                    <TextField label="decode workers" get=|s| &s.decode_workers set=|s| &mut s.decode_workers numeric=true />
+                </div>
+            </Show>
             <p class="hint" id="deploy-scheduler">{scheduler_note}</p>
             <div class="row three">
                 <TextField label="draft tokens" get=|s| &s.draft_tokens set=|s| &mut s.draft_tokens numeric=true hint="speculative decoding (MTP); empty: none" />
@@ -152,8 +184,8 @@ pub fn DeployResults(
     palette: Palette,
 ) -> impl IntoView {
     let d = &view.deployment;
-    let s = d.serving;
-    let l = d.layout;
+    let s = view.serving();
+    let w = view.words.clone();
     let m = d.memory;
     let capacity = m.capacity.get();
     let pct = |b: f64| {
@@ -168,19 +200,6 @@ pub fn DeployResults(
         pct(m.kv_cache.get()),
         pct(m.activations.get()),
     );
-    let memory_note = if !capacity.is_finite() {
-        "no capacity given for this device".to_string()
-    } else if m.fits() {
-        format!(
-            "of {} · weights {}, KV {}, activations {} · holds up to {} requests",
-            m.capacity, m.weights, m.kv_cache, m.activations, d.max_concurrency
-        )
-    } else {
-        format!(
-            "of {} · does not fit: weights {}, KV {} · add GPUs, a smaller format or fewer requests",
-            m.capacity, m.weights, m.kv_cache
-        )
-    };
     // Where one decode step's time goes: compute in one colour, each collective in the
     // communication colour.
     let compute_colour = palette.series[0];
@@ -190,12 +209,6 @@ pub fn DeployResults(
     for c in &d.decode.comms {
         parts.push((c.id.name().to_string(), c.time.get(), comm_colour));
     }
-    let overlap_note =
-        if d.decode.stage.get() < d.decode.compute.get() + d.decode.communication.get() {
-            " (overlapped: the step takes the longer of the two)"
-        } else {
-            ""
-        };
     let total: f64 = parts
         .iter()
         .map(|p| p.1)
@@ -223,130 +236,33 @@ pub fn DeployResults(
             }
         })
         .collect_view();
-    let comm_rows = d
-        .decode
+    let comm_rows = w
         .comms
-        .iter()
-        .map(|c| {
-            view! {
-                <tr>
-                    <th scope="row">{c.id.name()}</th>
-                    <td>{c.collective.name()}</td>
-                    <td class="num">{c.gpus}</td>
-                    <td>{c.link.name()}</td>
-                    <td class="num">{format!("{}", c.count)}</td>
-                    <td class="num">{si(c.message.get(), "B")}</td>
-                    <td class="num">{si(c.sent.get(), "B")}</td>
-                    <td class="num">{si(c.time.get(), "s")}</td>
-                </tr>
-            }
-        })
+        .into_iter()
+        .map(|row| view! { <tr>{cells(row)}</tr> })
         .collect_view();
     let has_comms = !d.decode.comms.is_empty();
-    let bubble = d.prefill.bubble;
-    let (ttft_note, tpot_note) = match &d.in_flight {
-        Some(f) => (
-            format!(
-                "steady state: the step it arrives in, {}its prefill in {:.1} step(s){}",
-                if f.queue.get() > 0.0 {
-                    format!("{} in the queue, ", si(f.queue.get(), "s"))
-                } else {
-                    String::new()
-                },
-                f.prefill_steps,
-                if f.prefill_pause.get() > 0.0 {
-                    " before the next decode step"
-                } else {
-                    ""
-                }
-            ),
-            format!(
-                "a step of {:.1} decoding requests and {:.0} prompt tokens{}{}",
-                f.decode_sequences,
-                f.prefill_tokens,
-                if f.prefill_pause.get() > 0.0 {
-                    format!(
-                        ", and {} of prefill it waits for",
-                        si(f.prefill_pause.get(), "s")
-                    )
-                } else {
-                    String::new()
-                },
-                if f.tokens_per_step > 1.0 {
-                    format!(" · {:.2} tokens a step", f.tokens_per_step)
-                } else {
-                    String::new()
-                }
-            ),
-        ),
-        None => (
-            format!(
-                "static: prefill of {} requests together{}",
-                s.concurrency,
-                if bubble > 0.0 {
-                    format!(", {:.0}% pipeline bubble", bubble * 100.0)
-                } else {
-                    String::new()
-                }
-            ),
-            format!(
-                "static: one decode step of {} requests at the mean context",
-                s.concurrency
-            ),
-        ),
-    };
-    // How far to trust the serving figures: NVIDIA's measured runs of this device and
-    // engine against the calibrated in-flight model, on rows nothing was fitted on.
-    let trust = match (view.measured_error, d.in_flight.is_some(), d.decode.calibration.is_some()) {
-        (Some(e), true, true) => format!(
-            "Held against {} of NVIDIA's measured serving runs of this device and engine (aiconfigurator-core 0.12.0's silicon sample; rows nothing was fitted on): the expected TTFT was off by a median {:.0} %, the TPOT by {:.0} % (`rooflinr validate --serving`).",
-            e.rows, e.ttft_median_pct, e.tpot_median_pct
-        ),
-        (Some(e), true, false) => format!(
-            "Tick \"expected\" for the figures held against NVIDIA's {} measured serving runs of this device and engine (median error {:.0} % on TTFT, {:.0} % on TPOT); the bound is the kernels alone at the roofline.",
-            e.rows, e.ttft_median_pct, e.tpot_median_pct
-        ),
-        (None, true, _) => "No measured serving runs of this device and engine to hold these figures against (NVIDIA's sample covers H100, H200, B200, B300 and GB200 with TensorRT-LLM, vLLM and SGLang).".to_string(),
-        (_, false, _) => String::new(),
-    };
-    let batching = if d.in_flight.is_some() {
-        "in-flight batching, steady state"
-    } else {
-        "static batching"
-    };
     view! {
         <div class="cards">
-            <Card label="time to first token" value={si(s.ttft.get(), "s")} note={ttft_note} figure="deploy-ttft" />
-            <Card label="time per output token" value={si(s.tpot.get(), "s")} note={tpot_note} figure="deploy-tpot" />
-            <Card label="tokens/s per user" value={format!("{:.1}", s.tokens_per_s_per_user)} note={format!("request done in {}", si(s.request_time.get(), "s"))} figure="deploy-user" />
-            <Card label="tokens/s per GPU" value={format!("{:.1}", s.tokens_per_s_per_gpu)} note={format!("{:.1} while decoding (prefill elsewhere) · {} GPUs", s.decode_tokens_per_s_per_gpu, l.gpus())} figure="deploy-gpu" />
+            <Card label="time to first token" value={si(s.ttft.get(), "s")} note={w.ttft} figure="deploy-ttft" />
+            <Card label="time per output token" value={si(s.tpot.get(), "s")} note={w.tpot} figure="deploy-tpot" />
+            <Card label="tokens/s per user" value={format!("{:.1}", s.tokens_per_s_per_user)} note={w.per_user} figure="deploy-user" />
+            <Card label="tokens/s per GPU" value={format!("{:.1}", s.tokens_per_s_per_gpu)} note={w.per_gpu} figure="deploy-gpu" />
             <div class="card">
-                <span class="label">"memory per GPU"</span>
+                <span class="label">{w.memory_label}</span>
                 <span class="value" data-figure="deploy-memory">{m.total().to_string()}</span>
                 <span class="meter" role="img" aria-label=format!("{:.0}% of a GPU's memory", w_pct + kv_pct + act_pct)>
                     <span class="weights" style=format!("width:{w_pct:.2}%")></span>
                     <span class="kv" style=format!("width:{kv_pct:.2}%")></span>
                     <span class="activations" style=format!("width:{act_pct:.2}%")></span>
                 </span>
-                <span class="note" class:bad=!m.fits()>{memory_note}</span>
+                <span class="note" class:bad=!m.fits()>{w.memory}</span>
             </div>
         </div>
-        {(!trust.is_empty()).then(|| view! { <p class="hint" id="deploy-trust">{trust}</p> })}
-        <h3>{format!("Where a decode step's time goes{overlap_note}")}</h3>
+        {(!w.trust.is_empty()).then(|| view! { <p class="hint" id="deploy-trust">{w.trust}</p> })}
+        <h3>{w.step_heading}</h3>
         <div class="breakdown" role="img" aria-label="decode step: compute and communication">{segments}</div>
-        <p class="hint">
-            {format!(
-                "Compute {} · communication {} ({:.0}% of the step){}.",
-                si(d.decode.compute.get(), "s"),
-                si(d.decode.communication.get(), "s"),
-                d.decode.communication_share() * 100.0,
-                if l.pipeline > 1 {
-                    format!(" · a token passes {} stages", l.pipeline)
-                } else {
-                    String::new()
-                }
-            )}
-        </p>
+        <p class="hint">{w.step}</p>
         {if has_comms {
             view! {
                 <h3>"Collectives of one decode step"</h3>
@@ -372,41 +288,34 @@ pub fn DeployResults(
         } else {
             view! { <p class="hint">"One GPU: no communication."</p> }.into_any()
         }}
-        <p class="hint">
-            {match d.decode.calibration {
-                None => format!(
-                    "Predicted, not measured: each GPU's operators at the roofline bound, collectives at the links' full bandwidth plus {} per step inside a domain and {} across the network (NVIDIA's NCCL tables measure more; tick \"expected\" for the fitted terms); {batching}.",
-                    CommModel::default().scale_up_latency,
-                    CommModel::default().scale_out_latency
-                ),
-                Some(c) => format!(
-                    "Expected, not measured: {} of {} operator kinds{} and {} of {} collectives of a decode step at terms fitted on NVIDIA's measured kernel and NCCL tables, the rest at the bound (NCCL's terms are per group size, for the sizes its tables measured); {batching}.",
-                    c.profiled_ops,
-                    c.profiled_ops + c.bound_ops,
-                    if c.fused_moe {
-                        format!(" ({})", rooflinr_model::kernel_time::FUSED_MOE_NOTE)
-                    } else {
-                        String::new()
-                    },
-                    c.profiled_comms,
-                    c.profiled_comms + c.bound_comms
-                ),
-            }}
-        </p>
+        <p class="hint">{w.provenance}        </p>
     }
 }
 
-/// The search over layouts: a GPU budget and a per-user floor; run on demand (it
-/// evaluates thousands of deployments), with each candidate's reason for not being first
-/// and a button to take its layout.
+/// The cells of a table row.
+fn cells(cells: Vec<Cell>) -> impl IntoView {
+    cells
+        .into_iter()
+        .map(|c| match c {
+            Cell::Heading(t) => view! { <th scope="row">{t}</th> }.into_any(),
+            Cell::Number(t) => view! { <td class="num">{t}</td> }.into_any(),
+            Cell::Text(t) => view! { <td>{t}</td> }.into_any(),
+        })
+        .collect_view()
+}
+
+/// The search over layouts (or, when disaggregated, over prefill and decode workers): a GPU
+/// budget and a per-user floor; run on demand (it evaluates thousands of deployments), with
+/// each candidate's figures and a button to take it.
 #[component]
 pub fn LayoutSearch(
     /// The device.
     hardware: Memo<Result<Hardware, Problem>>,
 ) -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
-    let result = RwSignal::new(None::<Result<(SearchView, f64), Problem>>);
+    let result = RwSignal::new(None::<Result<SearchTable, Problem>>);
     let busy = RwSignal::new(false);
+    let workers = Memo::new(move |_| state.with(|s| s.serving == Serving::Disaggregated));
     let run = move |_| {
         busy.set(true);
         // Let the page show "Searching…" before the search holds the thread.
@@ -418,7 +327,12 @@ pub fn LayoutSearch(
                 wasm_bindgen_futures::spawn_local(async move {
                     let out = match inputs {
                         Ok((state, hw)) => {
-                            search_layouts_timed(state, hw).await.unwrap_or_else(|e| {
+                            let searched = if state.serving == Serving::Disaggregated {
+                                search_workers_timed(state, hw).await
+                            } else {
+                                search_layouts_timed(state, hw).await
+                            };
+                            searched.unwrap_or_else(|e| {
                                 Err(Problem {
                                     field: "Search layouts".into(),
                                     message: e.to_string(),
@@ -440,46 +354,35 @@ pub fn LayoutSearch(
                 <p class="error" role="alert">{format!("{}: {}", p.field, p.message)}</p>
             }
             .into_any(),
-            Ok((v, ms)) => {
-                let shown = v.rows.len().min(SEARCH_ROWS);
-                let more = v.rows.len() - shown;
-                let rows = v
+            Ok(t) => {
+                let last = t.columns.len().saturating_sub(1);
+                let columns = t
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        if i == last {
+                            view! { <th scope="col"><span class="visually-hidden">{*c}</span></th> }
+                                .into_any()
+                        } else {
+                            view! { <th scope="col">{*c}</th> }.into_any()
+                        }
+                    })
+                    .collect_view();
+                let rows = t
                     .rows
                     .into_iter()
-                    .take(SEARCH_ROWS)
-                    .enumerate()
-                    .map(|(i, r)| {
-                        let l = r.layout;
-                        let take = r.best.map(|b| b.concurrency);
-                        let cells = match r.best {
-                            Some(b) => [
-                                b.concurrency.to_string(),
-                                format!("{:.1}", b.tokens_per_s_per_user),
-                                format!("{:.1}", b.tokens_per_s_per_gpu),
-                                si(b.ttft.get(), "s"),
-                                r.memory.map_or("-".into(), |m| m.to_string()),
-                            ],
-                            None => std::array::from_fn(|_| "-".to_string()),
-                        };
+                    .map(|r| {
+                        let label = r.take_label;
                         view! {
-                            <tr class:chosen=i == 0>
-                                <td class="num">{i + 1}</td>
-                                <th scope="row">{l.to_string()}</th>
-                                <td class="num">{l.gpus()}</td>
-                                {cells.into_iter().map(|c| view! { <td class="num">{c}</td> }).collect_view()}
-                                <td>{r.loss.unwrap_or_else(|| "best".into())}</td>
+                            <tr class:chosen=r.chosen>
+                                {cells(r.cells)}
                                 <td>
-                                    {take.map(|concurrency| view! {
+                                    {r.take.map(|take| view! {
                                         <button
                                             class="link"
-                                            aria-label=format!("use {l} with {concurrency} requests")
-                                            on:click=move |_| state.update(|s| {
-                                                s.tp = l.tensor.to_string();
-                                                s.pp = l.pipeline.to_string();
-                                                s.dp = l.data.to_string();
-                                                s.ep = l.expert;
-                                                s.concurrency = concurrency.to_string();
-                                            })
+                                            aria-label=label
+                                            on:click=move |_| state.update(|s| take.apply(s))
                                         >
                                             "use"
                                         </button>
@@ -490,34 +393,14 @@ pub fn LayoutSearch(
                     })
                     .collect_view();
                 view! {
-                    <p class="timing" id="search-timing" data-ms=format!("{ms:.1}")>
-                        {format!(
-                            "{} deployments on up to {} GPUs at {} tokens/s per user or more, searched in {ms:.0} ms in your browser.",
-                            v.evaluated, v.max_gpus, v.floor
-                        )}
-                    </p>
+                    <p class="timing" id="search-timing" data-ms=format!("{:.1}", t.ms)>{t.summary}</p>
                     <div class="table-wrap">
-                        <table class="data" id="search-results">
-                            <thead>
-                                <tr>
-                                    <th scope="col">"rank"</th>
-                                    <th scope="col">"layout"</th>
-                                    <th scope="col">"GPUs"</th>
-                                    <th scope="col">"requests"</th>
-                                    <th scope="col">"tokens/s per user"</th>
-                                    <th scope="col">"tokens/s per GPU"</th>
-                                    <th scope="col">"TTFT"</th>
-                                    <th scope="col">"memory per GPU"</th>
-                                    <th scope="col">"why not first"</th>
-                                    <th scope="col"><span class="visually-hidden">"take this layout"</span></th>
-                                </tr>
-                            </thead>
+                        <table class="data" id=t.id>
+                            <thead><tr>{columns}</tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
                     </div>
-                    {(more > 0).then(|| view! {
-                        <p class="hint">{format!("{more} more candidates; `rooflinr deploy --search` lists them all.")}</p>
-                    })}
+                    {(!t.more.is_empty()).then(|| view! { <p class="hint">{t.more}</p> })}
                 }
                 .into_any()
             }
@@ -525,9 +408,15 @@ pub fn LayoutSearch(
     };
     view! {
         <section class="layout-search" aria-labelledby="search-title">
-            <h3 id="search-title">"Search layouts"</h3>
+            <h3 id="search-title">
+                {move || if workers.get() { "Search prefill and decode workers" } else { "Search layouts" }}
+            </h3>
             <p class="hint">
-                "Every layout of up to the budget's GPUs (TP a power of two, PP, DP, EP on and off), ranked by output tokens/s per GPU among those reaching the per-user speed, with the model, formats and lengths above."
+                {move || if workers.get() {
+                    "Every prefill layout and every decode layout and batch of up to the budget's GPUs (both sides together), with as many prefill workers as keep up with the decode workers, so neither waits on the other; the front of output tokens/s per GPU against per user, with the model, formats and lengths above."
+                } else {
+                    "Every layout of up to the budget's GPUs (TP a power of two, PP, DP, EP on and off), ranked by output tokens/s per GPU among those reaching the per-user speed, with the model, formats and lengths above."
+                }}
             </p>
             <div class="row three">
                 <TextField label="GPU budget" get=|s| &s.search_gpus set=|s| &mut s.search_gpus numeric=true />
@@ -544,16 +433,24 @@ pub fn LayoutSearch(
     }
 }
 
-/// Candidates a search lists on the page.
-const SEARCH_ROWS: usize = 12;
+crate::split_point! {
+    deploy,
+    /// [`compute::search_layouts`] as the page lists it, with how long it took: the
+    /// search's code loads with the first search ([`crate::split`]).
+    pub fn search_layouts_timed(state: State, hw: Hardware) -> Result<SearchTable, Problem> {
+        let start = browser::now_ms();
+        compute::search_layouts(&state, &hw)
+            .map(|v| compute::layouts_table(&v, browser::now_ms() - start))
+    }
+}
 
 crate::split_point! {
     deploy,
-    /// [`compute::search_layouts`] and how long it took, ms: the search's code loads with
-    /// the first search ([`crate::split`]).
-    pub fn search_layouts_timed(state: State, hw: Hardware) -> Result<(SearchView, f64), Problem> {
+    /// [`compute::search_workers`] as the page lists it, with how long it took.
+    pub fn search_workers_timed(state: State, hw: Hardware) -> Result<SearchTable, Problem> {
         let start = browser::now_ms();
-        compute::search_layouts(&state, &hw).map(|v| (v, browser::now_ms() - start))
+        compute::search_workers(&state, &hw)
+            .map(|v| compute::workers_table(&v, browser::now_ms() - start))
     }
 }
 

@@ -285,7 +285,8 @@ pub fn App() -> impl IntoView {
     // The front of the other layouts of the same GPUs does not depend on the chosen
     // degrees' split or the concurrency: recompute it only when what it depends on changes.
     let front_key = Memo::new(move |_| {
-        let ok = deployment.with(|d| matches!(d, Some((Ok(_), _))));
+        // Disaggregated workers have no front of one layout's GPUs to stand against.
+        let ok = deployment.with(|d| matches!(d, Some((Ok(v), _)) if v.disaggregated.is_none()));
         let gpus = deployment.with(|d| match d {
             Some((Ok(v), _)) => v.deployment.layout.gpus(),
             _ => 0,
@@ -305,6 +306,7 @@ pub fn App() -> impl IntoView {
                     s.overlap,
                     s.calibrated,
                 ),
+                (s.serving, s.framework),
             )
         })
     });
@@ -468,11 +470,16 @@ pub fn App() -> impl IntoView {
             Mode::Deploy => deployment.get().map(|(r, ms)| match r {
                 Ok(v) => {
                     let front_ms = front.with(|f| f.1);
+                    let timing = if v.disaggregated.is_some() {
+                        format!("Computed in {ms:.1} ms in your browser.")
+                    } else {
+                        format!(
+                            "Computed in {ms:.1} ms in your browser; the front of every layout of these GPUs in {front_ms:.1} ms."
+                        )
+                    };
                     view! {
                         <DeployResults view=v palette=pal />
-                        <p class="timing">{format!(
-                            "Computed in {ms:.1} ms in your browser; the front of every layout of these GPUs in {front_ms:.1} ms."
-                        )}</p>
+                        <p class="timing">{timing}</p>
                     }
                     .into_any()
                 }

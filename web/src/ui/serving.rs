@@ -185,8 +185,16 @@ pub fn ServingChart(
             .map(|s| (s.tokens_per_s_per_user, s.tokens_per_s_per_gpu))
             .collect::<Vec<_>>(),
     );
-    let chosen = view.deployment.serving;
-    let layout = view.deployment.layout;
+    let chosen = view.serving();
+    // What the curve is of: one layout's replicas, or the disaggregated workers.
+    let one_layout = view.disaggregated.is_none();
+    let (layout, gpus) = match view.disaggregated {
+        Some(x) => (x.workers.to_string(), x.workers.gpus()),
+        None => (
+            view.deployment.layout.to_string(),
+            view.deployment.layout.gpus(),
+        ),
+    };
     // The point in focus (keyboard) or under the pointer: its figures under the chart.
     let focused = RwSignal::new(None::<String>);
     let curve_points = view
@@ -251,17 +259,14 @@ pub fn ServingChart(
     });
     let summary = format!(
         "Output tokens per second per GPU against tokens per second per user for {layout} on {} GPUs as concurrency grows; at {} requests, {:.1} per user and {:.1} per GPU.{}{}",
-        layout.gpus(),
+        gpus,
         chosen.concurrency,
         chosen.tokens_per_s_per_user,
         chosen.tokens_per_s_per_gpu,
         if front.is_empty() {
             String::new()
         } else {
-            format!(
-                " The dashed line is the best of every layout of {} GPUs.",
-                layout.gpus()
-            )
+            format!(" The dashed line is the best of every layout of {gpus} GPUs.")
         },
         measured_legend
             .as_ref()
@@ -303,8 +308,11 @@ pub fn ServingChart(
                 <g font-size="12">
                     <line x1=lx x2=lx + 24.0 y1=legend_y y2=legend_y stroke=colour stroke-width="2.5"></line>
                     <text x=lx + 30.0 y=legend_y + 4.0 fill=pal.ink>{format!("{layout}, 1 request and up")}</text>
-                    <line x1=lx x2=lx + 24.0 y1=legend_y + 18.0 y2=legend_y + 18.0 stroke=pal.muted stroke-width="1.5" stroke-dasharray="5 4"></line>
-                    <text x=lx + 30.0 y=legend_y + 22.0 fill=pal.ink>{format!("best layouts of {} GPUs", layout.gpus())}</text>
+                    // Disaggregated workers have no front of one layout's GPUs.
+                    {one_layout.then(|| view! {
+                        <line x1=lx x2=lx + 24.0 y1=legend_y + 18.0 y2=legend_y + 18.0 stroke=pal.muted stroke-width="1.5" stroke-dasharray="5 4"></line>
+                        <text x=lx + 30.0 y=legend_y + 22.0 fill=pal.ink>{format!("best layouts of {gpus} GPUs")}</text>
+                    })}
                     {measured_legend.map(|l| view! {
                         <path d=cross(lx + 12.0, legend_y + 36.0, 5.0) fill="none" stroke=MEASURED stroke-width="2.5" stroke-linecap="round"></path>
                         <text x=lx + 30.0 y=legend_y + 40.0 fill=pal.ink>{l}</text>
@@ -328,7 +336,8 @@ pub fn ServingChart(
                 {move || focused.get().unwrap_or_else(|| "Tab to a point for its figures.".to_string())}
             </p>
             <figcaption class="hint">
-                "Each point is a concurrency (1, 2, 4, … requests); hover for the figures. Up and to the right is better; the dashed front is the best any layout of the same GPUs reaches."
+                "Each point is a concurrency (1, 2, 4, … requests); hover for the figures. Up and to the right is better"
+                {if one_layout { "; the dashed front is the best any layout of the same GPUs reaches." } else { "." }}
             </figcaption>
         </figure>
     }

@@ -113,6 +113,21 @@ impl Layout {
         self.tensor * self.data
     }
 
+    /// The layout as people write it, the short form its `FromStr` reads: `tp8`,
+    /// `tp4-pp2`, `tp1-dp8-ep` (degrees of 1 left out, but for TP).
+    pub fn spec(&self) -> String {
+        let mut s = format!("tp{}", self.tensor);
+        for (name, degree) in [("pp", self.pipeline), ("dp", self.data)] {
+            if degree > 1 {
+                s.push_str(&format!("-{name}{degree}"));
+            }
+        }
+        if self.expert {
+            s.push_str("-ep");
+        }
+        s
+    }
+
     /// Expert-parallel degree: the stage's GPUs with expert parallelism, else 1.
     pub fn expert_degree(&self) -> u32 {
         if self.expert { self.stage_gpus() } else { 1 }
@@ -177,6 +192,69 @@ impl fmt::Display for Layout {
             write!(f, " EP{}", self.expert_degree())?;
         }
         Ok(())
+    }
+}
+
+/// A layout as people write it: `tp8`, `tp1-dp8-ep`, `tp4,pp2`, or as it is printed,
+/// `TP8 PP1 DP1 EP8` (tensor, pipeline and data degrees, each 1 unless given; `ep` places
+/// whole experts on the stage's GPUs, and a degree given with it must be the stage's
+/// `tp x dp`).
+impl std::str::FromStr for Layout {
+    type Err = ModelError;
+
+    fn from_str(s: &str) -> Result<Layout, ModelError> {
+        let mut layout = Layout::SINGLE;
+        let mut expert_degree = None;
+        let parts: Vec<&str> = s
+            .split(['-', ',', ':', 'x', ' '])
+            .filter(|p| !p.trim().is_empty())
+            .collect();
+        if parts.is_empty() {
+            return Err(ModelError::invalid(
+                "layout",
+                "empty: write the degrees, as tp8 or tp4-pp2 or tp1-dp8-ep",
+            ));
+        }
+        for part in parts {
+            let p = part.trim().to_ascii_lowercase();
+            let (name, value) = p.split_at(p.find(|c: char| c.is_ascii_digit()).unwrap_or(p.len()));
+            if name == "ep" {
+                layout.expert = true;
+                if value.is_empty() {
+                    continue;
+                }
+            }
+            let n: u32 = value.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                ModelError::invalid(
+                    "layout",
+                    format!("`{part}` in {s:?}: give a degree of 1 or more, as tp8"),
+                )
+            })?;
+            match name {
+                "tp" => layout.tensor = n,
+                "pp" => layout.pipeline = n,
+                "dp" => layout.data = n,
+                "ep" => expert_degree = Some(n),
+                _ => {
+                    return Err(ModelError::invalid(
+                        "layout",
+                        format!("`{part}` in {s:?}: use tpN, ppN, dpN and ep"),
+                    ));
+                }
+            }
+        }
+        if let Some(n) = expert_degree
+            && n != layout.stage_gpus()
+        {
+            return Err(ModelError::invalid(
+                "layout",
+                format!(
+                    "EP{n} in {s:?}: experts spread over a stage's TP x DP = {} GPUs; write ep alone",
+                    layout.stage_gpus()
+                ),
+            ));
+        }
+        Ok(layout)
     }
 }
 

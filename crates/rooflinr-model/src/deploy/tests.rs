@@ -665,3 +665,58 @@ fn a_calibrated_expert_parallel_deployment_runs_each_gpus_experts_as_one_fused_l
     let line = record::calibration_line(&c);
     assert!(line.contains(kernel_time::FUSED_MOE_NOTE), "{line}");
 }
+
+#[test]
+fn layouts_read_as_written_and_as_printed() {
+    let read = |s: &str| s.parse::<Layout>();
+    let tp8 = Layout {
+        tensor: 8,
+        ..Layout::SINGLE
+    };
+    assert_eq!(read("tp8").unwrap(), tp8);
+    assert_eq!(read("TP8 PP1 DP1").unwrap(), tp8);
+    let dep = Layout {
+        tensor: 1,
+        pipeline: 1,
+        data: 8,
+        expert: true,
+    };
+    assert_eq!(read("tp1-dp8-ep").unwrap(), dep);
+    assert_eq!(dep.spec(), "tp1-dp8-ep");
+    assert_eq!(read(&dep.to_string()).unwrap(), dep, "{dep}");
+    assert_eq!(
+        read("tp4,pp2").unwrap(),
+        Layout {
+            tensor: 4,
+            pipeline: 2,
+            ..Layout::SINGLE
+        }
+    );
+    for (bad, says) in [
+        ("", "empty"),
+        ("tp0", "degree of 1 or more"),
+        ("tq4", "use tpN"),
+        ("tp4 ep8", "TP x DP = 4"),
+    ] {
+        let e = read(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad:?}: {e}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_layout_text_reads_or_is_refused(text in "\\PC{0,24}") {
+        if let Ok(layout) = text.parse::<Layout>() {
+            prop_assert_eq!(layout.to_string().parse::<Layout>().unwrap(), layout);
+        }
+    }
+
+    #[test]
+    fn every_layout_reads_back_from_its_print(
+        tensor in 1u32..65, pipeline in 1u32..9, data in 1u32..65, expert: bool
+    ) {
+        let layout = Layout { tensor, pipeline, data, expert };
+        prop_assert_eq!(layout.to_string().parse::<Layout>().unwrap(), layout);
+        prop_assert_eq!(layout.spec().parse::<Layout>().unwrap(), layout);
+    }
+}

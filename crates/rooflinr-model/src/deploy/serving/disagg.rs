@@ -11,12 +11,18 @@
 //!   from the prefill worker's GPUs to the decode worker's, each GPU sending its part: over
 //!   the scale-up fabric when both workers fit in one domain (GB200 NVL72), else the
 //!   network, at each link's bandwidth per GPU, plus one latency.
-//! - Requests complete at `lambda = C / (TTFT + (O - 1) TPOT)` (Little's law). Each prefill
-//!   worker takes `lambda / Np` prompts per second; a step batches those that arrived during
-//!   the last one (`m`, at least one, at most the budget holds), so its utilisation is
-//!   `rho = lambda tau_p(m) / (m Np)`. Below 1, a prompt waits for half the step running on
-//!   average, then its own: TTFT = `1.5 tau_p(m)` + transfer. At 1 the prefill side sets the
-//!   rate (`Np m_max / tau_p(m_max)`) and the clients' requests queue for it.
+//! - Unqueued, a prompt waits for half the prefill step running on average, then its own:
+//!   `TTFT0 = 1.5 tau_p(m)` + transfer. Requests then complete at `C / (TTFT0 + (O - 1)
+//!   TPOT)` (Little's law). Each prefill worker takes `lambda / Np` prompts per second; a
+//!   step batches those that arrived during the last one (`m`, at least one, at most the
+//!   budget holds), so its utilisation is `rho = lambda tau_p(m) / (m Np)`.
+//! - A closed loop completes no faster than its slowest side allows (the asymptotic bound
+//!   of a closed queueing network, `X(N) <= min(N / (D + Z), 1 / D_max)`: Lazowska et al.,
+//!   "Quantitative System Performance", 1984, ch. 5): the prefill side's full batches
+//!   (`Np m_max / tau_p(m_max)` prompts/s) or the decode side's memory (every decode
+//!   replica holding all the requests it can). At that bound the clients' other requests
+//!   queue, and Little's law gives the first token's wait: `TTFT = C / lambda - (O - 1)
+//!   TPOT`.
 //! - Each decode worker holds `lambda (O - 1) TPOT / Nd` requests; TPOT is its decode step.
 
 use super::cost::StepCost;
@@ -273,20 +279,32 @@ fn steady(
     let full = prefill.prefill(most, &request)?;
     let prefill_capacity = p_workers * p_dp * most / full.get();
     let output = request.output;
-    let (mut ttft, mut tpot) = (transfer + full, decode.decode(1.0, &request)?);
+    let decoding_steps = (output - 1.0).max(0.0);
+    // The most requests the decode side holds, and the rate at which they finish then.
+    let decode_slots = d_workers * d_dp * decode.capacity;
+    let decode_full = if output > 1.0 {
+        decode.decode(decode.capacity, &request)?
+    } else {
+        Seconds(0.0)
+    };
+    let decode_capacity = if output > 1.0 {
+        decode_slots / (decoding_steps * decode_full.get())
+    } else {
+        f64::INFINITY
+    };
+    let rate_limit = prefill_capacity.min(decode_capacity);
+    let mut tpot = decode.decode(1.0, &request)?;
+    let mut unqueued = transfer + full * 1.5 + host.request;
     let (mut m, mut step, mut rho, mut per_decode) = (1.0, full, 0.0, 1.0);
+    let mut lambda = 0.0;
     for _ in 0..32 {
-        let request_time = ttft + tpot * (output - 1.0).max(0.0);
-        let mut lambda = c / request_time.get().max(f64::MIN_POSITIVE);
-        let saturated = lambda >= prefill_capacity;
-        if saturated {
-            lambda = prefill_capacity;
-        }
+        let request_time = unqueued + tpot * decoding_steps;
+        lambda = (c / request_time.get().max(f64::MIN_POSITIVE)).min(rate_limit);
         // Prompts per prefill replica per second, batched per step.
         let per_replica = lambda / (p_workers * p_dp);
         m = most;
         step = full;
-        if !saturated {
+        if lambda < prefill_capacity {
             m = 1.0;
             for _ in 0..8 {
                 step = prefill.prefill(m, &request)?;
@@ -296,21 +314,21 @@ fn steady(
         }
         rho = (per_replica * step.get() / m).min(1.0);
         // Requests decoding on each decode replica, at most what its memory holds.
-        per_decode = (lambda * (output - 1.0).max(0.0) * tpot.get() / (d_workers * d_dp))
-            .clamp(1.0, decode.capacity);
+        per_decode =
+            (lambda * decoding_steps * tpot.get() / (d_workers * d_dp)).clamp(1.0, decode.capacity);
         tpot = if output > 1.0 {
             decode.decode(per_decode, &request)?
         } else {
             Seconds(0.0)
         };
-        ttft = if saturated {
-            // The clients' requests not decoding wait for the prefill side.
-            let decoding = per_decode * d_workers * d_dp;
-            Seconds(((c - decoding).max(0.0) / lambda).max(step.get())) + transfer
-        } else {
-            step * 1.5 + transfer
-        } + host.request;
+        unqueued = step * 1.5 + transfer + host.request;
     }
+    // At the slower side's bound the other requests wait (Little's law); below it, none do.
+    let ttft = if lambda >= rate_limit * (1.0 - 1e-9) {
+        Seconds((c / lambda - decoding_steps * tpot.get()).max(unqueued.get()))
+    } else {
+        unqueued
+    };
     let request_time = ttft + tpot * (output - 1.0).max(0.0);
     let gpus = f64::from(d.gpus());
     Ok(DisaggregatedServing {
@@ -386,7 +404,9 @@ pub struct DisaggregatedSearch {
 /// Searches prefill and decode layouts and their ratio at a GPU budget, by rate matching:
 /// for each decode layout and batch, the prefill workers that keep up with the rate its
 /// decode workers finish requests at (`ceil(lambda / prefill capacity)`), so no side
-/// waits on the other; every count of decode workers the budget holds.
+/// waits on the other; every count of decode workers the budget holds. The front's
+/// figures are each deployment's steady state ([`evaluate_disaggregated`]) at the
+/// concurrency the match found.
 pub fn search_disaggregated(
     config: &ModelConfig,
     hardware: &Hardware,
@@ -516,19 +536,59 @@ pub fn search_disaggregated(
         }
         points.extend(best);
     }
-    let best = points
+    // The rate-matching estimate chooses the front; its points' figures are then each
+    // deployment's steady state at its concurrency ([`evaluate_disaggregated`], what the
+    // deployment gives when it is taken), and the front is drawn again on those.
+    let steady_front: Vec<DisaggregatedPoint> = pareto_front(points)
+        .into_iter()
+        .filter_map(|p| {
+            let w = Workload {
+                concurrency: p.concurrency.max(1),
+                ..workload
+            };
+            let r = evaluate_disaggregated(
+                config,
+                hardware,
+                scenario,
+                efficiency,
+                &p.deployment,
+                w,
+                options,
+            )
+            .ok()?;
+            Some(DisaggregatedPoint {
+                concurrency: w.concurrency,
+                decode_batch: r.decode_batch.round().max(1.0) as u64,
+                tokens_per_s_per_gpu: r.serving.tokens_per_s_per_gpu,
+                tokens_per_s_per_user: r.serving.tokens_per_s_per_user,
+                ttft: r.serving.ttft,
+                ..p
+            })
+        })
+        .filter(|p| allowed(p.ttft))
+        .collect();
+    let pareto = pareto_front(steady_front);
+    let best = pareto
         .iter()
         .filter(|q| q.tokens_per_s_per_user >= space.min_tokens_per_user)
         .max_by(|a, b| a.tokens_per_s_per_gpu.total_cmp(&b.tokens_per_s_per_gpu))
         .copied();
-    let mut front = points;
-    front.sort_by(|a, b| {
+    Ok(DisaggregatedSearch {
+        evaluated,
+        best,
+        pareto,
+    })
+}
+
+/// The points no other beats on both tokens/s per user and per GPU, fastest per user first.
+fn pareto_front(mut points: Vec<DisaggregatedPoint>) -> Vec<DisaggregatedPoint> {
+    points.sort_by(|a, b| {
         b.tokens_per_s_per_user
             .total_cmp(&a.tokens_per_s_per_user)
             .then(b.tokens_per_s_per_gpu.total_cmp(&a.tokens_per_s_per_gpu))
     });
     let mut pareto: Vec<DisaggregatedPoint> = Vec::new();
-    for q in front {
+    for q in points {
         if pareto
             .last()
             .is_none_or(|l| q.tokens_per_s_per_gpu > l.tokens_per_s_per_gpu)
@@ -536,9 +596,5 @@ pub fn search_disaggregated(
             pareto.push(q);
         }
     }
-    Ok(DisaggregatedSearch {
-        evaluated,
-        best,
-        pareto,
-    })
+    pareto
 }

@@ -550,6 +550,50 @@ fn a_disaggregated_deployment_sends_each_prompts_cache_and_decodes_apart() {
 }
 
 #[test]
+fn disaggregated_workers_serve_no_faster_than_their_slower_side_and_queue_the_rest() {
+    let config = presets::get("llama-3-70b").unwrap();
+    let hw = registry::get("h100-sxm").unwrap();
+    let s = fp8(Format::Fp8E4m3);
+    let o = DeployOptions::in_flight(Framework::TensorRtLlm, &hw);
+    // One prefill GPU for four decode GPUs: the prefill side sets the rate.
+    let d = super::disagg::Disaggregated {
+        prefill: tp(1),
+        prefill_workers: 1,
+        decode: tp(4),
+        decode_workers: 1,
+    };
+    let at = |concurrency| {
+        let w = Workload {
+            prompt: 1024,
+            output: 256,
+            concurrency,
+        };
+        deploy::evaluate_disaggregated(&config, &hw, &s, &Efficiency::IDEAL, &d, w, &o).unwrap()
+    };
+    let (few, many) = (at(256), at(1024));
+    assert_eq!(few.prefill_utilisation, 1.0);
+    let prompts =
+        |r: &super::disagg::DisaggregatedServing| r.serving.tokens_per_s_per_gpu * 5.0 / 256.0;
+    // Four times the clients, the same rate: the prefill workers' full batches.
+    for r in [&few, &many] {
+        assert!(
+            (prompts(r) / r.prefill_capacity - 1.0).abs() < 1e-9,
+            "{r:?}"
+        );
+    }
+    // Little's law: the clients' requests over the request time are the rate, so the
+    // others wait for their first token.
+    for (c, r) in [(256.0, &few), (1024.0, &many)] {
+        let little = c / r.serving.request_time.get();
+        assert!((little / r.prefill_capacity - 1.0).abs() < 1e-9, "{r:?}");
+    }
+    assert!(
+        many.serving.ttft.get() > 3.5 * few.serving.ttft.get(),
+        "{few:?} {many:?}"
+    );
+}
+
+#[test]
 fn a_disaggregated_search_matches_prefill_to_the_decode_rate_and_returns_its_front() {
     let config = presets::get("llama-3-70b").unwrap();
     let hw = registry::get("h200").unwrap();
@@ -579,4 +623,24 @@ fn a_disaggregated_search_matches_prefill_to_the_decode_rate_and_returns_its_fro
             .any(|p| p.tokens_per_s_per_gpu >= best.tokens_per_s_per_gpu
                 && p.tokens_per_s_per_user >= 30.0)
     );
+    // Each point's figures are its deployment's steady state at its concurrency.
+    for p in &r.pareto {
+        let w = Workload {
+            prompt: 2048,
+            output: 256,
+            concurrency: p.concurrency,
+        };
+        let e = deploy::evaluate_disaggregated(
+            &config,
+            &hw,
+            &s,
+            &Efficiency::IDEAL,
+            &p.deployment,
+            w,
+            &o,
+        )
+        .unwrap();
+        assert_eq!(e.serving.tokens_per_s_per_gpu, p.tokens_per_s_per_gpu);
+        assert_eq!(e.serving.ttft, p.ttft);
+    }
 }
