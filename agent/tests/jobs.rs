@@ -203,9 +203,11 @@ async fn fifty_clients_receive_telemetry_at_once() {
             .await
             .expect("samples within 30 s")
             .expect("task");
+        // Samples go out in deliveries of several at 100 Hz, each its own message: every
+        // one arrives, in order.
         assert!(
-            seqs.windows(2).all(|w| w[0] < w[1]),
-            "samples arrive in order: {seqs:?}"
+            seqs.windows(2).all(|w| w[1] == w[0] + 1),
+            "every sample arrives, in order: {seqs:?}"
         );
     }
 }

@@ -274,14 +274,17 @@ fn bench() -> Result<()> {
     println!(
         "targets on the 2-core reference machine: DeepSeek-V3 decode analysis < 1 ms per format; 100,000-point GEMM sweep < 20 ms; NVFP4 and MXFP4 quantise-and-pack >= 200 M values/s; a DeepSeek-V3 recommendation < 10 ms; telemetry to 50 clients at 100 Hz <= 5 % of one core"
     );
+    // The fan-out bench's second set of clients is Node's `ws`.
+    let node_ws = [("ROOFLINR_NODE_WS", setup::node_ws()?.display().to_string())];
     for (package, bench) in [
         ("rooflinr-model", "model"),
         ("rooflinr-model", "quant"),
         ("rooflinr-agent", "telemetry_fanout"),
     ] {
-        step(
+        step_with(
             "cargo",
             &["bench", "--package", package, "--bench", bench, "--locked"],
+            &node_ws,
         )?;
     }
     Ok(())

@@ -364,6 +364,36 @@ fn chromium() -> Result<()> {
     .context("install Chromium and its driver (Debian packages chromium, chromium-driver)")
 }
 
+/// Node's `ws` (npm, MIT), the WebSocket client the telemetry fan-out bench runs as clients
+/// no one here wrote, pinned.
+pub const NODE_WS_VERSION: &str = "8.23.1";
+
+/// Installs `ws` into the tool cache with npm (once); returns its `node_modules` folder.
+pub fn node_ws() -> Result<PathBuf> {
+    let prefix = cache_dir()?.join(format!("ws-{NODE_WS_VERSION}"));
+    let modules = prefix.join("node_modules");
+    if modules.join("ws/package.json").is_file() {
+        ok("ws (npm)", NODE_WS_VERSION);
+        return Ok(modules);
+    }
+    println!("    installing ws {NODE_WS_VERSION} from npm (a few seconds)");
+    std::fs::create_dir_all(&prefix)?;
+    let prefix_text = prefix.display().to_string();
+    step(
+        "npm",
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            &prefix_text,
+            &format!("ws@{NODE_WS_VERSION}"),
+        ],
+    )
+    .context("install ws from npm")?;
+    Ok(modules)
+}
+
 /// axe-core, the accessibility rules engine (npm, MPL-2.0) the end-to-end test runs inside
 /// Chromium, pinned.
 pub const AXE_CORE_VERSION: &str = "4.11.0";

@@ -337,18 +337,22 @@ pub async fn nvml_stream(
     State(state): State<Arc<AppState>>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let receiver = state.telemetry.stream.subscribe();
-    let stream = futures_util::stream::unfold(receiver, |mut rx| async move {
-        loop {
-            match rx.recv().await {
-                Ok(published) => {
-                    let event = Event::default().event("telemetry").data(&published.json);
-                    return Some((Ok(event), rx));
+    // A delivery's samples, one event each, before the next delivery is awaited.
+    let pending = Vec::<String>::new().into_iter();
+    let stream =
+        futures_util::stream::unfold((receiver, pending), |(mut rx, mut pending)| async move {
+            loop {
+                if let Some(json) = pending.next() {
+                    let event = Event::default().event("telemetry").data(json);
+                    return Some((Ok(event), (rx, pending)));
                 }
-                Err(RecvError::Lagged(_)) => continue,
-                Err(RecvError::Closed) => return None,
+                match rx.recv().await {
+                    Ok(published) => pending = published.json.clone().into_iter(),
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                }
             }
-        }
-    });
+        });
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
 

@@ -96,8 +96,20 @@ async fn connection(socket: WebSocket, state: Arc<AppState>) {
                     Err(RecvError::Lagged(_)) => continue,
                     Err(RecvError::Closed) => return,
                 },
-                sample = telemetry.recv(), if telemetry_on => match sample {
-                    Ok(published) => Message::Text(published.message.clone()),
+                delivery = telemetry.recv(), if telemetry_on => match delivery {
+                    // Each sample its own message, the delivery's one write (the last
+                    // message's send flushes them all).
+                    Ok(published) => {
+                        let Some((last, earlier)) = published.messages.split_last() else {
+                            continue;
+                        };
+                        for m in earlier {
+                            if sink.feed(Message::Text(m.clone())).await.is_err() {
+                                return;
+                            }
+                        }
+                        Message::Text(last.clone())
+                    }
                     // A slow client skips ahead; it is never dropped for lagging.
                     Err(RecvError::Lagged(_)) => continue,
                     Err(RecvError::Closed) => return,
