@@ -370,13 +370,23 @@ pub const NODE_WS_VERSION: &str = "8.23.1";
 
 /// Installs `ws` into the tool cache with npm (once); returns its `node_modules` folder.
 pub fn node_ws() -> Result<PathBuf> {
-    let prefix = cache_dir()?.join(format!("ws-{NODE_WS_VERSION}"));
-    let modules = prefix.join("node_modules");
-    if modules.join("ws/package.json").is_file() {
-        ok("ws (npm)", NODE_WS_VERSION);
-        return Ok(modules);
+    Ok(npm_package("ws", NODE_WS_VERSION)?.join("node_modules"))
+}
+
+/// Installs npm's `package` at `version` into its own folder of the tool cache (once);
+/// returns that folder (its `node_modules/PACKAGE` holds the package).
+fn npm_package(package: &str, version: &str) -> Result<PathBuf> {
+    let prefix = cache_dir()?.join(format!("{package}-{version}"));
+    if prefix
+        .join("node_modules")
+        .join(package)
+        .join("package.json")
+        .is_file()
+    {
+        ok(package, version);
+        return Ok(prefix);
     }
-    println!("    installing ws {NODE_WS_VERSION} from npm (a few seconds)");
+    println!("    installing {package} {version} from npm (a few seconds)");
     std::fs::create_dir_all(&prefix)?;
     let prefix_text = prefix.display().to_string();
     step(
@@ -387,11 +397,11 @@ pub fn node_ws() -> Result<PathBuf> {
             "--no-fund",
             "--prefix",
             &prefix_text,
-            &format!("ws@{NODE_WS_VERSION}"),
+            &format!("{package}@{version}"),
         ],
     )
-    .context("install ws from npm")?;
-    Ok(modules)
+    .with_context(|| format!("install {package} from npm"))?;
+    Ok(prefix)
 }
 
 /// axe-core, the accessibility rules engine (npm, MPL-2.0) the end-to-end test runs inside
@@ -400,26 +410,5 @@ pub const AXE_CORE_VERSION: &str = "4.11.0";
 
 /// Installs axe-core into the tool cache with npm (once); returns the path of `axe.min.js`.
 pub fn axe_core() -> Result<PathBuf> {
-    let prefix = cache_dir()?.join(format!("axe-core-{AXE_CORE_VERSION}"));
-    let script = prefix.join("node_modules/axe-core/axe.min.js");
-    if script.is_file() {
-        ok("axe-core", AXE_CORE_VERSION);
-        return Ok(script);
-    }
-    println!("    installing axe-core {AXE_CORE_VERSION} from npm (a few seconds)");
-    std::fs::create_dir_all(&prefix)?;
-    let prefix_text = prefix.display().to_string();
-    step(
-        "npm",
-        &[
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-            &prefix_text,
-            &format!("axe-core@{AXE_CORE_VERSION}"),
-        ],
-    )
-    .context("install axe-core from npm")?;
-    Ok(script)
+    Ok(npm_package("axe-core", AXE_CORE_VERSION)?.join("node_modules/axe-core/axe.min.js"))
 }

@@ -253,17 +253,7 @@ pub fn deployment_beside(
     }
     let deployment = run(workload)?;
     let limit = deployment.max_concurrency.clamp(1, 1 << 16);
-    let curve = levels(limit, workload.concurrency)
-        .into_iter()
-        .filter_map(|concurrency| {
-            run(Workload {
-                concurrency,
-                ..workload
-            })
-            .ok()
-            .map(|d| d.serving)
-        })
-        .collect();
+    let curve = curve(limit, workload, |w| run(w).ok().map(|d| d.serving));
     let measured = measured::beside(
         runs,
         Runs {
@@ -287,14 +277,27 @@ pub fn deployment_beside(
     }))
 }
 
-/// Levels of concurrency a curve is drawn at: powers of two up to `limit`, and `chosen`.
-fn levels(limit: u64, chosen: u64) -> Vec<u64> {
+/// The serving figures of `workload` at powers of two of concurrency up to `limit` and at
+/// its own, fewest requests first, where `serve` has them.
+fn curve(
+    limit: u64,
+    workload: Workload,
+    serve: impl Fn(Workload) -> Option<Serving>,
+) -> Vec<Serving> {
     let mut levels: Vec<u64> = (0..17).map(|i| 1u64 << i).filter(|&c| c <= limit).collect();
-    if !levels.contains(&chosen) {
-        levels.push(chosen);
+    if !levels.contains(&workload.concurrency) {
+        levels.push(workload.concurrency);
         rooflinr_model::sort::sort(&mut levels);
     }
     levels
+        .into_iter()
+        .filter_map(|concurrency| {
+            serve(Workload {
+                concurrency,
+                ..workload
+            })
+        })
+        .collect()
 }
 
 /// Disaggregated mode: the workers' steady state at the chosen concurrency and as it
@@ -337,17 +340,7 @@ fn disaggregated(
         .max_concurrency
         .saturating_mul(u64::from(workers.decode_workers)))
     .clamp(1, 1 << 16);
-    let curve = levels(limit, workload.concurrency)
-        .into_iter()
-        .filter_map(|concurrency| {
-            run(Workload {
-                concurrency,
-                ..workload
-            })
-            .ok()
-            .map(|d| d.serving)
-        })
-        .collect();
+    let curve = curve(limit, workload, |w| run(w).ok().map(|d| d.serving));
     Ok(worded(DeployView {
         config: config.clone(),
         deployment: decode,
