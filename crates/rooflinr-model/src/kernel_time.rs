@@ -2558,9 +2558,7 @@ impl Profiled {
             Op::Gemm { .. } if precision.activations == precision.weights => Some(Profiled::Gemm {
                 format: precision.activations,
             }),
-            // MLA: the shared latent cache (decode) or keys wider than values (the
-            // expanded prefill; ordinary attention has equal widths).
-            Op::FusedAttention(a) if a.shared_kv || a.qk_dim != a.v_dim => Some(Profiled::Mla {
+            Op::FusedAttention(a) if a.is_latent() => Some(Profiled::Mla {
                 phase: if a.shared_kv {
                     Phase::Decode
                 } else {
@@ -2571,11 +2569,7 @@ impl Profiled {
             }),
             Op::FusedAttention(a) if a.qk_dim.max(a.v_dim) <= PROFILED_HEAD_DIM => {
                 Some(Profiled::Attention {
-                    phase: if a.q_len > 1.0 {
-                        Phase::Prefill
-                    } else {
-                        Phase::Decode
-                    },
+                    phase: phase_of(&a),
                     queries: precision.activations,
                     kv: precision.kv,
                 })
@@ -2732,7 +2726,14 @@ pub const SHIPPED_MEDIAN_ERROR: f64 = 0.25;
 /// peak compute rate).
 pub const SHIPPED_MAX_FIXED_S: f64 = 100e-6;
 
+mod dispatch;
 mod profiles;
+
+pub use dispatch::{
+    DEEPGEMM_SCALE_ALIGNMENT, Dispatch, GemmScales, PrefillKernel, TRTLLM_DEEPGEMM_SWAP_BELOW,
+    decode_layout, kernel_times, new_cache_bytes, phase_of, profiled_kind, sm120_fp8_block_m_steps,
+    trtllm_deep_gemm_tile, writes_cache_apart,
+};
 
 /// The shipped profiles, per device, framework and kernel (`profiles.rs`, one line each).
 pub fn profiles() -> impl ExactSizeIterator<Item = Profile> + Clone {
@@ -2812,35 +2813,37 @@ pub fn calibrated_with(
     prediction: &Prediction,
     activations: Activations,
 ) -> Option<(f64, Profile)> {
-    let layout = match op {
-        Op::FusedAttention(shape) if shape.q_len <= 1.0 => {
-            DecodeLayout::of(framework, shape, hw.sm_version(), precision.kv)
-        }
-        _ => DecodeLayout::PerKvHead,
-    };
-    let kind = Profiled::of(op, precision)?.laid_out(layout);
-    let profile = profile(&hw.key, framework, kind)?;
-    let times = match *op {
-        Op::Gemm { m, n, k, .. } => {
-            let mut times = KernelTimes::gemm(
-                prediction,
-                (m as u64, n as u64, k as u64),
-                precision,
-                hw,
-                framework,
-            );
-            if activations == Activations::InFormat {
-                times.quantise_s = 0.0;
-                times.quantise_steps = 0.0;
-            }
-            times
-        }
-        Op::FusedAttention(shape) => {
-            KernelTimes::attention_of(&shape, prediction, precision, hw, (framework, layout))
-        }
-        _ => return None,
-    };
+    let (times, profile) = calibrated_times(
+        op,
+        precision,
+        hw,
+        Dispatch::of(framework),
+        prediction,
+        activations,
+    )?;
     Some((profile.terms.predict(times), profile))
+}
+
+/// The datasheet times of `op` as `dispatch`'s kernels run it ([`kernel_times`]) and the
+/// shipped profile that turns them into an expected time ([`KernelTerms::predict`]);
+/// `None` where no profile is shipped for its kind, device and formats.
+pub fn calibrated_times(
+    op: &Op,
+    precision: &Precision,
+    hw: &Hardware,
+    dispatch: Dispatch,
+    prediction: &Prediction,
+    activations: Activations,
+) -> Option<(KernelTimes, Profile)> {
+    let phase = match op {
+        Op::FusedAttention(shape) => phase_of(shape),
+        _ => Phase::Prefill,
+    };
+    let kind = profiled_kind(op, phase, precision, hw.sm_version(), dispatch.framework)?;
+    let profile = profile(&hw.key, dispatch.framework, kind)?;
+    let in_format = activations == Activations::InFormat;
+    let times = kernel_times(op, precision, hw, (dispatch, phase), prediction, in_format)?;
+    Some((times, profile))
 }
 
 /// The operators of a MoE block that a fused MoE kernel runs as one ([`FusedMoe`]): the
@@ -5015,7 +5018,7 @@ mod tests {
     }
 
     #[test]
-    fn shipped_profiles_name_registry_devices_and_are_slower_than_the_bound() {
+    fn shipped_profiles_name_registry_devices_and_keep_their_terms_in_range() {
         for p in profiles() {
             assert!(
                 crate::hardware::registry::get(p.hardware).is_ok(),

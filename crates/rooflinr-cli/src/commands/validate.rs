@@ -28,10 +28,10 @@ use rooflinr_model::analysis::{Phase, mla_attention_shape};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
 use rooflinr_model::kernel_time::{
-    self, DecodeLayout, Framework, GemmLoop, GemmTile, KernelTerms, KernelTimes, MoeLoad, MoeShape,
-    MoeTiling, Profiled, Regime,
+    self, DecodeLayout, Dispatch, Framework, GemmLoop, GemmScales, KernelTerms, KernelTimes,
+    MoeLoad, MoeShape, MoeTiling, PrefillKernel, Profiled, Regime,
 };
-use rooflinr_model::ops::{AttentionShape, Op, OpPrediction, Precision};
+use rooflinr_model::ops::{AttentionShape, Op, Precision};
 use rooflinr_model::roofline::Efficiency;
 use serde::Serialize;
 
@@ -110,6 +110,50 @@ impl Kernel {
         Kernel::ContextMla,
         Kernel::GenerationMla,
     ];
+
+    /// The columns every table of this kernel must have, whose names [`read_tables`]
+    /// reads; a table without one is refused, naming it (a column renamed by a new release
+    /// of the tables would otherwise leave every row incomplete, and the table silently
+    /// empty). `kernel_source`, `kv_cache_dtype`, `window_size` and `distribution` are
+    /// optional: older tables lack them and their absence has a meaning.
+    fn columns(self) -> Vec<&'static str> {
+        const COMMON: [&str; 4] = ["framework", "version", "device", "latency"];
+        let (dtype, shape): (&str, &[&str]) = match self {
+            Kernel::Gemm => ("gemm_dtype", &["m", "n", "k"]),
+            Kernel::ContextAttention | Kernel::GenerationAttention => (
+                "attn_dtype",
+                &[
+                    "batch_size",
+                    "isl",
+                    "step",
+                    "num_heads",
+                    "num_key_value_heads",
+                    "head_dim",
+                ],
+            ),
+            Kernel::Moe => (
+                "moe_dtype",
+                &[
+                    "num_tokens",
+                    "hidden_size",
+                    "inter_size",
+                    "topk",
+                    "num_experts",
+                    "moe_tp_size",
+                    "moe_ep_size",
+                ],
+            ),
+            Kernel::ContextMla | Kernel::GenerationMla => (
+                "mla_dtype",
+                &["batch_size", "isl", "step", "num_heads", "tp_size"],
+            ),
+        };
+        COMMON
+            .into_iter()
+            .chain([dtype])
+            .chain(shape.iter().copied())
+            .collect()
+    }
 
     fn file(self) -> &'static str {
         match self {
@@ -406,76 +450,34 @@ fn sglang_eager_int8(row: &Row) -> bool {
     row.dtype == "int8_wo" && Framework::parse(&row.framework) == Some(Framework::Sglang)
 }
 
-/// Rows of M that TensorRT-LLM's block-scaled FP8 GEMM on SM120 (RTX PRO 6000) takes a
-/// step at ([`sm120_fp8_block_m_steps`]).
-const SM120_FP8_BLOCK_M_STEP: u64 = 64;
-
-/// The steps TensorRT-LLM's block-scaled FP8 GEMM on SM120 runs one after another, each
-/// exposing a latency of its own (the fitted latency per wave): every 64 rows of M, for
-/// each wave of 128-wide N tiles. Read off NVIDIA's RTX PRO 6000 tables, not the kernel's
-/// source: at N = 128 and 256 and K = 128 the time is 5.5 us up to M = 64 and grows by
-/// about 1 us every 64 rows (69 us at M = 4,096, 264 us at 16,384) whatever N, while the
-/// bytes take under 6 us; the M tiles of an N tile run in series. Counted so (latency fitted
-/// at 1.4 us a step), the held-out median went from 15 to 8 %, the p90 from 54 to 28 %.
-fn sm120_fp8_block_m_steps(m: u64, n: u64, sms: u32) -> f64 {
-    (m.div_ceil(SM120_FP8_BLOCK_M_STEP) * n.div_ceil(128).div_ceil(u64::from(sms.max(1)))) as f64
-}
-
-/// The least M TensorRT-LLM's block-scaled FP8 GEMM on Hopper computes as it is; below it
-/// the kernel swaps the operands, the weights' rows filling its tiles' M
-/// (`fp8_blockscale_gemm_kernel.cuh`, `gemm_dispatch`: `m_threshold`).
-const TRTLLM_DEEPGEMM_SWAP_BELOW: u64 = 32;
-
-/// The tile TensorRT-LLM's block-scaled FP8 GEMM on Hopper runs an `m x n` output in from
-/// M = 32 ([`TRTLLM_DEEPGEMM_SWAP_BELOW`]), as its DeepGEMM launcher picks it (`deep_gemm::
-/// jit::get_best_gemm_config`): 64 rows up to M = 64, else 128; of the widths 16 to 128 in
-/// steps of 8, the one with the fewest waves of tiles on the SMs, then the fullest last
-/// wave, then the narrowest; no clusters. The kernel computes whole tiles in whole waves
-/// and its last row block reads the rows past M ([`KernelTimes::in_whole_tiles`]). Read off
-/// NVIDIA's H100 and H200 tables, not the kernel's source: at M = 129 against 256 (two row
-/// blocks either way, the same tiles) the time grows by 10 us at K = 4,096 and 20 us at
-/// K = 8,192 whatever the tile's width, in proportion to the tiles of the last row block
-/// (8.7 us for 32 of them, 20 us for 64, 50 us for 128 at K = 8,192) and to its missing
-/// rows (7, 12, 17 and 20 us for 32, 64, 96 and 127 missing at N = K = 8,192): 2.5-3.9
-/// TB/s, the DRAM's rate. The same GEMMs in BF16 show no such step.
-fn trtllm_deep_gemm_tile(m: u64, n: u64, sms: u32) -> GemmTile {
-    let sms = u64::from(sms.max(1));
-    let rows = if m <= 64 { 64 } else { 128 };
-    let columns = (16..=128)
-        .step_by(8)
-        .min_by_key(|&width: &u64| {
-            let tiles = m.div_ceil(rows) * n.div_ceil(width);
-            let last_wave = match tiles % sms {
-                0 => sms,
-                partial => partial,
-            };
-            (tiles.div_ceil(sms), std::cmp::Reverse(last_wave), width)
-        })
-        .unwrap_or(128);
-    GemmTile {
-        rows,
-        columns,
-        cluster: (1, 1),
-        swapped: false,
-    }
-}
-
 /// The table's `kernel_source` for vLLM's block-scaled FP8 GEMMs through DeepGEMM.
 const VLLM_DEEPGEMM: &str = "DeepGemmFp8BlockScaledMMKernel";
 
-/// The multiple of M that DeepGEMM reads the activations' scales at without a copy: it
-/// loads them column-major through TMA, whose rows must be 16 bytes apart (4 FP32 scales;
-/// DeepGEMM `get_mn_major_tma_aligned_tensor`).
-const DEEPGEMM_SCALE_ALIGNMENT: u64 = 4;
+/// The table's `kernel_source` for SGLang's Triton attention backend
+/// ([`PrefillKernel::SglangTriton`]).
+const SGLANG_TRITON_ATTENTION: &str = "triton";
 
-/// Whether `row`, of M rows, ran vLLM's DeepGEMM path with M not a multiple of
-/// [`DEEPGEMM_SCALE_ALIGNMENT`], so its scales were laid out again before the GEMM
-/// ([`KernelTimes::scale_copies`]).
-fn copies_scales_for_deepgemm(row: &Row, m: u64) -> bool {
-    row.dtype == "fp8_block"
-        && Framework::parse(&row.framework) == Some(Framework::Vllm)
-        && row.kernel_source.as_deref() == Some(VLLM_DEEPGEMM)
-        && !m.is_multiple_of(DEEPGEMM_SCALE_ALIGNMENT)
+/// The kernels `row` ran, in the model crate's words ([`Dispatch`]): its framework (a
+/// table of no framework the model knows is read with TensorRT-LLM's kernels), the
+/// prefill kernel its `kernel_source` names, and 128 x 128 block scales for `fp8_block`.
+fn dispatch(row: &Row) -> Dispatch {
+    let framework = Framework::parse(&row.framework).unwrap_or(Framework::TensorRtLlm);
+    let source = row.kernel_source.as_deref();
+    Dispatch {
+        framework,
+        prefill: if framework == Framework::Sglang && source == Some(SGLANG_TRITON_ATTENTION) {
+            PrefillKernel::SglangTriton
+        } else {
+            PrefillKernel::Default
+        },
+        gemm_scales: if row.dtype == "fp8_block" {
+            GemmScales::Block128 {
+                deep_gemm: source == Some(VLLM_DEEPGEMM),
+            }
+        } else {
+            GemmScales::PerTensor
+        },
+    }
 }
 
 /// The formats of a GEMM table dtype: (activations, weights). `fp8_block` is FP8 with a
@@ -539,7 +541,10 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
         v_dim: head_dim as f64,
         causal: true,
         shared_kv: false,
-        window: (window > 0 && window < kv_len).then_some(window as f64),
+        // The window the layer is configured with, binding or not, as the analysis gives
+        // it and the kernels dispatch on it: one no shorter than the context changes no
+        // count.
+        window: (window > 0).then_some(window as f64),
     };
     let precision = Precision {
         activations: attn,
@@ -550,62 +555,21 @@ fn attention(row: &Row) -> Result<(AttentionShape, Precision), &'static str> {
     Ok((shape, precision))
 }
 
-/// Whether the row's prefill kernel walks every causal key tile under a sliding window:
-/// SGLang's Triton kernel (`kernel_source` `triton`, `extend_attention.py`'s `_fwd_kernel`)
-/// walks a query tile's key tiles from the first key whatever the window, masks each, and
-/// skips a tile's loads and products only when its mask hides all of it. The tiles it
-/// walks hidden are counted apart ([`KernelTimes::hidden_tiles_s`]), their cost fitted
-/// ([`KernelTerms::hidden_tile_share`]); every other kernel starts past them.
-fn walks_every_causal_tile(row: &Row) -> bool {
-    row.kernel == Kernel::ContextAttention
-        && Framework::parse(&row.framework) == Some(Framework::Sglang)
-        && row.kernel_source.as_deref() == Some("triton")
-}
-
-/// Whether the row's prefill attention op writes the new keys and values into the cache in
-/// a kernel of its own before the attention: vLLM's attention layer calls
-/// `reshape_and_cache_flash`, SGLang's backends `set_kv_buffer`, each reading the keys and
-/// values in the model's format and writing them in the cache's. NVIDIA's tables time
-/// them with the op: counted, vLLM's prefill own fits improved in 35 of 39 groups (B200's
-/// FlashInfer TRT-LLM prefill kernel over an FP8 cache 17 -> 13 %, whose errors had grown
-/// with the share of key and value bytes: -27 % at one query head per KV head, +20-35 % at
-/// 16-64), SGLang's in 35 of 43. TensorRT-LLM's are not counted: its context path writes
-/// the cache in the pass that applies the rotary embedding, and counted, its held-out
-/// prefill p90 rose 1-9 points on Blackwell, A100, L40S and RTX PRO 6000.
-fn writes_cache_apart(row: &Row) -> bool {
-    row.kernel == Kernel::ContextAttention
-        && matches!(
-            Framework::parse(&row.framework),
-            Some(Framework::Vllm | Framework::Sglang)
-        )
-}
-
-/// Bytes of the new keys and values written into the cache ([`writes_cache_apart`]): read
-/// in BF16, written in the cache's format `kv`.
-fn new_cache_bytes(shape: &AttentionShape, kv: Format) -> f64 {
-    let elements = shape.batch * shape.q_len * shape.kv_heads * (shape.qk_dim + shape.v_dim);
-    Format::Bf16.tensor_bytes(elements).get() + kv.tensor_bytes(elements).get()
+/// The phase the row's kernel ran in, as its table says: its decode tables are decode
+/// steps, every other table's rows (prefill attention of prompts down to one token among
+/// them) are not.
+fn phase(row: &Row) -> Phase {
+    match row.kernel {
+        Kernel::GenerationAttention | Kernel::GenerationMla => Phase::Decode,
+        _ => Phase::Prefill,
+    }
 }
 
 /// How the row's decode attention kernel lays out its blocks (the model crate's
-/// [`DecodeLayout::of`] for the row's framework, device and `kv` cache format); every other
-/// kernel holds a KV head's group in a block.
+/// [`kernel_time::decode_layout`] for the row's kernels, phase and device).
 fn decode_layout(row: &Row, shape: &AttentionShape, kv: Format) -> DecodeLayout {
-    match (row.kernel, Framework::parse(&row.framework)) {
-        (Kernel::GenerationAttention | Kernel::GenerationMla, Some(framework)) => {
-            // The window the row's layer is configured with, binding or not, as the
-            // kernels dispatch on it.
-            let configured = match row.shape {
-                Shape::Attention { window, .. } if window > 0 => AttentionShape {
-                    window: Some(window as f64),
-                    ..*shape
-                },
-                _ => *shape,
-            };
-            DecodeLayout::of(framework, &configured, row.sm, kv)
-        }
-        _ => DecodeLayout::PerKvHead,
-    }
+    let op = Op::FusedAttention(*shape);
+    kernel_time::decode_layout(&op, phase(row), kv, row.sm, dispatch(row).framework)
 }
 
 /// The latent attention a DeepSeek-V3 MLA row computes on one GPU, in the analysis's own
@@ -703,19 +667,15 @@ fn gemm_loop(
     }
 }
 
-/// A row's datasheet times on `hw`, or why it has none. GEMM: bytes (inputs in their
-/// formats, a BF16 output) over the bandwidth, FLOPs over the product's peak and the tile
-/// efficiency; the tables time each GEMM in a loop, so what the loop's previous runs left
-/// in the L2 is read from it ([`gemm_loop`], [`KernelTimes::warm`]). Attention: the fused attention operator's bytes and FLOPs (whole tiles in
-/// prefill) and its waves of blocks. MoE: the layer on the load the tables timed, from
-/// `loads`.
-fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTimes, &'static str> {
-    let sms = hw.sms();
+/// The GEMM or attention a row timed, in its formats, as the model crate's operators
+/// name it; `Err` for a MoE layer (its times come from its timed load: [`times_with`]) and
+/// for a row of no format the catalogue has. SGLang's `int8_wo` GEMMs run INT8 by INT8
+/// ([`sglang_eager_int8`]).
+fn operator(row: &Row) -> Result<(Op, Precision), &'static str> {
     match row.shape {
         Shape::Gemm { m, n, k } => {
             let (activations, weights) = formats(&row.dtype).ok_or("no format for this dtype")?;
-            let eager_int8 = sglang_eager_int8(row);
-            let activations = if eager_int8 {
+            let activations = if sglang_eager_int8(row) {
                 Format::Int8
             } else {
                 activations
@@ -732,77 +692,69 @@ fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTi
                 kv: Format::Bf16,
                 output: Format::Bf16,
             };
-            let p = op.predict(&precision, hw, &Efficiency::IDEAL);
-            let framework = Framework::parse(&row.framework).unwrap_or(Framework::TensorRtLlm);
-            // Block-scaled FP8 is read as the catalogue's FP8 for its bytes, but it runs
-            // kernels of its own (below), not the per-tensor FP8 GEMM's tiles.
-            let mut times = if row.dtype == "fp8_block" {
-                KernelTimes::of(&p.prediction, (m, n, k), &precision, hw)
-            } else {
-                KernelTimes::gemm(&p.prediction, (m, n, k), &precision, hw, framework)
-            };
-            if eager_int8 {
+            Ok((op, precision))
+        }
+        Shape::Attention { .. } => attention(row).map(|(s, p)| (Op::FusedAttention(s), p)),
+        Shape::Mla { .. } => mla(row).map(|(s, p)| (Op::FusedAttention(s), p)),
+        Shape::Moe { .. } => Err("a MoE layer"),
+    }
+}
+
+/// `times`, the kernel's times as a model's forward pass runs it once
+/// ([`kernel_time::kernel_times`]), as NVIDIA's collector timed `row`'s `op`: in a loop whose
+/// previous runs leave part of its bytes in the L2 ([`gemm_loop`] for a GEMM,
+/// [`kernel_time::found_in_l2`] for an attention looped on one set of operands;
+/// [`KernelTimes::warm`]), and for SGLang's `int8_wo` GEMMs after the collector's own eager
+/// quantisation ([`SGLANG_INT8_QUANTISE_BYTES`]). Nothing here is a fact of the kernel.
+fn as_collected(
+    row: &Row,
+    op: &Op,
+    precision: &Precision,
+    hw: &Hardware,
+    mut times: KernelTimes,
+) -> KernelTimes {
+    let l2 = hw.l2_bytes();
+    match (*op, row.shape) {
+        (Op::Gemm { .. }, Shape::Gemm { m, n, k }) => {
+            if sglang_eager_int8(row) {
                 times.quantise_s =
                     (m * k) as f64 * SGLANG_INT8_QUANTISE_BYTES / hw.memory_bandwidth.value.get();
             }
-            if row.dtype == "fp8_block" {
-                // 128 x 128 block scales, which the catalogue's FP8 (read for its bytes)
-                // does not have: like every block-scaled GEMM it keeps each tile on one
-                // SM, with no split-K reduction (`kernel_time::reduces_partial_sums`).
-                times.waves = 0.0;
-                if row.sm == Some(120) && framework == Framework::TensorRtLlm {
-                    times.waves = sm120_fp8_block_m_steps(m, n, sms);
-                }
-                if copies_scales_for_deepgemm(row, m) {
-                    times.scale_copies = 1.0;
-                }
-                if row.sm == Some(90)
-                    && framework == Framework::TensorRtLlm
-                    && m >= TRTLLM_DEEPGEMM_SWAP_BELOW
-                {
-                    times = times.in_whole_tiles(
-                        p.prediction.compute_time.get(),
-                        (m, n, k),
-                        trtllm_deep_gemm_tile(m, n, sms),
-                        &precision,
-                        hw,
-                    );
-                }
-            }
-            let looped = gemm_loop(row, (m, n, k), activations, weights, hw.l2_bytes());
-            Ok(times.warm(looped.l2_share(hw.l2_bytes())))
+            let looped = gemm_loop(row, (m, n, k), precision.activations, precision.weights, l2);
+            times.warm(looped.l2_share(l2))
         }
-        Shape::Attention { .. } | Shape::Mla { .. } => {
-            let (shape, precision) = if matches!(row.shape, Shape::Mla { .. }) {
-                mla(row)?
-            } else {
-                attention(row)?
-            };
-            let layout = decode_layout(row, &shape, precision.kv);
-            // A table of no framework the model knows is read with TensorRT-LLM's tiles.
-            let framework = Framework::parse(&row.framework).unwrap_or(Framework::TensorRtLlm);
-            let times_of = |shape: &AttentionShape, p: &OpPrediction| {
-                KernelTimes::attention_of(shape, &p.prediction, &precision, hw, (framework, layout))
-            };
-            let p = Op::FusedAttention(shape).predict(&precision, hw, &Efficiency::IDEAL);
-            let mut times = times_of(&shape, &p);
-            if shape.window.is_some() && walks_every_causal_tile(row) {
-                let every = AttentionShape {
-                    window: None,
-                    ..shape
-                };
-                let every_p = Op::FusedAttention(every).predict(&precision, hw, &Efficiency::IDEAL);
-                let every_tile = times_of(&every, &every_p);
-                times.hidden_tiles_s = (every_tile.compute_s - times.compute_s).max(0.0);
-            }
-            if writes_cache_apart(row) {
-                times.memory_s +=
-                    new_cache_bytes(&shape, precision.kv) / hw.memory_bandwidth.value.get();
-            }
-            Ok(times.warm(kernel_time::found_in_l2(
-                p.prediction.work.bytes.get(),
-                hw.l2_bytes(),
-            )))
+        _ => {
+            let bytes = op
+                .predict(precision, hw, &Efficiency::IDEAL)
+                .prediction
+                .work
+                .bytes;
+            times.warm(kernel_time::found_in_l2(bytes.get(), l2))
+        }
+    }
+}
+
+/// A row's datasheet times on `hw`, or why it has none. GEMM: bytes (inputs in their
+/// formats, a BF16 output) over the bandwidth, FLOPs over the product's peak and the tile
+/// efficiency; the tables time each GEMM in a loop, so what the loop's previous runs left
+/// in the L2 is read from it ([`gemm_loop`], [`KernelTimes::warm`]). Attention: the fused attention operator's bytes and FLOPs (whole tiles in
+/// prefill) and its waves of blocks. MoE: the layer on the load the tables timed, from
+/// `loads`.
+fn times_with(row: &Row, hw: &Hardware, loads: &mut MoeLoads) -> Result<KernelTimes, &'static str> {
+    match row.shape {
+        Shape::Gemm { .. } | Shape::Attention { .. } | Shape::Mla { .. } => {
+            let (op, precision) = operator(row)?;
+            let p = op.predict(&precision, hw, &Efficiency::IDEAL);
+            let times = kernel_time::kernel_times(
+                &op,
+                &precision,
+                hw,
+                (dispatch(row), phase(row)),
+                &p.prediction,
+                false,
+            )
+            .ok_or("no kernel times for this operator")?;
+            Ok(as_collected(row, &op, &precision, hw, times))
         }
         Shape::Moe {
             tokens,
@@ -1283,8 +1235,13 @@ fn profiled(row: &Row) -> Option<Profiled> {
         }
         Shape::Attention { .. } => {
             let (shape, precision) = attention(row).ok()?;
-            let layout = decode_layout(row, &shape, precision.kv);
-            Profiled::of(&Op::FusedAttention(shape), &precision).map(|k| k.laid_out(layout))
+            kernel_time::profiled_kind(
+                &Op::FusedAttention(shape),
+                phase(row),
+                &precision,
+                row.sm,
+                dispatch(row).framework,
+            )
         }
         Shape::Mla { .. } => {
             // Prefill attends over keys and values rebuilt in the activation format, so
@@ -1294,8 +1251,13 @@ fn profiled(row: &Row) -> Option<Profiled> {
                 return None;
             }
             let (shape, precision) = mla(row).ok()?;
-            let layout = decode_layout(row, &shape, precision.kv);
-            Profiled::of(&Op::FusedAttention(shape), &precision).map(|k| k.laid_out(layout))
+            kernel_time::profiled_kind(
+                &Op::FusedAttention(shape),
+                phase(row),
+                &precision,
+                row.sm,
+                dispatch(row).framework,
+            )
         }
         // The gated kernel that ordinary routing runs (the non-gated and min-latency
         // kernels are groups of their own, judged, not shipped); FP8 with 128 x 128 block
@@ -1316,7 +1278,7 @@ fn profiled(row: &Row) -> Option<Profiled> {
 }
 
 /// Reads every GEMM and attention table under `dir`.
-fn read_tables(dir: &Path) -> Result<Vec<Row>> {
+fn read_tables(dir: &Path) -> Result<Tables> {
     let mut files = Vec::new();
     find(dir, &mut files)?;
     if files.is_empty() {
@@ -1327,6 +1289,7 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
     }
     files.sort();
     let mut rows: Vec<Row> = Vec::new();
+    let mut left_out = Vec::new();
     for (path, kernel) in files {
         let system = path
             .strip_prefix(dir)
@@ -1337,6 +1300,17 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
         let file = File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
         let reader = SerializedFileReader::new(file)
             .with_context(|| format!("{} is not a parquet file", path.display()))?;
+        let schema = reader.metadata().file_metadata().schema_descr();
+        let has = |name: &str| schema.columns().iter().any(|c| c.name() == name);
+        if let Some(missing) = kernel.columns().into_iter().find(|c| !has(c)) {
+            bail!(
+                "{} has no `{missing}` column: a {} table needs {}",
+                path.display(),
+                kernel.name(),
+                kernel.columns().join(", ")
+            );
+        }
+        let mut incomplete = 0;
         for record in reader.get_row_iter(None)? {
             let record = record.with_context(|| format!("in {}", path.display()))?;
             let mut row = Row {
@@ -1451,10 +1425,26 @@ fn read_tables(dir: &Path) -> Result<Vec<Row>> {
                     _ => compute_capability(&row.device),
                 };
                 rows.push(row);
+            } else {
+                incomplete += 1;
             }
         }
+        if incomplete > 0 {
+            left_out.push(format!(
+                "{}: {incomplete} rows with an empty or non-positive shape column or latency",
+                path.strip_prefix(dir).unwrap_or(&path).display()
+            ));
+        }
     }
-    Ok(rows)
+    Ok(Tables { rows, left_out })
+}
+
+/// The rows of NVIDIA's kernel tables ([`read_tables`]).
+struct Tables {
+    /// Every complete row.
+    rows: Vec<Row>,
+    /// A line for each table with rows left out, and how many.
+    left_out: Vec<String>,
 }
 
 /// Every file under `dir`, at any depth, whose name `keep` accepts (the tables lie in
@@ -2810,8 +2800,9 @@ pub fn run(args: Args) -> Result<()> {
     let Some(tables) = &args.tables else {
         bail!("give --tables DIR (or --serving FILE)");
     };
-    let rows = read_tables(tables)?;
+    let Tables { rows, left_out } = read_tables(tables)?;
     let mut v = validate(&rows, args.residuals.is_some());
+    v.skipped.extend(left_out);
     v.collectives = super::collectives::validate(tables)?;
     if let Some(path) = &args.residuals {
         let mut csv = String::from(Residual::HEADER);
@@ -3799,7 +3790,7 @@ mod tests {
         // 64 rows up to M = 64. On 132 SMs, N = 4,096 fills one wave with 64-wide tiles
         // (128 of them over two row blocks, against 64 at 128 wide); N = 8,192 with 128-wide.
         let tile = |m, n| {
-            let t = trtllm_deep_gemm_tile(m, n, 132);
+            let t = kernel_time::trtllm_deep_gemm_tile(m, n, 132);
             (t.rows, t.columns)
         };
         assert_eq!(tile(64, 4096), (64, 32));
@@ -3868,10 +3859,13 @@ mod tests {
     #[test]
     fn tensorrt_llms_sm120_block_scaled_fp8_gemm_steps_through_m() {
         // A step every 64 rows of M, for each wave of 128-wide N tiles over 188 SMs.
-        assert_eq!(sm120_fp8_block_m_steps(64, 128, 188), 1.0);
-        assert_eq!(sm120_fp8_block_m_steps(65, 256, 188), 2.0);
-        assert_eq!(sm120_fp8_block_m_steps(16384, 128, 188), 256.0);
-        assert_eq!(sm120_fp8_block_m_steps(128, 128 * 189, 188), 4.0);
+        assert_eq!(kernel_time::sm120_fp8_block_m_steps(64, 128, 188), 1.0);
+        assert_eq!(kernel_time::sm120_fp8_block_m_steps(65, 256, 188), 2.0);
+        assert_eq!(kernel_time::sm120_fp8_block_m_steps(16384, 128, 188), 256.0);
+        assert_eq!(
+            kernel_time::sm120_fp8_block_m_steps(128, 128 * 189, 188),
+            4.0
+        );
         // The RTX PRO 6000's TensorRT-LLM rows take them (64 steps at M = 4,096); the same
         // GEMM in SGLang's table, or on an H100, does not.
         let rtx = registry::get("rtx-pro-6000").unwrap();
@@ -4285,5 +4279,236 @@ mod tests {
             g.fitted.shipped
         );
         assert!(v.groups.iter().any(|g| g.kernel == Kernel::Gemm));
+    }
+
+    /// One path from the fit to what users run: every GEMM and attention row, as `validate`
+    /// scores it, has the times the product's calibrated figures predict with
+    /// ([`kernel_time::calibrated_times`], whose kernels a framework picks on its own are
+    /// the row's: [`Dispatch::of`]) once the collector's adjustments are made
+    /// ([`as_collected`]), and so under the shipped profile the same expected time.
+    #[test]
+    fn validate_scores_the_times_the_product_predicts_with() {
+        let prefill = |isl: u64, window: u64| Row {
+            kernel: Kernel::ContextAttention,
+            kv_dtype: Some("bfloat16".into()),
+            shape: Shape::Attention {
+                batch: 2,
+                isl,
+                step: 0,
+                heads: 32,
+                kv_heads: 8,
+                head_dim: 128,
+                window,
+            },
+            ..row("bfloat16", 0, 0, 0, 1e-4)
+        };
+        let devices = [
+            ("h100_sxm", "NVIDIA H100 80GB HBM3", "h100-sxm", 90),
+            ("h200_sxm", "NVIDIA H200", "h200", 90),
+            ("b200_sxm", "NVIDIA B200", "b200", 100),
+        ];
+        let mut rows = Vec::new();
+        for (system, device, key, sm) in devices {
+            for framework in ["TRTLLM", "VLLM", "SGLang"] {
+                let on = |r: Row| Row {
+                    system: system.into(),
+                    device: device.into(),
+                    framework: framework.into(),
+                    sm: Some(sm),
+                    ..r
+                };
+                for dtype in ["bfloat16", "fp8", "nvfp4", "fp8_block"] {
+                    for m in [1, 5, 129, 4096] {
+                        rows.push((key, on(row(dtype, m, 8192, 4096, 1e-4))));
+                    }
+                }
+                for (isl, window) in [(1024, 0), (8192, 0), (8192, 4096)] {
+                    rows.push((key, on(prefill(isl, window))));
+                    rows.push((
+                        key,
+                        Row {
+                            kernel_source: Some(SGLANG_TRITON_ATTENTION.into()),
+                            ..on(prefill(isl, window))
+                        },
+                    ));
+                }
+                for (step, window) in [(1024, 0), (8192, 0), (8192, 128)] {
+                    for kv in ["bfloat16", "fp8"] {
+                        rows.push((key, on(decode(64, step, kv, window))));
+                    }
+                }
+            }
+        }
+        let (mut compared, mut defaults) = (0, 0);
+        for (key, r) in &rows {
+            let hw = registry::get(key).unwrap();
+            let scored = times(r, &hw).unwrap();
+            let (op, precision) = operator(r).unwrap();
+            let prediction = op.predict(&precision, &hw, &Efficiency::IDEAL).prediction;
+            let framework = Framework::parse(&r.framework).unwrap();
+            let activations = kernel_time::Activations::QuantisedFirst;
+            let product = |d: Dispatch| {
+                kernel_time::calibrated_times(&op, &precision, &hw, d, &prediction, activations)
+            };
+            let Some((ran, profile)) = product(dispatch(r)) else {
+                continue;
+            };
+            compared += 1;
+            let label = format!("{key} {} {:?} {:?}", r.framework, r.kernel_source, r.shape);
+            assert_eq!(
+                as_collected(r, &op, &precision, &hw, ran),
+                scored,
+                "{label}"
+            );
+            assert_eq!(profiled(r), Some(profile.kernel), "{label}");
+            assert_eq!(
+                profile
+                    .terms
+                    .predict(as_collected(r, &op, &precision, &hw, ran)),
+                profile.terms.predict(scored),
+                "{label}"
+            );
+            // What the product asks for by naming the framework alone is the row's kernel
+            // wherever the row ran the kernel its framework picks on its own.
+            if dispatch(r) == Dispatch::of(framework) {
+                defaults += 1;
+                let (by_name, _) = product(Dispatch::of(framework)).unwrap();
+                assert_eq!(by_name, ran, "{label}");
+                let (t, _) = kernel_time::calibrated_with(
+                    &op,
+                    &precision,
+                    &hw,
+                    framework,
+                    &prediction,
+                    activations,
+                )
+                .unwrap();
+                assert_eq!(t, profile.terms.predict(ran), "{label}");
+            }
+        }
+        // Most of these kernels have a shipped profile on these devices.
+        assert!(compared > rows.len() / 2, "{compared} of {}", rows.len());
+        assert!(defaults > compared / 2, "{defaults} of {compared}");
+    }
+
+    /// Writes a GEMM table of `rows` (m, latency in ms) with every column a GEMM table
+    /// needs but `without`, under `dir` as the wheel lays its tables out.
+    fn gemm_table(dir: &Path, rows: &[(i64, f64)], without: Option<&str>) -> PathBuf {
+        use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+        use parquet::file::properties::WriterProperties;
+        use parquet::file::writer::SerializedFileWriter;
+        let texts = [
+            ("framework", "TRTLLM"),
+            ("version", "1.0"),
+            ("device", "NVIDIA H100 80GB HBM3"),
+            ("gemm_dtype", "bfloat16"),
+        ];
+        let numbers = ["m", "n", "k"];
+        let mut fields: Vec<String> = Vec::new();
+        fields.extend(
+            texts
+                .iter()
+                .filter(|(c, _)| Some(*c) != without)
+                .map(|(c, _)| format!("REQUIRED BYTE_ARRAY {c} (UTF8);")),
+        );
+        fields.extend(
+            numbers
+                .iter()
+                .filter(|c| Some(**c) != without)
+                .map(|c| format!("REQUIRED INT64 {c};")),
+        );
+        if without != Some("latency") {
+            fields.push("REQUIRED DOUBLE latency;".into());
+        }
+        let schema = parquet::schema::parser::parse_message_type(&format!(
+            "message gemm {{ {} }}",
+            fields.join(" ")
+        ))
+        .unwrap();
+        let folder = dir.join("h100_sxm/gemm/TRTLLM/1.0");
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join("gemm_perf.parquet");
+        let file = File::create(&path).unwrap();
+        let mut writer = SerializedFileWriter::new(
+            file,
+            schema.into(),
+            WriterProperties::builder().build().into(),
+        )
+        .unwrap();
+        let mut group = writer.next_row_group().unwrap();
+        for (name, text) in texts.iter().filter(|(c, _)| Some(*c) != without) {
+            let mut column = group.next_column().unwrap().unwrap();
+            let values = vec![ByteArray::from(*text); rows.len()];
+            column
+                .typed::<ByteArrayType>()
+                .write_batch(&values, None, None)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            column.close().unwrap();
+        }
+        for name in numbers.iter().filter(|c| Some(**c) != without) {
+            let mut column = group.next_column().unwrap().unwrap();
+            let values: Vec<i64> = rows
+                .iter()
+                .map(|&(m, _)| if *name == "m" { m } else { 4096 })
+                .collect();
+            column
+                .typed::<Int64Type>()
+                .write_batch(&values, None, None)
+                .unwrap();
+            column.close().unwrap();
+        }
+        if without != Some("latency") {
+            let mut column = group.next_column().unwrap().unwrap();
+            let values: Vec<f64> = rows.iter().map(|&(_, ms)| ms).collect();
+            column
+                .typed::<DoubleType>()
+                .write_batch(&values, None, None)
+                .unwrap();
+            column.close().unwrap();
+        }
+        group.close().unwrap();
+        writer.close().unwrap();
+        path
+    }
+
+    /// A table missing a column it needs is refused, naming the column; rows with an empty
+    /// shape or no latency are left out and counted, not dropped in silence.
+    #[test]
+    fn tables_name_a_missing_column_and_count_the_rows_they_leave_out() {
+        let dir = std::env::temp_dir().join(format!("rooflinr-tables-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        gemm_table(&dir, &[(16, 0.01), (0, 0.01), (32, 0.0), (64, 0.02)], None);
+        let tables = read_tables(&dir).unwrap();
+        let ms: Vec<u64> = tables
+            .rows
+            .iter()
+            .map(|r| match r.shape {
+                Shape::Gemm { m, .. } => m,
+                _ => 0,
+            })
+            .collect();
+        assert_eq!(ms, [16, 64]);
+        assert_eq!(tables.rows[0].framework, "TRTLLM");
+        assert_eq!(tables.rows[0].sm, Some(90));
+        assert!((tables.rows[1].measured_s - 2e-5).abs() < 1e-15);
+        assert_eq!(tables.left_out.len(), 1);
+        assert!(
+            tables.left_out[0].contains("h100_sxm/gemm/TRTLLM/1.0/gemm_perf.parquet: 2 rows"),
+            "{:?}",
+            tables.left_out
+        );
+        for column in ["latency", "m", "gemm_dtype", "device"] {
+            let _ = std::fs::remove_dir_all(&dir);
+            gemm_table(&dir, &[(16, 0.01)], Some(column));
+            let error = read_tables(&dir)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                error.contains(&format!("no `{column}` column")),
+                "{column}: {error}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -78,6 +78,13 @@ pub struct AttentionShape {
 }
 
 impl AttentionShape {
+    /// Whether this is DeepSeek's latent attention as the analysis runs it
+    /// (`analysis::mla_attention_shape`): over the shared latent cache in decode, with keys
+    /// wider than values in the expanded prefill; ordinary attention has neither.
+    pub fn is_latent(&self) -> bool {
+        self.shared_kv || self.qk_dim != self.v_dim
+    }
+
     /// Query heads per KV head (the group a KV head's cache serves); at least 1.
     pub fn group(&self) -> f64 {
         (self.heads / self.kv_heads.max(1.0)).max(1.0)

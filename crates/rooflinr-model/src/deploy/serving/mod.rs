@@ -346,8 +346,8 @@ pub const SERVING_ERRORS: &[ServingError] = &[
         hardware: "h100-sxm",
         framework: Framework::Vllm,
         rows: 93,
-        ttft_median_pct: 46.1,
-        tpot_median_pct: 10.7,
+        ttft_median_pct: 46.0,
+        tpot_median_pct: 10.6,
     },
     ServingError {
         hardware: "h100-sxm",
