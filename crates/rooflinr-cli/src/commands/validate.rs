@@ -1233,31 +1233,18 @@ fn profiled(row: &Row) -> Option<Profiled> {
                 },
             )
         }
-        Shape::Attention { .. } => {
-            let (shape, precision) = attention(row).ok()?;
-            kernel_time::profiled_kind(
-                &Op::FusedAttention(shape),
-                phase(row),
-                &precision,
-                row.sm,
-                dispatch(row).framework,
-            )
+        // Prefill attends over keys and values rebuilt in the activation format, so its
+        // profile is the one fitted on the table whose cache dtype matches; the FP8-cache
+        // prefill table is judged, not shipped.
+        Shape::Mla { .. }
+            if row.kernel == Kernel::ContextMla && row.kv_dtype.as_deref() != Some(&row.dtype) =>
+        {
+            None
         }
-        Shape::Mla { .. } => {
-            // Prefill attends over keys and values rebuilt in the activation format, so
-            // its profile is the one fitted on the table whose cache dtype matches; the
-            // FP8-cache prefill table is judged, not shipped.
-            if row.kernel == Kernel::ContextMla && row.kv_dtype.as_deref() != Some(&row.dtype) {
-                return None;
-            }
-            let (shape, precision) = mla(row).ok()?;
-            kernel_time::profiled_kind(
-                &Op::FusedAttention(shape),
-                phase(row),
-                &precision,
-                row.sm,
-                dispatch(row).framework,
-            )
+        Shape::Attention { .. } | Shape::Mla { .. } => {
+            let (op, precision) = operator(row).ok()?;
+            let framework = dispatch(row).framework;
+            kernel_time::profiled_kind(&op, phase(row), &precision, row.sm, framework)
         }
         // The gated kernel that ordinary routing runs (the non-gated and min-latency
         // kernels are groups of their own, judged, not shipped); FP8 with 128 x 128 block
