@@ -520,7 +520,7 @@ fn calibration_section(
         );
     }
     let abs: Vec<f64> = rows.iter().map(|r| r.calibrated_error().abs()).collect();
-    if let Some(median) = kernel_time::median(abs.clone()) {
+    if let Some(median) = rooflinr_model::stats::median(abs.clone()) {
         let _ = writeln!(
             s,
             "\nMedian |calibrated error| {:.1}% over {} points (target under 10%).",
@@ -598,7 +598,7 @@ fn shipped_profiles_section(results: &[Measurement], registry_key: Option<&str>)
             .map(|(e, _)| e.abs())
             .collect();
         let worst = abs.iter().copied().reduce(f64::max);
-        if let (Some(median), Some(worst)) = (kernel_time::median(abs.clone()), worst) {
+        if let (Some(median), Some(worst)) = (rooflinr_model::stats::median(abs.clone()), worst) {
             let _ = writeln!(
                 s,
                 "\n{format}: median |calibrated error| of the GEMM alone {:.1}%, worst {:.1}%, over {} GEMMs.",

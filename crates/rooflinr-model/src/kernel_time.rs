@@ -494,6 +494,7 @@ use crate::format::Format;
 use crate::hardware::Hardware;
 use crate::ops::{AttentionShape, Op, Precision};
 use crate::roofline::{Efficiency, Prediction};
+use crate::stats::median;
 
 /// A fused MoE layer on one GPU: what NVIDIA's MoE tables measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1722,21 +1723,6 @@ pub fn found_in_l2(between_reads: f64, l2_bytes: f64) -> f64 {
         return 0.0;
     }
     ((1.0 + L2_OVERFLOW - between_reads / l2_bytes) / L2_OVERFLOW).clamp(0.0, 1.0)
-}
-
-/// The median of the finite values (the mean of the middle two for an even count).
-pub fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.retain(|x| x.is_finite());
-    if v.is_empty() {
-        return None;
-    }
-    crate::sort::sort_by(&mut v, f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
 }
 
 /// The activation quantisation pass ([`KernelTimes::quantise_s`]) at the fitted rates,

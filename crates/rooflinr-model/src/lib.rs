@@ -50,6 +50,7 @@ pub mod quant;
 pub mod recommend;
 pub mod roofline;
 pub mod sort;
+pub mod stats;
 pub mod sweep;
 pub mod tiling;
 pub mod units;

@@ -247,18 +247,10 @@ pub fn relative_noise(samples: &[f64]) -> f64 {
     var.sqrt() / mean
 }
 
-/// Median of a slice (mean of the middle two for even lengths; 0 for none).
+/// Median of the finite samples ([`rooflinr_model::stats::median`]); 0 for none, as a
+/// record of no samples shows it.
 pub fn median(samples: &[f64]) -> f64 {
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let mid = sorted.len() / 2;
-    if sorted.is_empty() {
-        0.0
-    } else if sorted.len() % 2 == 1 {
-        sorted[mid]
-    } else {
-        (sorted[mid - 1] + sorted[mid]) / 2.0
-    }
+    rooflinr_model::stats::median(samples.to_vec()).unwrap_or(0.0)
 }
 
 /// The check of a kernel's output against a reference.

@@ -196,11 +196,8 @@ pub struct Collectives {
 }
 
 fn quantiles(mut e: Vec<f64>) -> (f64, f64) {
-    if e.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
     e.sort_by(f64::total_cmp);
-    let at = |q: f64| e[((e.len() - 1) as f64 * q).round() as usize];
+    let at = |q: f64| rooflinr_model::stats::nearest_rank(&e, q).unwrap_or(f64::NAN);
     (at(0.5), at(0.9))
 }
 

@@ -144,11 +144,7 @@ impl Errors {
         let mut abs: Vec<f64> = signed.iter().map(|e| e.abs()).collect();
         abs.sort_by(f64::total_cmp);
         signed.sort_by(f64::total_cmp);
-        let at = |v: &[f64], q: f64| {
-            let x = q * (v.len() - 1) as f64;
-            let (lo, hi) = (x.floor() as usize, x.ceil() as usize);
-            v[lo] + (v[hi] - v[lo]) * (x - lo as f64)
-        };
+        let at = |v: &[f64], q: f64| rooflinr_model::stats::quantile(v, q).unwrap_or(f64::NAN);
         Errors {
             rows: abs.len(),
             median: at(&abs, 0.5),

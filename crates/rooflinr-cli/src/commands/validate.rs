@@ -33,6 +33,7 @@ use rooflinr_model::kernel_time::{
 };
 use rooflinr_model::ops::{AttentionShape, Op, Precision};
 use rooflinr_model::roofline::Efficiency;
+use rooflinr_model::stats::nearest_rank;
 use serde::Serialize;
 
 /// Arguments of `rooflinr validate`.
@@ -1500,7 +1501,8 @@ fn errors(errs: &mut [(f64, String)]) -> Errors {
         return Errors::default();
     }
     errs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let at = |q: f64| errs[((errs.len() - 1) as f64 * q).round() as usize].0;
+    let sorted: Vec<f64> = errs.iter().map(|e| e.0).collect();
+    let at = |q: f64| nearest_rank(&sorted, q).unwrap_or(f64::NAN);
     Errors {
         rows: errs.len(),
         median: at(0.5),
@@ -2094,7 +2096,9 @@ fn ep_scaling(rows: &[Row]) -> Vec<EpScaling> {
                 remote_copies: rule,
                 ratios: by_ep
                     .into_iter()
-                    .filter_map(|(ep, v)| Some((ep, kernel_time::median(v.clone())?, v.len())))
+                    .filter_map(|(ep, v)| {
+                        Some((ep, rooflinr_model::stats::median(v.clone())?, v.len()))
+                    })
                     .collect(),
             }
         })

@@ -133,12 +133,8 @@ impl Latency {
             };
         }
         values.sort_by(f64::total_cmp);
-        let at = |q: f64| {
-            // Linear between the closest ranks, as numpy's default percentile.
-            let x = q * (values.len() - 1) as f64;
-            let (lo, hi) = (x.floor() as usize, x.ceil() as usize);
-            values[lo] + (values[hi] - values[lo]) * (x - lo as f64)
-        };
+        // Linear between the closest ranks, as numpy's default percentile.
+        let at = |q: f64| crate::stats::quantile(&values, q).unwrap_or(0.0);
         Latency {
             mean: Seconds(values.iter().sum::<f64>() / values.len() as f64),
             median: Seconds(at(0.5)),
