@@ -1101,6 +1101,63 @@ fn deploy_errors_name_the_problem() {
         &["deploy", "--preset", "llama-3-8b", "--link=0", "--tp", "2"],
         "--link must be a positive",
     );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "llama-3-8b",
+            "--framework",
+            "vllm",
+            "--recv-interval",
+            "10",
+        ],
+        "`recv_interval`",
+    );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "llama-3-8b",
+            "--framework",
+            "sglang",
+            "--adp-balance",
+            "60",
+        ],
+        "`adp_balance`",
+    );
+}
+
+#[test]
+fn deploy_says_how_new_requests_get_in() {
+    let base = [
+        "deploy",
+        "--preset",
+        "llama-3-8b",
+        "--hardware",
+        "h100-sxm",
+        "--concurrency",
+        "32",
+    ];
+    let ttft = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let v = json(&[args.as_slice(), &["--json"]].concat());
+        v["deployment"]["ttft_s"].as_f64().unwrap()
+    };
+    let sglang = ttft(&["--framework", "sglang"]);
+    assert!(ttft(&["--framework", "sglang", "--recv-interval", "30"]) > sglang);
+    let out = stdout(
+        &[
+            base.as_slice(),
+            &["--framework", "sglang", "--recv-interval", "30"],
+        ]
+        .concat(),
+    );
+    assert!(
+        out.contains("new requests read every 30 decode steps"),
+        "{out}"
+    );
+    let out = stdout(&[base.as_slice(), &["--dp", "2", "--adp-balance", "60"]].concat());
+    assert!(out.contains("at most 60 steps"), "{out}");
 }
 
 /// A reader that stops early (`| head`) ends the output without a panic report.

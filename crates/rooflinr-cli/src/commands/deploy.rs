@@ -8,8 +8,8 @@ use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint};
 use rooflinr_model::deploy::{
-    self, Batching, Benchmark, Clients, CommModel, DeployOptions, HostOverhead, Layout, Scheduler,
-    SearchSpace, Speculation, Workload,
+    self, AdpBalance, Batching, Benchmark, Clients, CommModel, DeployOptions, HostOverhead, Layout,
+    Scheduler, SearchSpace, Speculation, Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Figure, Source};
@@ -145,6 +145,20 @@ pub struct Args {
     /// yes, TensorRT-LLM's `enable_chunked_prefill` no).
     #[arg(long)]
     chunked_prefill: Option<bool>,
+    /// SGLang's `--scheduler-recv-interval`: decode steps between the scheduler's reads of
+    /// new requests (default 1; InferenceX's DeepSeek-R1 recipes on B200 set 10, or 30 at
+    /// 16 clients or more). New requests wait for the next read.
+    #[arg(long, value_name = "STEPS")]
+    recv_interval: Option<u32>,
+    /// TensorRT-LLM's attention-DP balance (`attention_dp_config` with `enable_balance`,
+    /// `timeout_iters` STEPS): with attention DP, new prompts wait until every replica has
+    /// one, at most this many steps (InferenceX's DeepSeek-R1 recipes set 60).
+    #[arg(long, value_name = "STEPS")]
+    adp_balance: Option<u32>,
+    /// With `--adp-balance`: `batching_wait_iters`, steps to wait for more prompts once
+    /// every replica has one (default 0).
+    #[arg(long, value_name = "STEPS", requires = "adp_balance")]
+    adp_batching_wait: Option<u32>,
     /// Speculative decoding: tokens drafted per step (DeepSeek's MTP modules, or a draft
     /// model of one decoder layer).
     #[arg(long, value_name = "TOKENS")]
@@ -401,9 +415,11 @@ fn options(args: &Args, config: &ModelConfig, hw: &Hardware) -> Result<DeployOpt
             if args.token_budget.is_some()
                 || args.max_seqs.is_some()
                 || args.chunked_prefill.is_some()
+                || args.recv_interval.is_some()
+                || args.adp_balance.is_some()
             {
                 bail!(
-                    "--token-budget, --max-seqs and --chunked-prefill set an in-flight scheduler; drop them or --batching static"
+                    "--token-budget, --max-seqs, --chunked-prefill, --recv-interval and --adp-balance set an in-flight scheduler; drop them or --batching static"
                 );
             }
             Batching::Static
@@ -414,6 +430,11 @@ fn options(args: &Args, config: &ModelConfig, hw: &Hardware) -> Result<DeployOpt
                 token_budget: args.token_budget.unwrap_or(d.token_budget),
                 max_sequences: args.max_seqs.unwrap_or(d.max_sequences),
                 chunked_prefill: args.chunked_prefill.unwrap_or(d.chunked_prefill),
+                recv_interval: args.recv_interval.unwrap_or(d.recv_interval),
+                adp_balance: args.adp_balance.map(|timeout_steps| AdpBalance {
+                    timeout_steps,
+                    batching_wait_steps: args.adp_batching_wait.unwrap_or(0),
+                }),
                 ..d
             })
         }

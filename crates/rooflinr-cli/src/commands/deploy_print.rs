@@ -179,6 +179,23 @@ pub(super) fn print_deployment(
                     "whole"
                 },
             );
+            if sch.recv_interval > 1 {
+                println!(
+                    "new requests read every {} decode steps (and after each prefill)",
+                    sch.recv_interval
+                );
+            }
+            if let Some(b) = sch.adp_balance {
+                println!(
+                    "attention-DP balance: new prompts held until every replica has one, at most {} steps{}",
+                    b.timeout_steps,
+                    if b.batching_wait_steps > 0 {
+                        format!(", then {} more", b.batching_wait_steps)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
             println!(
                 "a step: {} decoding sequences and {:.0} prompt tokens in {}{}; a prompt takes {:.1} steps{}{}\n",
                 fmt_count(f.decode_sequences),

@@ -64,8 +64,8 @@ pub use serving::disagg::{
 };
 pub use serving::simulate::{Benchmark, BenchmarkRun, Clients, Latency};
 pub use serving::{
-    Batching, HostOverhead, InFlightState, Policy, Scheduler, ServingError, Speculation,
-    serving_error,
+    AdpBalance, Batching, HostOverhead, InFlightState, Policy, Scheduler, ServingError,
+    Speculation, serving_error,
 };
 
 use std::fmt;
@@ -647,6 +647,19 @@ impl<'a> Simulator<'a> {
             cost: serving::StepCost::new(cx, scenario, options.speculation),
             scheduler,
         })
+    }
+
+    /// The scheduler the runs are under.
+    pub fn scheduler(&self) -> Scheduler {
+        self.scheduler
+    }
+
+    /// Runs the next benchmarks under `scheduler` (an engine launched with other flags);
+    /// the steps already costed are kept.
+    pub fn set_scheduler(&mut self, scheduler: Scheduler) -> Result<(), ModelError> {
+        scheduler.validate()?;
+        self.scheduler = scheduler;
+        Ok(())
     }
 
     /// Runs `benchmark`: the figures of one replica, whose clients and requests are its

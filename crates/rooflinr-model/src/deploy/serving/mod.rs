@@ -22,11 +22,16 @@
 //!   `s_d` steps over `O - 1` tokens; TTFT is the step during which the request arrives
 //!   (a closed-loop client's next request reaches the engine after it began its next
 //!   step) plus its `s_p` prefill steps.
-//! - [`Policy::PrefillFirst`]: a step either prefills or decodes. During each decode step
-//!   of `tau_d`, `m = lambda tau` requests arrive (`lambda` the completion rate, `tau` the
-//!   mean time between decode steps); their prefill runs before the next decode step, so
-//!   TPOT is `tau_d` plus that prefill (a one-request prefill after a fraction `m` of decode
-//!   steps when `m < 1`), and TTFT is the decode step it waits for plus its prefill.
+//! - [`Policy::PrefillFirst`]: a step either prefills or decodes. The engine reads new
+//!   requests every `R` decode steps ([`Scheduler::recv_interval`], 1 by default) and
+//!   prefills what it read before its next decode step: a cycle of `R` decode steps of
+//!   `tau_d` and one prefill of the `m = lambda tau` requests that arrived in it (`lambda`
+//!   the completion rate, `tau` the cycle's time). TPOT is `tau_d` plus the cycle's prefill
+//!   over its `R` steps (a one-request prefill in a fraction `m` of cycles when `m < 1`);
+//!   TTFT is the `(R + 1) / 2` decode steps a request waits for the read plus the prefill
+//!   of its own batch, `1 + m` prompts on average.
+//! - [`AdpBalance`] (TensorRT-LLM with attention DP): a new prompt is also held until the
+//!   other replicas each have one, at most half the timeout ([`balance_hold`]).
 //! - More clients than the engine runs at once (its sequence cap, or what the KV memory
 //!   holds) wait in a queue: `waiting / completion rate` more before their first token.
 
@@ -106,7 +111,34 @@ pub struct Scheduler {
     /// Whether a prompt may be split over steps (else it waits until it fits whole; one
     /// longer than the whole budget runs alone in a step).
     pub chunked_prefill: bool,
+    /// Decode steps between the scheduler's reads of newly arrived requests: SGLang's
+    /// `--scheduler-recv-interval` (default 1, every step). `SchedulerRecvSkipper`
+    /// (`python/sglang/srt/managers/scheduler_recv_skipper.py`) counts 1 for each decode
+    /// step and reads when the count reaches the interval; a prefill step (weight 1,000)
+    /// or an idle engine lets the next read through at once. 1 for the engines that read
+    /// every step.
+    pub recv_interval: u32,
+    /// TensorRT-LLM's attention-DP balance, where on ([`AdpBalance`]).
+    pub adp_balance: Option<AdpBalance>,
 }
+
+/// TensorRT-LLM's `attention_dp_config` with `enable_balance: true` (off by default):
+/// with attention data parallelism, new prompts are held until every attention replica
+/// has one (so all prefill in the same step), or until `timeout_steps` steps have passed
+/// since the last release (`_balance_adp_requests` in
+/// `tensorrt_llm/_torch/pyexecutor/py_executor.py`: the waiting count grows on every step
+/// in which some replica has no new prompt, and a replica with no running request
+/// releases at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AdpBalance {
+    /// `timeout_iters`: steps a held prompt waits at most.
+    pub timeout_steps: u32,
+    /// `batching_wait_iters`: steps to wait for more prompts once every replica has one.
+    pub batching_wait_steps: u32,
+}
+
+/// Most steps between reads, and most steps a balance may hold a prompt.
+pub const MAX_HOLD_STEPS: u32 = 100_000;
 
 /// Most requests a step may carry, and the largest budget accepted.
 pub const MAX_SCHEDULED: u64 = 1 << 24;
@@ -134,6 +166,8 @@ impl Scheduler {
                     token_budget: if large { 8192 } else { 2048 },
                     max_sequences: if large { 1024 } else { 256 },
                     chunked_prefill: true,
+                    recv_interval: 1,
+                    adp_balance: None,
                 }
             }
             Framework::TensorRtLlm => Scheduler {
@@ -141,6 +175,8 @@ impl Scheduler {
                 token_budget: 8192,
                 max_sequences: 2048,
                 chunked_prefill: false,
+                recv_interval: 1,
+                adp_balance: None,
             },
             Framework::Sglang => Scheduler {
                 policy: Policy::PrefillFirst,
@@ -153,6 +189,8 @@ impl Scheduler {
                 },
                 max_sequences: MAX_SCHEDULED,
                 chunked_prefill: true,
+                recv_interval: 1,
+                adp_balance: None,
             },
         }
     }
@@ -171,7 +209,10 @@ impl Scheduler {
         budget.max(whole)
     }
 
-    /// Refuses a budget or a cap of 0 or over [`MAX_SCHEDULED`], naming it.
+    /// Refuses a budget or a cap of 0 or over [`MAX_SCHEDULED`], a read interval or a
+    /// balance of 0 or over [`MAX_HOLD_STEPS`], and either on an engine that has no such
+    /// option (a read interval is SGLang's, whose steps prefill or decode; a balance is
+    /// TensorRT-LLM's, whose steps mix both), naming it.
     pub fn validate(&self) -> Result<(), ModelError> {
         for (field, v) in [
             ("token_budget", self.token_budget),
@@ -183,6 +224,41 @@ impl Scheduler {
                     format!("must be 1 to {MAX_SCHEDULED}, got {v}"),
                 ));
             }
+        }
+        let balance = self.adp_balance;
+        for (field, v, least) in [
+            ("recv_interval", Some(self.recv_interval), 1),
+            (
+                "adp_balance.timeout_steps",
+                balance.map(|b| b.timeout_steps),
+                1,
+            ),
+            (
+                "adp_balance.batching_wait_steps",
+                balance.map(|b| b.batching_wait_steps),
+                0,
+            ),
+        ] {
+            if let Some(v) = v
+                && !(least..=MAX_HOLD_STEPS).contains(&v)
+            {
+                return Err(ModelError::invalid(
+                    field,
+                    format!("must be {least} to {MAX_HOLD_STEPS} steps, got {v}"),
+                ));
+            }
+        }
+        if self.recv_interval > 1 && self.policy != Policy::PrefillFirst {
+            return Err(ModelError::invalid(
+                "recv_interval",
+                "a read interval is SGLang's `--scheduler-recv-interval`; a scheduler that mixes prefill and decode in one step reads every step",
+            ));
+        }
+        if self.adp_balance.is_some() && self.policy != Policy::Mixed {
+            return Err(ModelError::invalid(
+                "adp_balance",
+                "the attention-DP balance is TensorRT-LLM's `attention_dp_config`; its steps mix prefill and decode",
+            ));
         }
         Ok(())
     }
@@ -311,22 +387,22 @@ pub const SERVING_ERRORS: &[ServingError] = &[
         hardware: "b200",
         framework: Framework::TensorRtLlm,
         rows: 84,
-        ttft_median_pct: 68.5,
+        ttft_median_pct: 62.1,
         tpot_median_pct: 22.1,
     },
     ServingError {
         hardware: "b200",
         framework: Framework::Sglang,
         rows: 97,
-        ttft_median_pct: 86.8,
-        tpot_median_pct: 12.5,
+        ttft_median_pct: 59.7,
+        tpot_median_pct: 12.9,
     },
     ServingError {
         hardware: "b300",
         framework: Framework::Sglang,
         rows: 31,
-        ttft_median_pct: 92.6,
-        tpot_median_pct: 31.4,
+        ttft_median_pct: 76.8,
+        tpot_median_pct: 29.9,
     },
     ServingError {
         hardware: "gb200",
@@ -353,14 +429,14 @@ pub const SERVING_ERRORS: &[ServingError] = &[
         hardware: "h100-sxm",
         framework: Framework::Sglang,
         rows: 84,
-        ttft_median_pct: 70.7,
-        tpot_median_pct: 21.9,
+        ttft_median_pct: 13.4,
+        tpot_median_pct: 4.6,
     },
     ServingError {
         hardware: "h200",
         framework: Framework::TensorRtLlm,
         rows: 30,
-        ttft_median_pct: 74.7,
+        ttft_median_pct: 74.3,
         tpot_median_pct: 8.2,
     },
     ServingError {
@@ -374,8 +450,8 @@ pub const SERVING_ERRORS: &[ServingError] = &[
         hardware: "h200",
         framework: Framework::Sglang,
         rows: 61,
-        ttft_median_pct: 69.1,
-        tpot_median_pct: 35.2,
+        ttft_median_pct: 74.5,
+        tpot_median_pct: 47.5,
     },
 ];
 
@@ -593,7 +669,11 @@ pub(in crate::deploy) fn steady(
             // Requests running but not yet given a piece of the budget wait for it.
             let unscheduled = (n - rate * (prefill_steps + decode_steps)).max(0.0);
             let queue = tau * ((waiting + unscheduled) / rate_floor);
-            let ttft = tau + own * prefill_steps + queue;
+            let held = match scheduler.adp_balance {
+                Some(b) => tau * balance_hold(b, f64::from(cost.context().layout.data), rate),
+                None => Seconds(0.0),
+            };
+            let ttft = tau + own * prefill_steps + queue + held;
             let state = InFlightState {
                 scheduler,
                 running: n,
@@ -654,13 +734,23 @@ pub(in crate::deploy) fn steady(
                 })?;
                 Ok(t * batches)
             };
+            // With a read interval `R` the engine reads the requests that arrived once every
+            // `R` decode steps and prefills them together: a cycle of `R` decode steps and
+            // one prefill of the `m` arrivals of a cycle. A closed-loop client's request
+            // arrives just after a decode step began, at each of the cycle's steps alike,
+            // so it waits `(R + 1) / 2` decode steps before the read, then the prefill of its
+            // batch: itself and the others of its cycle, `1 + m` on average (arrivals of a
+            // Poisson process, as the requests of many clients are; a request's own batch is
+            // the size-biased one, Feller, "An Introduction to Probability Theory" vol. 2,
+            // ch. I.4).
+            let reads = f64::from(scheduler.recv_interval);
             let one = prefill(1.0)?;
             let (mut arrivals, mut pause) = (0.0, Seconds(0.0));
             let (mut ttft, mut tpot) = (tau_d + one, tau_d);
             for _ in 0..16 {
                 let request_time = ttft + tpot * (request.output - 1.0).max(0.0);
                 let lambda = n / request_time.get().max(f64::MIN_POSITIVE);
-                arrivals = lambda * (tau_d + pause).get();
+                arrivals = lambda * (tau_d * reads + pause).get();
                 let batch = if arrivals >= 1.0 {
                     prefill(arrivals)?
                 } else {
@@ -668,14 +758,14 @@ pub(in crate::deploy) fn steady(
                 };
                 pause = batch * arrivals.min(1.0);
                 tpot = if request.output > 1.0 {
-                    (tau_d + pause) * (decode_steps / (request.output - 1.0))
+                    (tau_d + pause * (1.0 / reads)) * (decode_steps / (request.output - 1.0))
                 } else {
                     Seconds(0.0)
                 };
-                ttft = tau_d + batch;
+                ttft = tau_d * ((reads + 1.0) / 2.0) + prefill(arrivals + 1.0)?;
             }
             let completions = arrivals.max(f64::MIN_POSITIVE);
-            let queue = (tau_d + pause) * (waiting / completions);
+            let queue = (tau_d * reads + pause) * (waiting / completions);
             let state = InFlightState {
                 scheduler,
                 running: n,
@@ -684,7 +774,7 @@ pub(in crate::deploy) fn steady(
                 decode_sequences: n,
                 prefill_tokens: arrivals.max(1.0) * new,
                 prefill_steps: chunks_of(arrivals.max(1.0)),
-                prefill_pause: pause,
+                prefill_pause: pause * (1.0 / reads),
                 queue,
                 tokens_per_step: a,
             };
@@ -696,5 +786,34 @@ pub(in crate::deploy) fn steady(
     Ok(SteadyServing { ttft, tpot, state })
 }
 
+/// Steps a new prompt is held by TensorRT-LLM's attention-DP balance ([`AdpBalance`]) on
+/// one of `replicas` attention replicas that each receive `rate` requests a step: until
+/// each of the other replicas has received one, the mean of the largest of their
+/// geometric waits, `sum_k 1 - (1 - (1 - p)^k)^(replicas - 1)` with `p = 1 - e^-rate`
+/// (Poisson arrivals), and at most half the timeout (a release comes at the latest every
+/// `timeout_steps` steps, and a prompt arrives at any point between two). Approximate: the
+/// other replicas' prompts that came before this one shorten the wait; the simulation
+/// ([`simulate`]) steps it.
+pub(in crate::deploy) fn balance_hold(balance: AdpBalance, replicas: f64, rate: f64) -> f64 {
+    let others = (replicas - 1.0).max(0.0);
+    if others == 0.0 {
+        return 0.0;
+    }
+    let cap = f64::from(balance.timeout_steps) / 2.0;
+    let miss = (-rate.max(0.0)).exp();
+    let mut expected = 0.0;
+    for k in 0..balance.timeout_steps {
+        // The chance that some other replica has had no arrival in `k` steps.
+        let some_missing = 1.0 - (1.0 - miss.powi(k as i32)).powf(others);
+        expected += some_missing;
+        if expected >= cap || some_missing < 1e-9 {
+            break;
+        }
+    }
+    expected.min(cap) + f64::from(balance.batching_wait_steps)
+}
+
+#[cfg(test)]
+mod intake_tests;
 #[cfg(test)]
 mod tests;

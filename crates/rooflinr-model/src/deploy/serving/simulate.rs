@@ -22,7 +22,11 @@
 //! ([`super::Policy`]), at most as many requests running as its sequence cap and the KV
 //! memory allow, and each step costed as the deployment model costs it (contexts rounded
 //! to 64 tokens). A closed-loop client's next request reaches
-//! the engine after it has begun its next step, so it waits for that step. A run of steps
+//! the engine after it has begun its next step, so it waits for that step. An engine
+//! that reads new requests only every few decode steps (SGLang's
+//! `--scheduler-recv-interval`) sees them at its next read; TensorRT-LLM's attention-DP
+//! balance holds new prompts as [`super::AdpBalance`] says, the other replicas drawn as
+//! this one's statistical copies. A run of steps
 //! in which nothing joins or ends is costed at its first and last step (the trapezoid
 //! rule; a step's time is close to linear in the context it attends over).
 
@@ -177,7 +181,7 @@ struct Request {
     prefilled: f64,
     /// When its first token came.
     first: f64,
-    /// The step it began decoding in.
+    /// Decode steps the engine had run when it began decoding.
     joined: u64,
 }
 
@@ -238,6 +242,9 @@ pub(in crate::deploy) fn run(
     let mut context_sum = 0.0;
     let (mut ttfts, mut tpots) = (Vec::new(), Vec::new());
     let (mut t, mut step_no, mut finished, mut output_tokens) = (0.0_f64, 0_u64, 0_u64, 0.0);
+    // Steps that decoded: a request's tokens come one a decode step, and a step that only
+    // prefills ([`Policy::PrefillFirst`]) yields none.
+    let mut decoded = 0_u64;
     let delay = cost.context().options.host.request.get();
     let send = |reqs: &mut Vec<Request>, waiting: &mut VecDeque<usize>, at: f64, eligible| {
         let i = reqs.len();
@@ -258,7 +265,31 @@ pub(in crate::deploy) fn run(
         }
     }
     let decode_steps = |s: &RequestShape| ((s.output - 1.0) / a).ceil().max(0.0) as u64;
-    let ready = |r: &Request, step_no: u64, t: f64| r.eligible <= step_no && r.arrives <= t;
+    // The engine sees the requests that had come by its last read of them: every step, or
+    // with a read interval `R` at the step after a prefill, after an idle wait, or after
+    // `R` decode steps ([`Scheduler::recv_interval`]).
+    let every = u64::from(scheduler.recv_interval.max(1));
+    let (mut read_step, mut read_time) = (0_u64, 0.0_f64);
+    let (mut read_next, mut decodes_since_read) = (true, 0_u64);
+    let ready = |r: &Request, read_step: u64, read_time: f64| {
+        r.eligible <= read_step && r.arrives <= read_time
+    };
+    // TensorRT-LLM's attention-DP balance ([`super::AdpBalance`]): this replica's new
+    // prompts wait until each other replica has one or the timeout passes. The other
+    // replicas are this one's statistical copies: each step, one that has no new prompt
+    // receives one with the chance `1 - e^-x`, `x` its expected arrivals in a step
+    // (this replica's decoding requests over a request's mean decode steps in a closed
+    // loop, its share of the rate times the step in an open one).
+    let replicas = u64::from(cost.context().layout.data);
+    let balance = scheduler.adp_balance.filter(|_| replicas > 1);
+    let others = replicas.saturating_sub(1);
+    let mean_decode_steps =
+        shapes.iter().map(|s| decode_steps(s) as f64).sum::<f64>() / shapes.len().max(1) as f64;
+    let mut others_ready = match clients {
+        Clients::Concurrency(_) => others,
+        Clients::Rate(_) => 0,
+    };
+    let (mut balance_wait, mut batching_wait) = (0_u32, 0_u32);
 
     while finished < requests {
         if let Clients::Rate(_) = clients {
@@ -267,9 +298,47 @@ pub(in crate::deploy) fn run(
                 send(&mut reqs, &mut waiting, at, step_no);
             }
         }
+        if read_next || decodes_since_read >= every {
+            (read_step, read_time) = (step_no, t);
+            // A run of decode steps may pass reads that found nothing new; the count goes
+            // on from the last of them.
+            decodes_since_read = if read_next {
+                0
+            } else {
+                decodes_since_read % every
+            };
+            read_next = false;
+        }
         // Compose the step.
         let decode = decoding.len();
         let running = decode + prefilling.len();
+        let held = match balance {
+            None => false,
+            Some(b) => {
+                let ours = running < capacity
+                    && waiting
+                        .front()
+                        .is_some_and(|&i| ready(&reqs[i], read_step, read_time));
+                let hold = if ours && others_ready == others {
+                    balance_wait = 0;
+                    if decode > 0 && batching_wait < b.batching_wait_steps {
+                        batching_wait += 1;
+                        true
+                    } else {
+                        batching_wait = 0;
+                        false
+                    }
+                } else {
+                    balance_wait += 1;
+                    !(balance_wait >= b.timeout_steps || decode == 0)
+                };
+                if !hold {
+                    balance_wait = 0;
+                    others_ready = 0;
+                }
+                hold
+            }
+        };
         let prefill_step = match scheduler.policy {
             Policy::Mixed => true,
             Policy::PrefillFirst => {
@@ -277,7 +346,7 @@ pub(in crate::deploy) fn run(
                     || (running < capacity
                         && waiting
                             .front()
-                            .is_some_and(|&i| ready(&reqs[i], step_no, t)))
+                            .is_some_and(|&i| ready(&reqs[i], read_step, read_time)))
             }
         };
         let with_decode = match scheduler.policy {
@@ -301,7 +370,11 @@ pub(in crate::deploy) fn run(
             }
             let mut admitted = running;
             while let Some(&i) = waiting.front() {
-                if admitted >= capacity || !ready(&reqs[i], step_no, t) || left < 1.0 {
+                if held
+                    || admitted >= capacity
+                    || !ready(&reqs[i], read_step, read_time)
+                    || left < 1.0
+                {
                     break;
                 }
                 let need = reqs[i].left();
@@ -320,11 +393,23 @@ pub(in crate::deploy) fn run(
                 admitted += 1;
             }
         }
+        // Prompts left waiting after a release: the other replicas, this one's copies, are
+        // left with theirs too.
+        if balance.is_some()
+            && !held
+            && waiting
+                .front()
+                .is_some_and(|&i| ready(&reqs[i], read_step, read_time))
+        {
+            others_ready = others;
+        }
         let decode_now = if with_decode { decode } else { 0 };
         if chunks.is_empty() && decode_now == 0 {
             // Idle: the next request is scheduled as soon as it arrives.
+            // An idle engine reads new requests as they come.
+            read_next = true;
             if let Some(&i) = waiting.front()
-                && !ready(&reqs[i], step_no, t)
+                && !ready(&reqs[i], read_step, read_time)
                 && running < capacity
             {
                 reqs[i].eligible = step_no;
@@ -363,15 +448,29 @@ pub(in crate::deploy) fn run(
             prompts_done: prompts_done as u32,
         };
         let mean_context = |sum: f64| if decode > 0 { sum / decode as f64 } else { 0.0 };
-        // A run of decode-only steps until the next request ends or arrives.
+        // The first step at or after `s` that begins with a read, this one decoding only.
+        let next_read = |s: u64| {
+            let first = step_no + every - decodes_since_read;
+            if s <= first {
+                first
+            } else {
+                first + (s - first).div_ceil(every) * every
+            }
+        };
+        // A run of decode-only steps until the next request ends or arrives (one step at a
+        // time while a balance may hold or release prompts).
         let mut steps = 1;
-        if chunks.is_empty() {
-            let next_end = decoding.peek().map_or(u64::MAX, |Reverse((end, _))| *end);
-            let next_join = waiting
+        if chunks.is_empty() && balance.is_none() {
+            let to_end = decoding
+                .peek()
+                .map_or(u64::MAX, |Reverse((end, _))| end.saturating_sub(decoded));
+            let to_join = waiting
                 .front()
                 .filter(|_| running < capacity)
-                .map_or(u64::MAX, |&i| reqs[i].eligible.max(step_no + 1));
-            steps = next_end.min(next_join).saturating_sub(step_no).max(1);
+                .map_or(u64::MAX, |&i| {
+                    next_read(reqs[i].eligible.max(step_no + 1)) - step_no
+                });
+            steps = to_end.min(to_join).max(1);
         }
         // The next request to reach the scheduler ends a run at the step it comes in.
         let mut next_arrival = arrivals.front().map_or(f64::INFINITY, |at| at + delay);
@@ -390,11 +489,29 @@ pub(in crate::deploy) fn run(
         }
         if steps > 1 && t + elapsed.get() > next_arrival {
             let tau = elapsed.get() / steps as f64;
-            steps = (((next_arrival - t) / tau).ceil() as u64).clamp(1, steps);
+            let came = step_no + ((next_arrival - t) / tau).ceil() as u64;
+            steps = (next_read(came) - step_no).clamp(1, steps);
             elapsed = Seconds(tau * steps as f64);
+        }
+        if chunks.is_empty() {
+            decodes_since_read += steps;
+        } else {
+            read_next = true;
+        }
+        if balance.is_some() && others_ready < others {
+            let expected = match clients {
+                Clients::Concurrency(_) => decode as f64 / mean_decode_steps.max(1.0),
+                Clients::Rate(r) => r * elapsed.get(),
+            };
+            let miss = (-expected).exp();
+            let without = others - others_ready;
+            others_ready += (0..without).filter(|_| rng.random::<f64>() >= miss).count() as u64;
         }
         t += elapsed.get();
         step_no += steps;
+        if with_decode {
+            decoded += steps;
+        }
         if with_decode {
             context_sum += decode as f64 * a * steps as f64;
         }
@@ -404,10 +521,10 @@ pub(in crate::deploy) fn run(
             r.prefilled += take;
             if r.left() < 0.5 {
                 r.first = t;
-                r.joined = step_no;
+                r.joined = decoded;
                 ttfts.push(t - r.sent);
                 prefilling.retain(|&j| j != i);
-                let end = step_no + decode_steps(&r.shape);
+                let end = decoded + decode_steps(&r.shape);
                 decoding.push(Reverse((end, i)));
                 context_sum += r.shape.prompt + 1.0;
             }
@@ -416,7 +533,7 @@ pub(in crate::deploy) fn run(
         // first); a closed-loop client sends its next.
         while decoding
             .peek()
-            .is_some_and(|Reverse((end, _))| *end <= step_no)
+            .is_some_and(|Reverse((end, _))| *end <= decoded)
         {
             let Some(Reverse((end, i))) = decoding.pop() else {
                 break;
