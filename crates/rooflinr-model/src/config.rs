@@ -192,7 +192,12 @@ impl ModelConfig {
             "qwen3" => Family::Qwen3,
             "mixtral" => Family::Mixtral,
             "deepseek_v3" | "deepseek_v2" => Family::DeepSeek,
-            other => return Err(ModelError::UnknownFamily(other.chars().take(64).collect())),
+            other => {
+                return Err(ModelError::UnknownFamily {
+                    family: other.chars().take(64).collect(),
+                    supported: &SUPPORTED_FAMILIES,
+                });
+            }
         };
         let name = map
             .get("_name_or_path")

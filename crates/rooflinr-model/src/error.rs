@@ -15,8 +15,13 @@ pub enum ModelError {
     #[error("unknown model preset `{0}`")]
     UnknownPreset(String),
     /// A config.json whose `model_type` is not a supported family.
-    #[error("unsupported model family `{0}` (supported: {supported})", supported = crate::config::SUPPORTED_FAMILIES.join(", "))]
-    UnknownFamily(String),
+    #[error("unsupported model family `{family}` (supported: {})", supported.join(", "))]
+    UnknownFamily {
+        /// The `model_type` read (at most 64 characters).
+        family: String,
+        /// The families that are read.
+        supported: &'static [&'static str],
+    },
     /// A required field is absent.
     #[error("missing field `{0}`")]
     MissingField(String),

@@ -1,32 +1,15 @@
-//! The lab's code that the page loads on its first use ([`crate::split`]): the agent's
-//! WebSocket and every message's encoding, reading imported files and saved sessions,
-//! writing them, and the lab's report. Most visitors never pair or import.
+//! The lab's code that the page loads on its first use ([`crate::split`]): reading
+//! imported files and saved sessions, writing them, and the lab's report (the agent's
+//! WebSocket and every message's encoding load with it, from [`super::link`]'s split
+//! points). Most visitors never pair or import.
 
 use rooflinr_model::hardware::Hardware;
-use rooflinr_protocol::ClientMessage;
 use rooflinr_report::import::{Imported, LabFile};
 use rooflinr_report::report::{self, ReportInput, svg};
 use rooflinr_report::{KernelPoint, MeasuredCeilings};
 
-use super::link::Lab;
 use super::{LabData, LabView};
 use crate::split_point;
-
-split_point! {
-    lab,
-    /// Opens the WebSocket to the paired agent (see [`Lab::open_socket`]).
-    pub fn open_socket(lab: Lab) {
-        lab.open_socket();
-    }
-}
-
-split_point! {
-    lab,
-    /// Sends `message` to the agent, if connected.
-    pub fn send(lab: Lab, message: ClientMessage) {
-        lab.send_now(&message);
-    }
-}
 
 split_point! {
     lab,

@@ -19,7 +19,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 
 use super::{LabData, Pairing, backoff_s, ws_url};
-use crate::browser;
+use crate::{browser, split_point};
 
 /// Telemetry kept for the charts (30 s at 100 Hz).
 pub const TELEMETRY_KEEP: usize = 3000;
@@ -161,10 +161,10 @@ impl Lab {
         self.link.set(LinkState::Unpaired);
     }
 
-    /// Opens the connection once the lab's code is loaded ([`super::lazy`]).
+    /// Opens the connection once the lab's code is loaded ([`load_and_open`]).
     fn connect(self) {
         wasm_bindgen_futures::spawn_local(async move {
-            if let Err(e) = super::lazy::open_socket(self).await {
+            if let Err(e) = load_and_open(self).await {
                 self.link.set(LinkState::Refused {
                     reason: e.to_string(),
                 });
@@ -173,7 +173,7 @@ impl Lab {
     }
 
     /// Opens the WebSocket to the agent paired with now, if any, dropping the previous one.
-    pub(super) fn open_socket(self) {
+    fn open_socket(self) {
         let Some(pairing) = self.pairing.get_value() else {
             return;
         };
@@ -306,7 +306,7 @@ impl Lab {
     /// Sends `message` once the lab's code is loaded (it is, once connected).
     fn send(self, message: ClientMessage) {
         wasm_bindgen_futures::spawn_local(async move {
-            if let Err(e) = super::lazy::send(self, message).await {
+            if let Err(e) = load_and_send(self, message).await {
                 self.notice
                     .set(Some(format!("Nothing was sent to the agent: {e}.")));
             }
@@ -314,7 +314,7 @@ impl Lab {
     }
 
     /// Sends `message` if connected.
-    pub(super) fn send_now(&self, message: &ClientMessage) {
+    fn send_now(&self, message: &ClientMessage) {
         self.socket.with_value(|s| {
             if let Some(s) = s {
                 let _ = s.ws.send_with_str(&encode(message));
@@ -468,6 +468,23 @@ impl JobView {
             current: String::new(),
             eta_s: None,
         }
+    }
+}
+
+split_point! {
+    lab,
+    /// Opens the WebSocket to the paired agent ([`Lab::open_socket`]), its code loaded
+    /// with the lab's ([`super::lazy`]).
+    pub fn load_and_open(lab: Lab) {
+        lab.open_socket();
+    }
+}
+
+split_point! {
+    lab,
+    /// Sends `message` to the agent, if connected ([`Lab::send_now`]).
+    pub fn load_and_send(lab: Lab, message: ClientMessage) {
+        lab.send_now(&message);
     }
 }
 

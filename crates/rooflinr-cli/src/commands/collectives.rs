@@ -60,7 +60,7 @@ fn element_bytes(dtype: &str) -> Option<f64> {
 /// and what was skipped, in words.
 fn read(dir: &Path) -> Result<(Vec<Row>, Vec<String>)> {
     let mut files = Vec::new();
-    super::validate::files_under(dir, &|name| name == "nccl_perf.parquet", &mut files)?;
+    super::table_files::files_under(dir, &|name| name == "nccl_perf.parquet", &mut files)?;
     files.sort();
     let mut rows = Vec::new();
     let mut unknown: BTreeMap<String, usize> = BTreeMap::new();

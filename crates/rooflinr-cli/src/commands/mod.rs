@@ -15,6 +15,7 @@ pub mod serving_fit;
 pub mod serving_sample;
 pub mod serving_validate;
 pub mod sweep;
+mod table_files;
 pub mod tiling;
 pub mod validate;
 

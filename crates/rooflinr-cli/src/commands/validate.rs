@@ -1435,30 +1435,10 @@ struct Tables {
     left_out: Vec<String>,
 }
 
-/// Every file under `dir`, at any depth, whose name `keep` accepts (the tables lie in
-/// `<system>/<op>/<framework>/<version>/`).
-pub(super) fn files_under(
-    dir: &Path,
-    keep: &dyn Fn(&std::ffi::OsStr) -> bool,
-    out: &mut Vec<PathBuf>,
-) -> Result<()> {
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    for entry in entries {
-        let path = entry?.path();
-        if path.is_dir() {
-            files_under(&path, keep, out)?;
-        } else if path.file_name().is_some_and(keep) {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
 fn find(dir: &Path, out: &mut Vec<(PathBuf, Kernel)>) -> Result<()> {
     let kernel_of = |name: &std::ffi::OsStr| Kernel::ALL.into_iter().find(|k| name == k.file());
     let mut paths = Vec::new();
-    files_under(dir, &|name| kernel_of(name).is_some(), &mut paths)?;
+    super::table_files::files_under(dir, &|name| kernel_of(name).is_some(), &mut paths)?;
     out.extend(paths.into_iter().filter_map(|p| {
         let kernel = p.file_name().and_then(kernel_of)?;
         Some((p, kernel))
