@@ -2317,7 +2317,15 @@ impl KernelTerms {
             // A fraction is read off the kernels its term binds and outweighs the rest:
             // where the fixed time or the waves' latency dominate, a measured time says
             // little about throughput.
-            let binds = |t: &KernelTimes, bound: Regime| terms.regime(*t) == bound;
+            // Each sample's regime under the round's terms, found once for every fraction.
+            let regimes: Vec<Regime> = usable.iter().map(|(t, _)| terms.regime(*t)).collect();
+            let bound_by = |bound: Regime| {
+                usable
+                    .iter()
+                    .zip(&regimes)
+                    .filter(move |(_, r)| **r == bound)
+                    .map(|(sample, _)| sample)
+            };
             // What the throughput terms have to account for: the measured time less the
             // fixed time and the waves' latency (at least 5 % of it).
             let rest = |t: &KernelTimes, s: f64| {
@@ -2347,11 +2355,8 @@ impl KernelTerms {
             // bandwidth fraction (the pass at its own where held), the latter at the current one (the same fixed point as
             // solving for both: bandwidth = (bytes + quantisation) / rest under a max).
             let bandwidth = median(
-                usable
-                    .iter()
-                    .filter(|(t, _)| {
-                        binds(t, Regime::Memory) && !terms.tile_bound(*t) && !terms.l2_bound(*t)
-                    })
+                bound_by(Regime::Memory)
+                    .filter(|(t, _)| !terms.tile_bound(*t) && !terms.l2_bound(*t))
                     .map(|(t, s)| {
                         let share = share(t, *s, terms.bandwidth, compute_term(t));
                         // Where the output's write has a rate of its own held, the rest of
@@ -2371,9 +2376,8 @@ impl KernelTerms {
             // whole chip's fraction.
             let tile_bandwidth = if tiled.is_some() {
                 median(
-                    usable
-                        .iter()
-                        .filter(|(t, _)| binds(t, Regime::Memory) && terms.tile_bound(*t))
+                    bound_by(Regime::Memory)
+                        .filter(|(t, _)| terms.tile_bound(*t))
                         .map(|(t, s)| t.tile_stream_s / share(t, *s, bandwidth, compute_term(t)))
                         .collect(),
                 )
@@ -2393,9 +2397,8 @@ impl KernelTerms {
             // of the measured time; never slower than the DRAM's fraction.
             let l2_bandwidth = if rereads {
                 median(
-                    usable
-                        .iter()
-                        .filter(|(t, _)| binds(t, Regime::Memory) && terms.l2_bound(*t))
+                    bound_by(Regime::Memory)
+                        .filter(|(t, _)| terms.l2_bound(*t))
                         .map(|(t, s)| {
                             t.dram_and_l2_s().1 / share(t, *s, bandwidth, compute_term(t))
                         })
@@ -2407,9 +2410,7 @@ impl KernelTerms {
                 terms.l2_bandwidth
             };
             let compute = median(
-                usable
-                    .iter()
-                    .filter(|(t, _)| binds(t, Regime::Compute))
+                bound_by(Regime::Compute)
                     .map(|(t, s)| {
                         terms.tile_compute_s(*t) / share(t, *s, bandwidth, memory_term(t))
                     })
@@ -2424,11 +2425,8 @@ impl KernelTerms {
             if by_head_width {
                 for (i, scale) in head_compute.iter_mut().enumerate() {
                     let read = median(
-                        usable
-                            .iter()
-                            .filter(|(t, _)| {
-                                Self::head_index(*t) == Some(i) && binds(t, Regime::Compute)
-                            })
+                        bound_by(Regime::Compute)
+                            .filter(|(t, _)| Self::head_index(*t) == Some(i))
                             .map(|(t, s)| {
                                 share(t, *s, bandwidth, memory_term(t))
                                     / (terms.tile_compute_s(*t) / compute)

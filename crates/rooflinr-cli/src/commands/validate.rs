@@ -24,6 +24,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
+use rayon::prelude::*;
 use rooflinr_model::analysis::{Phase, mla_attention_shape};
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
@@ -1276,155 +1277,168 @@ fn read_tables(dir: &Path) -> Result<Tables> {
         );
     }
     files.sort();
-    let mut rows: Vec<Row> = Vec::new();
+    // Each file on its own, on every core; the rows kept in the files' order.
+    let read: Vec<(Vec<Row>, Option<String>)> = files
+        .par_iter()
+        .map(|(path, kernel)| read_table(dir, path, *kernel))
+        .collect::<Result<_>>()?;
+    let mut rows = Vec::with_capacity(read.iter().map(|(r, _)| r.len()).sum());
     let mut left_out = Vec::new();
-    for (path, kernel) in files {
-        let system = path
-            .strip_prefix(dir)
-            .ok()
-            .and_then(|p| p.components().next())
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let file = File::open(&path).with_context(|| format!("cannot open {}", path.display()))?;
-        let reader = SerializedFileReader::new(file)
-            .with_context(|| format!("{} is not a parquet file", path.display()))?;
-        let schema = reader.metadata().file_metadata().schema_descr();
-        let has = |name: &str| schema.columns().iter().any(|c| c.name() == name);
-        if let Some(missing) = kernel.columns().into_iter().find(|c| !has(c)) {
-            bail!(
-                "{} has no `{missing}` column: a {} table needs {}",
-                path.display(),
-                kernel.name(),
-                kernel.columns().join(", ")
-            );
-        }
-        let mut incomplete = 0;
-        for record in reader.get_row_iter(None)? {
-            let record = record.with_context(|| format!("in {}", path.display()))?;
-            let mut row = Row {
-                system: system.clone(),
-                device: String::new(),
-                framework: String::new(),
-                kernel,
-                dtype: String::new(),
-                kv_dtype: None,
-                version: String::new(),
-                kernel_source: None,
-                shape: match kernel {
-                    Kernel::Gemm => Shape::Gemm { m: 0, n: 0, k: 0 },
-                    Kernel::Moe => Shape::Moe {
-                        tokens: 0,
-                        hidden: 0,
-                        inter: 0,
-                        top_k: 0,
-                        experts: 0,
-                        tp: 0,
-                        ep: 0,
-                        gated: true,
-                        balanced: false,
-                        min_latency: false,
-                    },
-                    Kernel::ContextMla | Kernel::GenerationMla => Shape::Mla {
-                        batch: 0,
-                        isl: 0,
-                        step: 0,
-                        heads: 0,
-                        tp: 0,
-                    },
-                    _ => Shape::Attention {
-                        batch: 0,
-                        isl: 0,
-                        step: 0,
-                        heads: 0,
-                        kv_heads: 0,
-                        head_dim: 0,
-                        window: 0,
-                    },
-                },
-                measured_s: f64::NAN,
-                sm: None,
-            };
-            for (name, field) in record.get_column_iter() {
-                let whole = match field {
-                    Field::Long(v) => u64::try_from(*v).unwrap_or(0),
-                    Field::Int(v) => u64::try_from(*v).unwrap_or(0),
-                    _ => 0,
-                };
-                match (name.as_str(), field, &mut row.shape) {
-                    ("framework", Field::Str(s), _) => row.framework.clone_from(s),
-                    ("version", Field::Str(s), _) => row.version.clone_from(s),
-                    ("device", Field::Str(s), _) => row.device.clone_from(s),
-                    ("gemm_dtype" | "attn_dtype" | "moe_dtype" | "mla_dtype", Field::Str(s), _) => {
-                        row.dtype.clone_from(s);
-                    }
-                    ("kv_cache_dtype", Field::Str(s), _) => row.kv_dtype = Some(s.clone()),
-                    (
-                        "kernel_source",
-                        Field::Str(s),
-                        Shape::Gemm { .. } | Shape::Attention { .. } | Shape::Mla { .. },
-                    ) => row.kernel_source = Some(s.clone()),
-                    ("latency", Field::Double(ms), _) => row.measured_s = ms / 1e3,
-                    ("latency", Field::Float(ms), _) => row.measured_s = f64::from(*ms) / 1e3,
-                    ("m", _, Shape::Gemm { m, .. }) => *m = whole,
-                    ("n", _, Shape::Gemm { n, .. }) => *n = whole,
-                    ("k", _, Shape::Gemm { k, .. }) => *k = whole,
-                    ("batch_size", _, Shape::Attention { batch, .. }) => *batch = whole,
-                    ("isl", _, Shape::Attention { isl, .. }) => *isl = whole,
-                    ("step", _, Shape::Attention { step, .. }) => *step = whole,
-                    ("num_heads", _, Shape::Attention { heads, .. }) => *heads = whole,
-                    ("num_key_value_heads", _, Shape::Attention { kv_heads, .. }) => {
-                        *kv_heads = whole;
-                    }
-                    ("head_dim", _, Shape::Attention { head_dim, .. }) => *head_dim = whole,
-                    ("window_size", _, Shape::Attention { window, .. }) => *window = whole,
-                    ("batch_size", _, Shape::Mla { batch, .. }) => *batch = whole,
-                    ("isl", _, Shape::Mla { isl, .. }) => *isl = whole,
-                    ("step", _, Shape::Mla { step, .. }) => *step = whole,
-                    ("num_heads", _, Shape::Mla { heads, .. }) => *heads = whole,
-                    ("tp_size", _, Shape::Mla { tp, .. }) => *tp = whole,
-                    ("num_tokens", _, Shape::Moe { tokens, .. }) => *tokens = whole,
-                    ("hidden_size", _, Shape::Moe { hidden, .. }) => *hidden = whole,
-                    ("inter_size", _, Shape::Moe { inter, .. }) => *inter = whole,
-                    ("topk", _, Shape::Moe { top_k, .. }) => *top_k = whole,
-                    ("num_experts", _, Shape::Moe { experts, .. }) => *experts = whole,
-                    ("moe_tp_size", _, Shape::Moe { tp, .. }) => *tp = whole,
-                    ("moe_ep_size", _, Shape::Moe { ep, .. }) => *ep = whole,
-                    (
-                        "kernel_source",
-                        Field::Str(s),
-                        Shape::Moe {
-                            gated, min_latency, ..
-                        },
-                    ) => {
-                        *gated = !s.ends_with("nongated");
-                        *min_latency = s == "moe_torch_flow_min_latency";
-                        row.kernel_source = Some(s.clone());
-                    }
-                    ("distribution", Field::Str(s), Shape::Moe { balanced, .. }) => {
-                        *balanced = s == "balanced";
-                    }
-                    _ => {}
-                }
-            }
-            if row.shape.is_complete() && row.measured_s > 0.0 {
-                // One registry look-up per device, not per row.
-                row.sm = match rows.last() {
-                    Some(last) if last.device == row.device => last.sm,
-                    _ => compute_capability(&row.device),
-                };
-                rows.push(row);
-            } else {
-                incomplete += 1;
-            }
-        }
-        if incomplete > 0 {
-            left_out.push(format!(
-                "{}: {incomplete} rows with an empty or non-positive shape column or latency",
-                path.strip_prefix(dir).unwrap_or(&path).display()
-            ));
-        }
+    for (file_rows, left) in read {
+        rows.extend(file_rows);
+        left_out.extend(left);
     }
     Ok(Tables { rows, left_out })
+}
+
+/// The rows of one table, `kernel`'s, at `path` under `dir`, and what it left out.
+fn read_table(dir: &Path, path: &Path, kernel: Kernel) -> Result<(Vec<Row>, Option<String>)> {
+    let mut rows: Vec<Row> = Vec::new();
+    let system = path
+        .strip_prefix(dir)
+        .ok()
+        .and_then(|p| p.components().next())
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let reader = SerializedFileReader::new(file)
+        .with_context(|| format!("{} is not a parquet file", path.display()))?;
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let has = |name: &str| schema.columns().iter().any(|c| c.name() == name);
+    if let Some(missing) = kernel.columns().into_iter().find(|c| !has(c)) {
+        bail!(
+            "{} has no `{missing}` column: a {} table needs {}",
+            path.display(),
+            kernel.name(),
+            kernel.columns().join(", ")
+        );
+    }
+    let mut incomplete = 0;
+    for record in reader.get_row_iter(None)? {
+        let record = record.with_context(|| format!("in {}", path.display()))?;
+        let mut row = Row {
+            system: system.clone(),
+            device: String::new(),
+            framework: String::new(),
+            kernel,
+            dtype: String::new(),
+            kv_dtype: None,
+            version: String::new(),
+            kernel_source: None,
+            shape: match kernel {
+                Kernel::Gemm => Shape::Gemm { m: 0, n: 0, k: 0 },
+                Kernel::Moe => Shape::Moe {
+                    tokens: 0,
+                    hidden: 0,
+                    inter: 0,
+                    top_k: 0,
+                    experts: 0,
+                    tp: 0,
+                    ep: 0,
+                    gated: true,
+                    balanced: false,
+                    min_latency: false,
+                },
+                Kernel::ContextMla | Kernel::GenerationMla => Shape::Mla {
+                    batch: 0,
+                    isl: 0,
+                    step: 0,
+                    heads: 0,
+                    tp: 0,
+                },
+                _ => Shape::Attention {
+                    batch: 0,
+                    isl: 0,
+                    step: 0,
+                    heads: 0,
+                    kv_heads: 0,
+                    head_dim: 0,
+                    window: 0,
+                },
+            },
+            measured_s: f64::NAN,
+            sm: None,
+        };
+        for (name, field) in record.get_column_iter() {
+            let whole = match field {
+                Field::Long(v) => u64::try_from(*v).unwrap_or(0),
+                Field::Int(v) => u64::try_from(*v).unwrap_or(0),
+                _ => 0,
+            };
+            match (name.as_str(), field, &mut row.shape) {
+                ("framework", Field::Str(s), _) => row.framework.clone_from(s),
+                ("version", Field::Str(s), _) => row.version.clone_from(s),
+                ("device", Field::Str(s), _) => row.device.clone_from(s),
+                ("gemm_dtype" | "attn_dtype" | "moe_dtype" | "mla_dtype", Field::Str(s), _) => {
+                    row.dtype.clone_from(s);
+                }
+                ("kv_cache_dtype", Field::Str(s), _) => row.kv_dtype = Some(s.clone()),
+                (
+                    "kernel_source",
+                    Field::Str(s),
+                    Shape::Gemm { .. } | Shape::Attention { .. } | Shape::Mla { .. },
+                ) => row.kernel_source = Some(s.clone()),
+                ("latency", Field::Double(ms), _) => row.measured_s = ms / 1e3,
+                ("latency", Field::Float(ms), _) => row.measured_s = f64::from(*ms) / 1e3,
+                ("m", _, Shape::Gemm { m, .. }) => *m = whole,
+                ("n", _, Shape::Gemm { n, .. }) => *n = whole,
+                ("k", _, Shape::Gemm { k, .. }) => *k = whole,
+                ("batch_size", _, Shape::Attention { batch, .. }) => *batch = whole,
+                ("isl", _, Shape::Attention { isl, .. }) => *isl = whole,
+                ("step", _, Shape::Attention { step, .. }) => *step = whole,
+                ("num_heads", _, Shape::Attention { heads, .. }) => *heads = whole,
+                ("num_key_value_heads", _, Shape::Attention { kv_heads, .. }) => {
+                    *kv_heads = whole;
+                }
+                ("head_dim", _, Shape::Attention { head_dim, .. }) => *head_dim = whole,
+                ("window_size", _, Shape::Attention { window, .. }) => *window = whole,
+                ("batch_size", _, Shape::Mla { batch, .. }) => *batch = whole,
+                ("isl", _, Shape::Mla { isl, .. }) => *isl = whole,
+                ("step", _, Shape::Mla { step, .. }) => *step = whole,
+                ("num_heads", _, Shape::Mla { heads, .. }) => *heads = whole,
+                ("tp_size", _, Shape::Mla { tp, .. }) => *tp = whole,
+                ("num_tokens", _, Shape::Moe { tokens, .. }) => *tokens = whole,
+                ("hidden_size", _, Shape::Moe { hidden, .. }) => *hidden = whole,
+                ("inter_size", _, Shape::Moe { inter, .. }) => *inter = whole,
+                ("topk", _, Shape::Moe { top_k, .. }) => *top_k = whole,
+                ("num_experts", _, Shape::Moe { experts, .. }) => *experts = whole,
+                ("moe_tp_size", _, Shape::Moe { tp, .. }) => *tp = whole,
+                ("moe_ep_size", _, Shape::Moe { ep, .. }) => *ep = whole,
+                (
+                    "kernel_source",
+                    Field::Str(s),
+                    Shape::Moe {
+                        gated, min_latency, ..
+                    },
+                ) => {
+                    *gated = !s.ends_with("nongated");
+                    *min_latency = s == "moe_torch_flow_min_latency";
+                    row.kernel_source = Some(s.clone());
+                }
+                ("distribution", Field::Str(s), Shape::Moe { balanced, .. }) => {
+                    *balanced = s == "balanced";
+                }
+                _ => {}
+            }
+        }
+        if row.shape.is_complete() && row.measured_s > 0.0 {
+            // One registry look-up per device, not per row.
+            row.sm = match rows.last() {
+                Some(last) if last.device == row.device => last.sm,
+                _ => compute_capability(&row.device),
+            };
+            rows.push(row);
+        } else {
+            incomplete += 1;
+        }
+    }
+    let left_out = (incomplete > 0).then(|| {
+        format!(
+            "{}: {incomplete} rows with an empty or non-positive shape column or latency",
+            path.strip_prefix(dir).unwrap_or(path).display()
+        )
+    });
+    Ok((rows, left_out))
 }
 
 /// The rows of NVIDIA's kernel tables ([`read_tables`]).
@@ -2135,6 +2149,251 @@ fn kernels_of(predicted: &[(&Row, KernelTimes)], framework: &str, hw: &Hardware)
     names
 }
 
+/// What validating one group (a system, kernel and format) gives.
+#[derive(Default)]
+struct GroupOutcome {
+    skipped: Vec<String>,
+    group: Option<Group>,
+    residuals: Vec<Residual>,
+}
+
+/// Fits `members`' terms and judges them ([`validate`]).
+fn validate_group(
+    system: String,
+    kernel: Kernel,
+    dtype: String,
+    members: &[&Row],
+    keep_residuals: bool,
+) -> GroupOutcome {
+    let mut out = GroupOutcome::default();
+    let mut loads = MoeLoads::default();
+    // The registry's own matching of device names, as for the agent and ncu files.
+    let device = members.first().map_or("", |r| r.device.as_str());
+    let what = format!("{system} {} {dtype}", kernel.name());
+    let Some(key) = registry::key_for_device(device, None) else {
+        out.skipped.push(format!(
+            "{what}: the registry does not list {device} ({} rows)",
+            members.len()
+        ));
+        return out;
+    };
+    let Ok(hw) = registry::get(key) else {
+        return out;
+    };
+    let mut predicted: Vec<(&Row, KernelTimes)> = Vec::new();
+    let mut unpredicted: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for r in members {
+        match times_with(r, &hw, &mut loads) {
+            Ok(t) => predicted.push((*r, t)),
+            Err(why) => *unpredicted.entry(why).or_default() += 1,
+        }
+    }
+    for (why, count) in unpredicted {
+        out.skipped.push(format!("{what}: {count} rows, {why}"));
+    }
+    if predicted.is_empty() {
+        return out;
+    }
+    let faster_than_dram = faster_than_dram(&predicted, &hw);
+    let mut frameworks: Vec<&str> = predicted
+        .iter()
+        .map(|(r, _)| r.framework.as_str())
+        .collect();
+    frameworks.sort_unstable();
+    frameworks.dedup();
+    let fit_framework = if frameworks.contains(&FIT_FRAMEWORK) {
+        FIT_FRAMEWORK.to_string()
+    } else {
+        frameworks
+            .first()
+            .map_or_else(String::new, |f| f.to_string())
+    };
+    // Its newest release's rows where its releases ran different kernels, as every
+    // framework's profile is fitted.
+    let (fit_rows, fit_release) = of_newest_release(
+        predicted
+            .iter()
+            .filter(|(r, _)| r.framework == fit_framework)
+            .collect(),
+    );
+    let fitting: Vec<(KernelTimes, f64)> = fit_rows
+        .iter()
+        .filter(|(r, _)| fitting_half(&r.shape))
+        .map(|(r, t)| (*t, r.measured_s))
+        .collect();
+    let terms = KernelTerms::fit(&fitting);
+    let tiling = |rows: &[&(&Row, KernelTimes)]| {
+        tile_rule(&rows.iter().map(|(r, _)| *r).collect::<Vec<_>>(), &hw)
+    };
+    let shape = |r: &Row| r.shape.to_string();
+    let judge = |held: &[&(&Row, KernelTimes)]| {
+        let mut datasheet: Vec<(f64, String)> = held
+            .iter()
+            .map(|(r, t)| ((t.bound_s() / r.measured_s - 1.0).abs(), shape(r)))
+            .collect();
+        let mut calibrated: Vec<(f64, String)> = held
+            .iter()
+            .map(|(r, t)| ((terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
+            .collect();
+        (errors(&mut datasheet), errors(&mut calibrated))
+    };
+    let held_out: Vec<&(&Row, KernelTimes)> = fit_rows
+        .iter()
+        .copied()
+        .filter(|(r, _)| !fitting_half(&r.shape))
+        .collect();
+    if keep_residuals {
+        out.residuals.extend(
+            held_out
+                .iter()
+                .map(|(r, t)| Residual::of((key, kernel, &dtype), &fit_framework, (r, *t), &terms)),
+        );
+    }
+    let mut held_out_shapes = Vec::new();
+    let (d, c) = judge(&held_out);
+    held_out_shapes.push(("all".to_string(), d, c));
+    for regime in [Regime::Memory, Regime::Compute, Regime::Fixed] {
+        let part: Vec<&(&Row, KernelTimes)> = held_out
+            .iter()
+            .copied()
+            .filter(|(_, t)| terms.regime(*t) == regime)
+            .collect();
+        if !part.is_empty() {
+            let (d, c) = judge(&part);
+            held_out_shapes.push((regime.name().to_string(), d, c));
+        }
+    }
+    // The kernel the group's rows run as, by the model crate's own rule. FP8 with
+    // 128 x 128 block scales reads as FP8 in the catalogue, whose profile is per-tensor
+    // FP8's: it has none of its own.
+    let kind = members
+        .iter()
+        .filter(|r| r.dtype != "fp8_block")
+        .find_map(|r| profiled(r));
+    let shipped_profile = |framework: &str| {
+        let framework = kernel_time::Framework::parse(framework)?;
+        kernel_time::profile(key, framework, kind?)
+    };
+    // Every other framework as a whole (its profile: the product cannot tell which
+    // kernel a framework dispatches a shape to), then each kernel of every framework
+    // whose table dispatched its shapes to several, judged on the rows the group's
+    // terms were not fitted on.
+    let whole = frameworks
+        .iter()
+        .filter(|f| **f != fit_framework)
+        .map(|f| (*f, None));
+    let by_kernel = frameworks.iter().flat_map(|f| {
+        kernels_of(&predicted, f, &hw)
+            .into_iter()
+            .map(move |source| (*f, Some(source)))
+    });
+    // A framework's rows as its profile is fitted (its newest release's, of the MoE
+    // tiling most of them ran), or one of its kernels' rows.
+    let rows_of = |f: &str, source: Option<&str>| {
+        let rows_of: Vec<&(&Row, KernelTimes)> = predicted
+            .iter()
+            .filter(|(r, _)| {
+                r.framework == f && (source.is_none() || r.kernel_source.as_deref() == source)
+            })
+            .collect();
+        if source.is_none() {
+            let (rows_of, release) = of_newest_release(rows_of);
+            (of_most_rows_tiling(rows_of, &hw), release)
+        } else {
+            (rows_of, None)
+        }
+    };
+    let fit_measured = measured_times(&fit_rows);
+    let held_out_measured_elsewhere = frameworks
+        .iter()
+        .filter(|f| **f != fit_framework)
+        .filter_map(|f| {
+            let (rows, release) = rows_of(f, None);
+            let errs = against_measured(&measured_times(&rows), &held_out);
+            (errs.rows > 0).then(|| (framework_label(f, None, release.as_deref()), errs))
+        })
+        .collect();
+    let other_frameworks = whole
+        .chain(by_kernel)
+        .map(|(f, source): (&str, Option<String>)| {
+            let (rows_of, release) = rows_of(f, source.as_deref());
+            // Judged on the rows the group's terms were not fitted on.
+            let part: Vec<&(&Row, KernelTimes)> = rows_of
+                .iter()
+                .copied()
+                .filter(|(r, _)| !(r.framework == fit_framework && fitting_half(&r.shape)))
+                .collect();
+            let (datasheet, calibrated) = judge(&part);
+            let fit_measured = if f == fit_framework {
+                Errors::default()
+            } else {
+                against_measured(&fit_measured, &part)
+            };
+            let own_fitting: Vec<(KernelTimes, f64)> = rows_of
+                .iter()
+                .filter(|(r, _)| fitting_half(&r.shape))
+                .map(|(r, t)| (*t, r.measured_s))
+                .collect();
+            let own_terms = KernelTerms::fit(&own_fitting);
+            let own_held: Vec<&(&Row, KernelTimes)> = part
+                .iter()
+                .copied()
+                .filter(|(r, _)| !fitting_half(&r.shape))
+                .collect();
+            let mut own: Vec<(f64, String)> = own_held
+                .iter()
+                .map(|(r, t)| ((own_terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
+                .collect();
+            if keep_residuals {
+                let label = framework_label(f, source.as_deref(), release.as_deref());
+                out.residuals.extend(own_held.iter().map(|(r, t)| {
+                    Residual::of((key, kernel, &dtype), &label, (r, *t), &own_terms)
+                }));
+            }
+            let shipped = if source.is_none() {
+                shipped_profile(f)
+            } else {
+                None
+            };
+            OtherFramework {
+                framework: f.to_string(),
+                kernel: source,
+                release,
+                datasheet,
+                calibrated,
+                fit_measured,
+                own_fit: errors(&mut own),
+                fitted_shapes: own_fitting.len(),
+                fitted: Fitted::new(own_terms, tiling(&rows_of), &hw, shipped),
+            }
+        })
+        .collect();
+    out.group = Some(Group {
+        system,
+        hardware: key,
+        kernel,
+        dtype,
+        fitted_on: format!(
+            "{}, {} shapes",
+            framework_label(&fit_framework, None, fit_release.as_deref()),
+            fitting.len()
+        ),
+        fitted: Fitted::new(
+            terms,
+            tiling(&fit_rows),
+            &hw,
+            shipped_profile(&fit_framework),
+        ),
+        framework: fit_framework,
+        held_out_shapes,
+        held_out_measured_elsewhere,
+        other_frameworks,
+        faster_than_dram,
+        kind,
+    });
+    out
+}
+
 /// Validates `rows`; with `keep_residuals`, keeps every held-out row as predicted.
 fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
     let began = Instant::now();
@@ -2146,230 +2405,20 @@ fn validate(rows: &[Row], keep_residuals: bool) -> Validation {
             .or_default()
             .push(r);
     }
-    let mut skipped = Vec::new();
-    let mut groups = Vec::new();
-    let mut loads = MoeLoads::default();
-    for ((system, kernel, dtype), members) in by_group {
-        // The registry's own matching of device names, as for the agent and ncu files.
-        let device = members.first().map_or("", |r| r.device.as_str());
-        let what = format!("{system} {} {dtype}", kernel.name());
-        let Some(key) = registry::key_for_device(device, None) else {
-            skipped.push(format!(
-                "{what}: the registry does not list {device} ({} rows)",
-                members.len()
-            ));
-            continue;
-        };
-        let Ok(hw) = registry::get(key) else { continue };
-        let mut predicted: Vec<(&Row, KernelTimes)> = Vec::new();
-        let mut unpredicted: BTreeMap<&'static str, usize> = BTreeMap::new();
-        for r in &members {
-            match times_with(r, &hw, &mut loads) {
-                Ok(t) => predicted.push((*r, t)),
-                Err(why) => *unpredicted.entry(why).or_default() += 1,
-            }
-        }
-        for (why, count) in unpredicted {
-            skipped.push(format!("{what}: {count} rows, {why}"));
-        }
-        if predicted.is_empty() {
-            continue;
-        }
-        let faster_than_dram = faster_than_dram(&predicted, &hw);
-        let mut frameworks: Vec<&str> = predicted
-            .iter()
-            .map(|(r, _)| r.framework.as_str())
-            .collect();
-        frameworks.sort_unstable();
-        frameworks.dedup();
-        let fit_framework = if frameworks.contains(&FIT_FRAMEWORK) {
-            FIT_FRAMEWORK.to_string()
-        } else {
-            frameworks
-                .first()
-                .map_or_else(String::new, |f| f.to_string())
-        };
-        // Its newest release's rows where its releases ran different kernels, as every
-        // framework's profile is fitted.
-        let (fit_rows, fit_release) = of_newest_release(
-            predicted
-                .iter()
-                .filter(|(r, _)| r.framework == fit_framework)
-                .collect(),
-        );
-        let fitting: Vec<(KernelTimes, f64)> = fit_rows
-            .iter()
-            .filter(|(r, _)| fitting_half(&r.shape))
-            .map(|(r, t)| (*t, r.measured_s))
-            .collect();
-        let terms = KernelTerms::fit(&fitting);
-        let tiling = |rows: &[&(&Row, KernelTimes)]| {
-            tile_rule(&rows.iter().map(|(r, _)| *r).collect::<Vec<_>>(), &hw)
-        };
-        let shape = |r: &Row| r.shape.to_string();
-        let judge = |held: &[&(&Row, KernelTimes)]| {
-            let mut datasheet: Vec<(f64, String)> = held
-                .iter()
-                .map(|(r, t)| ((t.bound_s() / r.measured_s - 1.0).abs(), shape(r)))
-                .collect();
-            let mut calibrated: Vec<(f64, String)> = held
-                .iter()
-                .map(|(r, t)| ((terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
-                .collect();
-            (errors(&mut datasheet), errors(&mut calibrated))
-        };
-        let held_out: Vec<&(&Row, KernelTimes)> = fit_rows
-            .iter()
-            .copied()
-            .filter(|(r, _)| !fitting_half(&r.shape))
-            .collect();
-        if keep_residuals {
-            residuals.extend(held_out.iter().map(|(r, t)| {
-                Residual::of((key, kernel, &dtype), &fit_framework, (r, *t), &terms)
-            }));
-        }
-        let mut held_out_shapes = Vec::new();
-        let (d, c) = judge(&held_out);
-        held_out_shapes.push(("all".to_string(), d, c));
-        for regime in [Regime::Memory, Regime::Compute, Regime::Fixed] {
-            let part: Vec<&(&Row, KernelTimes)> = held_out
-                .iter()
-                .copied()
-                .filter(|(_, t)| terms.regime(*t) == regime)
-                .collect();
-            if !part.is_empty() {
-                let (d, c) = judge(&part);
-                held_out_shapes.push((regime.name().to_string(), d, c));
-            }
-        }
-        // The kernel the group's rows run as, by the model crate's own rule. FP8 with
-        // 128 x 128 block scales reads as FP8 in the catalogue, whose profile is per-tensor
-        // FP8's: it has none of its own.
-        let kind = members
-            .iter()
-            .filter(|r| r.dtype != "fp8_block")
-            .find_map(|r| profiled(r));
-        let shipped_profile = |framework: &str| {
-            let framework = kernel_time::Framework::parse(framework)?;
-            kernel_time::profile(key, framework, kind?)
-        };
-        // Every other framework as a whole (its profile: the product cannot tell which
-        // kernel a framework dispatches a shape to), then each kernel of every framework
-        // whose table dispatched its shapes to several, judged on the rows the group's
-        // terms were not fitted on.
-        let whole = frameworks
-            .iter()
-            .filter(|f| **f != fit_framework)
-            .map(|f| (*f, None));
-        let by_kernel = frameworks.iter().flat_map(|f| {
-            kernels_of(&predicted, f, &hw)
-                .into_iter()
-                .map(move |source| (*f, Some(source)))
-        });
-        // A framework's rows as its profile is fitted (its newest release's, of the MoE
-        // tiling most of them ran), or one of its kernels' rows.
-        let rows_of = |f: &str, source: Option<&str>| {
-            let rows_of: Vec<&(&Row, KernelTimes)> = predicted
-                .iter()
-                .filter(|(r, _)| {
-                    r.framework == f && (source.is_none() || r.kernel_source.as_deref() == source)
-                })
-                .collect();
-            if source.is_none() {
-                let (rows_of, release) = of_newest_release(rows_of);
-                (of_most_rows_tiling(rows_of, &hw), release)
-            } else {
-                (rows_of, None)
-            }
-        };
-        let fit_measured = measured_times(&fit_rows);
-        let held_out_measured_elsewhere = frameworks
-            .iter()
-            .filter(|f| **f != fit_framework)
-            .filter_map(|f| {
-                let (rows, release) = rows_of(f, None);
-                let errs = against_measured(&measured_times(&rows), &held_out);
-                (errs.rows > 0).then(|| (framework_label(f, None, release.as_deref()), errs))
-            })
-            .collect();
-        let other_frameworks = whole
-            .chain(by_kernel)
-            .map(|(f, source): (&str, Option<String>)| {
-                let (rows_of, release) = rows_of(f, source.as_deref());
-                // Judged on the rows the group's terms were not fitted on.
-                let part: Vec<&(&Row, KernelTimes)> = rows_of
-                    .iter()
-                    .copied()
-                    .filter(|(r, _)| !(r.framework == fit_framework && fitting_half(&r.shape)))
-                    .collect();
-                let (datasheet, calibrated) = judge(&part);
-                let fit_measured = if f == fit_framework {
-                    Errors::default()
-                } else {
-                    against_measured(&fit_measured, &part)
-                };
-                let own_fitting: Vec<(KernelTimes, f64)> = rows_of
-                    .iter()
-                    .filter(|(r, _)| fitting_half(&r.shape))
-                    .map(|(r, t)| (*t, r.measured_s))
-                    .collect();
-                let own_terms = KernelTerms::fit(&own_fitting);
-                let own_held: Vec<&(&Row, KernelTimes)> = part
-                    .iter()
-                    .copied()
-                    .filter(|(r, _)| !fitting_half(&r.shape))
-                    .collect();
-                let mut own: Vec<(f64, String)> = own_held
-                    .iter()
-                    .map(|(r, t)| ((own_terms.predict(*t) / r.measured_s - 1.0).abs(), shape(r)))
-                    .collect();
-                if keep_residuals {
-                    let label = framework_label(f, source.as_deref(), release.as_deref());
-                    residuals.extend(own_held.iter().map(|(r, t)| {
-                        Residual::of((key, kernel, &dtype), &label, (r, *t), &own_terms)
-                    }));
-                }
-                let shipped = if source.is_none() {
-                    shipped_profile(f)
-                } else {
-                    None
-                };
-                OtherFramework {
-                    framework: f.to_string(),
-                    kernel: source,
-                    release,
-                    datasheet,
-                    calibrated,
-                    fit_measured,
-                    own_fit: errors(&mut own),
-                    fitted_shapes: own_fitting.len(),
-                    fitted: Fitted::new(own_terms, tiling(&rows_of), &hw, shipped),
-                }
-            })
-            .collect();
-        groups.push(Group {
-            system,
-            hardware: key,
-            kernel,
-            dtype,
-            fitted_on: format!(
-                "{}, {} shapes",
-                framework_label(&fit_framework, None, fit_release.as_deref()),
-                fitting.len()
-            ),
-            fitted: Fitted::new(
-                terms,
-                tiling(&fit_rows),
-                &hw,
-                shipped_profile(&fit_framework),
-            ),
-            framework: fit_framework,
-            held_out_shapes,
-            held_out_measured_elsewhere,
-            other_frameworks,
-            faster_than_dram,
-            kind,
-        });
+    let by_group: Vec<_> = by_group.into_iter().collect();
+    // Each group is fitted and judged on its own, on every core; the outcomes are kept in
+    // the groups' order, so the report is the same on any number of cores.
+    let outcomes: Vec<GroupOutcome> = by_group
+        .into_par_iter()
+        .map(|((system, kernel, dtype), members)| {
+            validate_group(system, kernel, dtype, &members, keep_residuals)
+        })
+        .collect();
+    let (mut skipped, mut groups) = (Vec::new(), Vec::new());
+    for outcome in outcomes {
+        skipped.extend(outcome.skipped);
+        groups.extend(outcome.group);
+        residuals.extend(outcome.residuals);
     }
     Validation {
         rows: rows.len(),
