@@ -9,14 +9,17 @@ use serde_json::{Map, Value};
 use crate::error::ModelError;
 
 /// `model_type` values understood.
-pub const SUPPORTED_FAMILIES: [&str; 7] = [
+pub const SUPPORTED_FAMILIES: [&str; 10] = [
     "llama",
     "mistral",
     "qwen2",
     "qwen3",
+    "qwen3_moe",
     "mixtral",
     "deepseek_v3",
     "deepseek_v2",
+    "kimi_k2",
+    "kimi_k25",
 ];
 
 /// Architecture family, from `model_type`.
@@ -30,9 +33,14 @@ pub enum Family {
     Qwen2,
     /// Qwen3 (per-head QK norm).
     Qwen3,
+    /// Qwen3's mixture of experts (`qwen3_moe`: Qwen3-30B-A3B, Qwen3-235B-A22B): Qwen3's
+    /// attention, routed experts in every layer, no shared expert.
+    Qwen3Moe,
     /// Mixtral (sparse MoE).
     Mixtral,
-    /// DeepSeek-V2/V3/R1 (MLA, shared experts, leading dense layers).
+    /// DeepSeek-V2/V3/R1 (MLA, shared experts, leading dense layers), and Moonshot's Kimi
+    /// K2 (`kimi_k2`), whose published config is DeepSeek-V3's architecture
+    /// (`DeepseekV3ForCausalLM`) with its own sizes.
     DeepSeek,
 }
 
@@ -170,10 +178,32 @@ impl ModelConfig {
     }
 
     /// Builds the architecture from already-parsed JSON.
+    ///
+    /// A model that reads images beside text (Kimi-K2.5's `kimi_k25`) is its language
+    /// model, the config's `text_config`, named as the whole: the vision encoder and its
+    /// projector run only on images, and the analysis is of text requests.
     pub fn from_value(value: &Value) -> Result<ModelConfig, ModelError> {
         let map = value.as_object().ok_or_else(|| {
             ModelError::invalid("config", "expected a JSON object at the top level")
         })?;
+        if map.get("model_type").and_then(Value::as_str) == Some("kimi_k25") {
+            let text = map
+                .get("text_config")
+                .ok_or_else(|| ModelError::MissingField("text_config".into()))?;
+            if text.get("model_type").and_then(Value::as_str) == Some("kimi_k25") {
+                return Err(ModelError::invalid(
+                    "text_config.model_type",
+                    "a language model of its own kind, kimi_k25, nests without end",
+                ));
+            }
+            let mut config = ModelConfig::from_value(text)?;
+            if let Some(name) = map.get("_name_or_path").and_then(Value::as_str)
+                && !name.is_empty()
+            {
+                config.name = name.chars().take(128).collect();
+            }
+            return Ok(config);
+        }
         let f = Fields { map };
         let model_type = match f.get("model_type") {
             None => return Err(ModelError::MissingField("model_type".into())),
@@ -190,8 +220,9 @@ impl ModelConfig {
             "mistral" => Family::Mistral,
             "qwen2" => Family::Qwen2,
             "qwen3" => Family::Qwen3,
+            "qwen3_moe" => Family::Qwen3Moe,
             "mixtral" => Family::Mixtral,
-            "deepseek_v3" | "deepseek_v2" => Family::DeepSeek,
+            "deepseek_v3" | "deepseek_v2" | "kimi_k2" => Family::DeepSeek,
             other => {
                 return Err(ModelError::UnknownFamily {
                     family: other.chars().take(64).collect(),
@@ -248,6 +279,37 @@ impl ModelConfig {
                     dense_layers: 0,
                 })
             }
+            Family::Qwen3Moe => {
+                // `decoder_sparse_step` k puts the experts in every k-th layer and
+                // `mlp_only_layers` lists dense ones; the published checkpoints set 1 and
+                // none, the only layout modelled.
+                if let Some(step) = f.optional_int("decoder_sparse_step", 1, MAX_LAYERS)?
+                    && step != 1
+                {
+                    let problem =
+                        format!("only 1 (experts in every layer) is modelled, got {step}");
+                    return Err(ModelError::invalid("decoder_sparse_step", problem));
+                }
+                match f.get("mlp_only_layers") {
+                    None => {}
+                    Some(Value::Array(a)) if a.is_empty() => {}
+                    Some(other) => {
+                        let problem = format!(
+                            "dense layers among the sparse ones are not modelled, got {}",
+                            other.to_string().chars().take(64).collect::<String>()
+                        );
+                        return Err(ModelError::invalid("mlp_only_layers", problem));
+                    }
+                }
+                let experts = f.int("num_experts", 1, MAX_EXPERTS)?;
+                Some(Moe {
+                    experts,
+                    top_k: f.int("num_experts_per_tok", 1, experts)?,
+                    expert_intermediate: f.int("moe_intermediate_size", 1, MAX_DIM)?,
+                    shared_experts: 0,
+                    dense_layers: 0,
+                })
+            }
             Family::DeepSeek => match f.optional_int("n_routed_experts", 1, MAX_EXPERTS)? {
                 None => None,
                 Some(experts) => Some(Moe {
@@ -288,7 +350,7 @@ impl ModelConfig {
             Family::Mistral | Family::Mixtral => {
                 f.optional_int("sliding_window", 1, MAX_CONTEXT)?
             }
-            Family::Qwen2 | Family::Qwen3 => {
+            Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe => {
                 if f.flag("use_sliding_window")?.unwrap_or(false) {
                     return Err(ModelError::invalid(
                         "use_sliding_window",
@@ -311,7 +373,7 @@ impl ModelConfig {
             intermediate,
             tie_embeddings,
             qkv_bias,
-            qk_norm: family == Family::Qwen3,
+            qk_norm: matches!(family, Family::Qwen3 | Family::Qwen3Moe),
             moe,
             mla,
             sliding_window,

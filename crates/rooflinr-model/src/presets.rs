@@ -5,7 +5,7 @@ use crate::config::ModelConfig;
 use crate::error::ModelError;
 
 /// (key, published parameter count in billions with its source, config.json text)
-pub const PRESETS: [(&str, &str, &str); 9] = [
+pub const PRESETS: [(&str, &str, &str); 13] = [
     (
         "llama-3-8b",
         "8.03 B (model card)",
@@ -50,6 +50,26 @@ pub const PRESETS: [(&str, &str, &str); 9] = [
         "qwen3-32b",
         "32.8 B (model card)",
         include_str!("../presets/qwen3-32b.json"),
+    ),
+    (
+        "qwen3-30b-a3b",
+        "30.5 B total, 3.3 B active (model card)",
+        include_str!("../presets/qwen3-30b-a3b.json"),
+    ),
+    (
+        "qwen3-235b-a22b",
+        "235 B total, 22 B active (model card)",
+        include_str!("../presets/qwen3-235b-a22b.json"),
+    ),
+    (
+        "kimi-k2",
+        "1 T total, 32 B active (model card of Kimi-K2-Instruct)",
+        include_str!("../presets/kimi-k2.json"),
+    ),
+    (
+        "kimi-k2.5",
+        "1 T total, 32 B active (model card; the language model, its vision encoder apart)",
+        include_str!("../presets/kimi-k2.5.json"),
     ),
 ];
 

@@ -127,3 +127,77 @@ fn errors_name_the_field() {
         "field `head_dim`: absent, and hidden_size (4097)",
     );
 }
+
+#[test]
+fn qwen3_moe_and_kimi_k2_read_their_published_configs() {
+    let q = presets::get("qwen3-235b-a22b").unwrap();
+    assert_eq!(q.family, Family::Qwen3Moe);
+    assert!(q.qk_norm && !q.qkv_bias);
+    let moe = q.moe.clone().unwrap();
+    assert_eq!(
+        (
+            moe.experts,
+            moe.top_k,
+            moe.expert_intermediate,
+            moe.shared_experts,
+            moe.dense_layers
+        ),
+        (128, 8, 1536, 0, 0)
+    );
+    assert_eq!(
+        (q.heads, q.kv_heads, q.head_dim, q.layers),
+        (64, 4, 128, 94)
+    );
+
+    let k2 = presets::get("kimi-k2").unwrap();
+    assert_eq!(k2.family, Family::DeepSeek);
+    let moe = k2.moe.clone().unwrap();
+    assert_eq!(
+        (moe.experts, moe.shared_experts, moe.dense_layers),
+        (384, 1, 1)
+    );
+    assert_eq!(k2.heads, 64);
+    // Kimi-K2.5's language model is Kimi K2's.
+    let k25 = presets::get("kimi-k2.5").unwrap();
+    assert_eq!(k25.name, "moonshotai/Kimi-K2.5");
+    assert_eq!(
+        ModelConfig {
+            name: k2.name.clone(),
+            ..k25
+        },
+        k2
+    );
+}
+
+#[test]
+fn new_families_name_what_they_do_not_model() {
+    let qwen = presets::PRESETS
+        .iter()
+        .find(|(k, _, _)| *k == "qwen3-30b-a3b")
+        .unwrap()
+        .2;
+    check_error(
+        &qwen.replace("\"decoder_sparse_step\": 1", "\"decoder_sparse_step\": 2"),
+        "field `decoder_sparse_step`",
+    );
+    check_error(
+        &qwen.replace("\"mlp_only_layers\": []", "\"mlp_only_layers\": [0, 1]"),
+        "field `mlp_only_layers`",
+    );
+    check_error(
+        &qwen.replace("\"num_experts\": 128,", ""),
+        "missing field `num_experts`",
+    );
+    check_error(
+        r#"{"model_type": "kimi_k25"}"#,
+        "missing field `text_config`",
+    );
+    check_error(
+        r#"{"model_type": "kimi_k25", "text_config": {"model_type": "kimi_k25"}}"#,
+        "field `text_config.model_type`",
+    );
+    check_error(
+        r#"{"model_type": "kimi_k25", "text_config": [1]}"#,
+        "expected a JSON object",
+    );
+}

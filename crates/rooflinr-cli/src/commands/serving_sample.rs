@@ -176,6 +176,8 @@ pub fn model_key(model_path: &str) -> Option<&'static str> {
         "meta-llama/Llama-3.1-8B-Instruct" | "nvidia/Llama-3.1-8B-Instruct-FP8" => "llama-3.1-8b",
         "meta-llama/Llama-3.1-70B" => "llama-3.1-70b",
         "Qwen/Qwen3-32B" | "nvidia/Qwen3-32B-NVFP4" => "qwen3-32b",
+        "Qwen/Qwen3-235B-A22B" | "Qwen/Qwen3-235B-A22B-FP8" => "qwen3-235b-a22b",
+        "moonshotai/Kimi-K2.5" | "nvidia/Kimi-K2.5-NVFP4" => "kimi-k2.5",
         _ => return None,
     })
 }

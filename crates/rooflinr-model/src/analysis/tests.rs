@@ -57,6 +57,14 @@ fn parameter_counts_match_the_published_ones() {
     check_params("qwen3-32b", 32.8, 32.8, 0.005);
     // DeepSeek-V3: 671 B; "37 B activated" is a round figure: we count 37.5 B.
     check_params("deepseek-v3", 671.0, 37.0, 0.02);
+    // Qwen3's MoE cards round the active count to two figures: we count 30.53 B total and
+    // 3.353 B active, 235.09 B and 22.19 B.
+    check_params("qwen3-30b-a3b", 30.5, 3.3, 0.02);
+    check_params("qwen3-235b-a22b", 235.0, 22.0, 0.01);
+    // Kimi K2's card gives "1T" and "32B": we count 1,026 B and 32.9 B (DeepSeek-V3's
+    // layers with 384 routed experts and 64 heads).
+    check_params("kimi-k2", 1000.0, 32.0, 0.03);
+    check_params("kimi-k2.5", 1000.0, 32.0, 0.03);
 }
 
 #[test]

@@ -392,10 +392,24 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     },
     ServingError {
         hardware: "b200",
+        framework: Framework::Vllm,
+        rows: 75,
+        ttft_median_pct: 58.6,
+        tpot_median_pct: 20.3,
+    },
+    ServingError {
+        hardware: "b200",
         framework: Framework::Sglang,
         rows: 97,
         ttft_median_pct: 59.7,
         tpot_median_pct: 12.9,
+    },
+    ServingError {
+        hardware: "b300",
+        framework: Framework::Vllm,
+        rows: 22,
+        ttft_median_pct: 50.6,
+        tpot_median_pct: 20.8,
     },
     ServingError {
         hardware: "b300",
@@ -414,9 +428,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "h100-sxm",
         framework: Framework::TensorRtLlm,
-        rows: 357,
-        ttft_median_pct: 38.2,
-        tpot_median_pct: 9.8,
+        rows: 482,
+        ttft_median_pct: 33.9,
+        tpot_median_pct: 13.4,
     },
     ServingError {
         hardware: "h100-sxm",
@@ -442,16 +456,16 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "h200",
         framework: Framework::Vllm,
-        rows: 21,
-        ttft_median_pct: 44.2,
-        tpot_median_pct: 51.5,
+        rows: 53,
+        ttft_median_pct: 75.1,
+        tpot_median_pct: 97.6,
     },
     ServingError {
         hardware: "h200",
         framework: Framework::Sglang,
-        rows: 61,
-        ttft_median_pct: 74.5,
-        tpot_median_pct: 47.5,
+        rows: 85,
+        ttft_median_pct: 72.8,
+        tpot_median_pct: 45.9,
     },
 ];
 
