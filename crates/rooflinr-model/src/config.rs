@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::error::ModelError;
 
 /// `model_type` values understood.
-pub const SUPPORTED_FAMILIES: [&str; 10] = [
+pub const SUPPORTED_FAMILIES: [&str; 11] = [
     "llama",
     "mistral",
     "qwen2",
@@ -20,6 +20,7 @@ pub const SUPPORTED_FAMILIES: [&str; 10] = [
     "deepseek_v2",
     "kimi_k2",
     "kimi_k25",
+    "minimax_m2",
 ];
 
 /// Architecture family, from `model_type`.
@@ -38,6 +39,10 @@ pub enum Family {
     Qwen3Moe,
     /// Mixtral (sparse MoE).
     Mixtral,
+    /// MiniMax-M2 and M2.5 (`minimax_m2`): grouped-query attention with its norm over each
+    /// token's whole query and key (`qk_norm_type: per_layer`), rotary embedding on part of
+    /// each head (`rotary_dim`), routed experts in every layer, no shared expert.
+    MiniMaxM2,
     /// DeepSeek-V2/V3/R1 (MLA, shared experts, leading dense layers), and Moonshot's Kimi
     /// K2 (`kimi_k2`), whose published config is DeepSeek-V3's architecture
     /// (`DeepseekV3ForCausalLM`) with its own sizes.
@@ -99,8 +104,13 @@ pub struct ModelConfig {
     pub tie_embeddings: bool,
     /// Q, K and V projections carry biases (Qwen2).
     pub qkv_bias: bool,
-    /// Per-head RMSNorm on queries and keys (Qwen3).
+    /// RMSNorm on queries and keys (Qwen3's per head; MiniMax-M2's over each token's whole
+    /// query and key, the same elements normalised, its weights of every head: counted as
+    /// Qwen3's, a 0.0002 % difference in parameters).
     pub qk_norm: bool,
+    /// Channels of each query and key head that the rotary embedding turns (MiniMax-M2's
+    /// `rotary_dim`, 64 of 128); every channel where the config does not say.
+    pub rotary_dim: u64,
     /// Mixture of experts, if sparse.
     pub moe: Option<Moe>,
     /// Multi-head latent attention, if used.
@@ -223,6 +233,7 @@ impl ModelConfig {
             "qwen3_moe" => Family::Qwen3Moe,
             "mixtral" => Family::Mixtral,
             "deepseek_v3" | "deepseek_v2" | "kimi_k2" => Family::DeepSeek,
+            "minimax_m2" => Family::MiniMaxM2,
             other => {
                 return Err(ModelError::UnknownFamily {
                     family: other.chars().take(64).collect(),
@@ -310,6 +321,23 @@ impl ModelConfig {
                     dense_layers: 0,
                 })
             }
+            Family::MiniMaxM2 => {
+                // A shared expert of its own width is not modelled.
+                if let Some(shared) = f.optional_int("shared_intermediate_size", 0, MAX_DIM)?
+                    && shared != 0
+                {
+                    let problem = format!("a shared expert is not modelled, got {shared}");
+                    return Err(ModelError::invalid("shared_intermediate_size", problem));
+                }
+                let experts = f.int("num_local_experts", 1, MAX_EXPERTS)?;
+                Some(Moe {
+                    experts,
+                    top_k: f.int("num_experts_per_tok", 1, experts)?,
+                    expert_intermediate: intermediate,
+                    shared_experts: 0,
+                    dense_layers: 0,
+                })
+            }
             Family::DeepSeek => match f.optional_int("n_routed_experts", 1, MAX_EXPERTS)? {
                 None => None,
                 Some(experts) => Some(Moe {
@@ -359,8 +387,29 @@ impl ModelConfig {
                 }
                 None
             }
-            Family::Llama | Family::DeepSeek => None,
+            Family::Llama | Family::DeepSeek | Family::MiniMaxM2 => None,
         };
+        let qk_norm = match family {
+            Family::Qwen3 | Family::Qwen3Moe => true,
+            Family::MiniMaxM2 => {
+                match f.get("qk_norm_type") {
+                    None => {}
+                    Some(Value::String(t)) if t == "per_layer" || t == "per_head" => {}
+                    Some(other) => {
+                        let problem = format!(
+                            "expected \"per_layer\" or \"per_head\", got {}",
+                            other.to_string().chars().take(64).collect::<String>()
+                        );
+                        return Err(ModelError::invalid("qk_norm_type", problem));
+                    }
+                }
+                f.flag("use_qk_norm")?.unwrap_or(false)
+            }
+            _ => false,
+        };
+        let rotary_dim = f
+            .optional_int("rotary_dim", 1, head_dim)?
+            .unwrap_or(head_dim);
         Ok(ModelConfig {
             name,
             family,
@@ -373,7 +422,8 @@ impl ModelConfig {
             intermediate,
             tie_embeddings,
             qkv_bias,
-            qk_norm: matches!(family, Family::Qwen3 | Family::Qwen3Moe),
+            qk_norm,
+            rotary_dim,
             moe,
             mla,
             sliding_window,

@@ -1,11 +1,11 @@
-//! Built-in model presets: the published `config.json` of each model (trimmed to the
-//! architecture fields), parsed by the same code as a user's upload.
+//! Built-in model presets: the published `config.json` of each model, trimmed to the fields
+//! rooflinr reads (and `architectures`), parsed by the same code as a user's upload.
 
 use crate::config::ModelConfig;
 use crate::error::ModelError;
 
 /// (key, published parameter count in billions with its source, config.json text)
-pub const PRESETS: [(&str, &str, &str); 13] = [
+pub const PRESETS: [(&str, &str, &str); 14] = [
     (
         "llama-3-8b",
         "8.03 B (model card)",
@@ -70,6 +70,11 @@ pub const PRESETS: [(&str, &str, &str); 13] = [
         "kimi-k2.5",
         "1 T total, 32 B active (model card; the language model, its vision encoder apart)",
         include_str!("../presets/kimi-k2.5.json"),
+    ),
+    (
+        "minimax-m2.5",
+        "229.9 B total, 9.8 B active (MiniMax's report, 2026)",
+        include_str!("../presets/minimax-m2.5.json"),
     ),
 ];
 

@@ -201,3 +201,41 @@ fn new_families_name_what_they_do_not_model() {
         "expected a JSON object",
     );
 }
+
+#[test]
+fn minimax_m2_reads_its_published_config() {
+    let m = presets::get("minimax-m2.5").unwrap();
+    assert_eq!(m.family, Family::MiniMaxM2);
+    assert!(m.qk_norm);
+    assert_eq!((m.rotary_dim, m.head_dim), (64, 128));
+    let moe = m.moe.clone().unwrap();
+    assert_eq!(
+        (
+            moe.experts,
+            moe.top_k,
+            moe.expert_intermediate,
+            moe.shared_experts
+        ),
+        (256, 8, 1536, 0)
+    );
+    let text = presets::PRESETS
+        .iter()
+        .find(|(k, _, _)| *k == "minimax-m2.5")
+        .unwrap()
+        .2;
+    check_error(
+        &text.replace(
+            "\"shared_intermediate_size\": 0",
+            "\"shared_intermediate_size\": 512",
+        ),
+        "field `shared_intermediate_size`",
+    );
+    check_error(
+        &text.replace("\"per_layer\"", "\"per_group\""),
+        "field `qk_norm_type`",
+    );
+    check_error(
+        &text.replace("\"rotary_dim\": 64", "\"rotary_dim\": 256"),
+        "field `rotary_dim`",
+    );
+}

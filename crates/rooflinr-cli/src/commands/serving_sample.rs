@@ -178,6 +178,7 @@ pub fn model_key(model_path: &str) -> Option<&'static str> {
         "Qwen/Qwen3-32B" | "nvidia/Qwen3-32B-NVFP4" => "qwen3-32b",
         "Qwen/Qwen3-235B-A22B" | "Qwen/Qwen3-235B-A22B-FP8" => "qwen3-235b-a22b",
         "moonshotai/Kimi-K2.5" | "nvidia/Kimi-K2.5-NVFP4" => "kimi-k2.5",
+        "MiniMaxAI/MiniMax-M2.5" | "nvidia/MiniMax-M2.5-NVFP4" => "minimax-m2.5",
         _ => return None,
     })
 }

@@ -67,7 +67,9 @@ impl Part {
     fn name(self) -> &'static str {
         match self {
             Part::Development => "development (Llama-3.1-70B, DeepSeek-R1)",
-            Part::HeldOut => "held out (Llama-3.1-8B, DeepSeek-V3, Qwen3-235B-A22B, Kimi-K2.5)",
+            Part::HeldOut => {
+                "held out (Llama-3.1-8B, DeepSeek-V3, Qwen3-235B-A22B, Kimi-K2.5, MiniMax-M2.5)"
+            }
             Part::Frozen => "frozen (Qwen3-32B)",
         }
     }

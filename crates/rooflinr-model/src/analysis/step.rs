@@ -361,7 +361,7 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, step: &Step) {
         Op::Rope {
             tokens,
             heads: heads + kv_heads,
-            rotary_dim: hd,
+            rotary_dim: c.rotary_dim as f64,
         },
         Role::Plain,
     );

@@ -393,9 +393,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "b200",
         framework: Framework::Vllm,
-        rows: 75,
-        ttft_median_pct: 58.6,
-        tpot_median_pct: 20.3,
+        rows: 374,
+        ttft_median_pct: 64.4,
+        tpot_median_pct: 17.3,
     },
     ServingError {
         hardware: "b200",
@@ -407,9 +407,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "b300",
         framework: Framework::Vllm,
-        rows: 22,
-        ttft_median_pct: 50.6,
-        tpot_median_pct: 20.8,
+        rows: 132,
+        ttft_median_pct: 58.6,
+        tpot_median_pct: 15.9,
     },
     ServingError {
         hardware: "b300",
@@ -435,9 +435,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "h100-sxm",
         framework: Framework::Vllm,
-        rows: 93,
-        ttft_median_pct: 46.0,
-        tpot_median_pct: 10.6,
+        rows: 123,
+        ttft_median_pct: 45.5,
+        tpot_median_pct: 12.3,
     },
     ServingError {
         hardware: "h100-sxm",
@@ -456,9 +456,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "h200",
         framework: Framework::Vllm,
-        rows: 53,
-        ttft_median_pct: 75.1,
-        tpot_median_pct: 97.6,
+        rows: 137,
+        ttft_median_pct: 24.1,
+        tpot_median_pct: 123.9,
     },
     ServingError {
         hardware: "h200",
