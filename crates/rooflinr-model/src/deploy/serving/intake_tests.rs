@@ -3,32 +3,11 @@
 
 use super::simulate::{Benchmark, BenchmarkRun, Clients};
 use super::*;
-use crate::analysis::{AttentionKernel, Scenario};
 use crate::deploy::{self, DeployOptions, Layout, Workload};
-use crate::format::Format;
 use crate::hardware::registry;
-use crate::ops::Precision;
-use crate::presets;
-use crate::roofline::Efficiency;
 
 const MODEL: &str = "llama-3-8b";
 const GPU: &str = "h100-sxm";
-
-fn scenario() -> Scenario {
-    Scenario {
-        phase: Phase::Decode,
-        batch: 1,
-        seq: 1,
-        precision: Precision {
-            activations: Format::Bf16,
-            weights: Format::Bf16,
-            kv: Format::Bf16,
-            output: Format::Bf16,
-        },
-        attention: AttentionKernel::Fused,
-        quantize_embeddings: false,
-    }
-}
 
 /// `framework`'s defaults on the test GPU, changed by `change`.
 fn options(framework: Framework, change: impl FnOnce(&mut Scheduler)) -> DeployOptions {
@@ -42,29 +21,11 @@ fn options(framework: Framework, change: impl FnOnce(&mut Scheduler)) -> DeployO
 }
 
 fn steady(layout: Layout, w: Workload, o: &DeployOptions) -> deploy::Deployment {
-    deploy::evaluate(
-        &presets::get(MODEL).unwrap(),
-        &registry::get(GPU).unwrap(),
-        &scenario(),
-        &Efficiency::IDEAL,
-        layout,
-        w,
-        o,
-    )
-    .unwrap()
+    super::tests::evaluate(MODEL, GPU, layout, w, o)
 }
 
 fn run(layout: Layout, b: &Benchmark, o: &DeployOptions) -> BenchmarkRun {
-    deploy::benchmark(
-        &presets::get(MODEL).unwrap(),
-        &registry::get(GPU).unwrap(),
-        &scenario(),
-        &Efficiency::IDEAL,
-        layout,
-        b,
-        o,
-    )
-    .unwrap()
+    super::tests::bench(MODEL, GPU, layout, b, o)
 }
 
 /// Closed-loop clients with lengths uniform in [0.8, 1] x (1,024, 256), so that their

@@ -12,7 +12,7 @@ use crate::ops::Precision;
 use crate::presets;
 use crate::roofline::Efficiency;
 
-fn scenario(weights: Format) -> Scenario {
+pub(super) fn scenario(weights: Format) -> Scenario {
     Scenario {
         phase: Phase::Decode,
         batch: 1,
@@ -35,7 +35,7 @@ fn tp(t: u32) -> Layout {
     }
 }
 
-fn evaluate(
+pub(super) fn evaluate(
     preset: &str,
     hw: &str,
     layout: Layout,
@@ -54,7 +54,7 @@ fn evaluate(
     .unwrap()
 }
 
-fn bench(
+pub(super) fn bench(
     preset: &str,
     hw: &str,
     layout: Layout,
