@@ -12,6 +12,7 @@ pub mod quantize;
 pub mod recommend;
 pub mod report;
 pub mod serving_fit;
+mod serving_recipes;
 pub mod serving_sample;
 pub mod serving_validate;
 pub mod sweep;

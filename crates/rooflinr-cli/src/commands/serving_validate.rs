@@ -15,7 +15,7 @@
 //! weights are FP8 or FP4 (the launch recipes of these runs set `--kv-cache-dtype fp8_e4m3`
 //! or `kv_cache_config.dtype: fp8`), else BF16; the engine's default scheduler (the sample
 //! does not record the launch flags), except how new requests get in where InferenceX's
-//! published recipe for the row sets it ([`scheduler`]); InferenceX's client for its rows
+//! published recipe for the row sets it ([`serving_recipes::scheduler`]); InferenceX's client for its rows
 //! ([`Origin::InferenceX`]) and a closed loop of fixed lengths and 10 x C requests for
 //! NVIDIA's.
 
@@ -27,8 +27,8 @@ use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::serving::runs;
 use rooflinr_model::deploy::{
-    self, AdpBalance, Batching, Benchmark, Clients, DeployOptions, HostOverhead, Layout, Scheduler,
-    Simulator, Workload,
+    self, Batching, Benchmark, Clients, DeployOptions, HostOverhead, Layout, Scheduler, Simulator,
+    Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, registry};
@@ -38,6 +38,7 @@ use rooflinr_model::roofline::Efficiency;
 use rooflinr_model::units::Seconds;
 use serde::Serialize;
 
+use super::serving_recipes;
 use super::serving_sample::{self, Origin, SampleLayout, SampleRow, Serving};
 use crate::table;
 
@@ -297,50 +298,6 @@ fn scenario(row: &SampleRow) -> Scenario {
     }
 }
 
-/// The scheduler `row`'s engine was launched with: the engine's defaults (`default`), and
-/// where InferenceX's launch recipe for the row's model, device and engine sets how new
-/// requests are taken in, that setting (the recipes in
-/// `benchmarks/single_node/dsr1_{fp4,fp8}_{b200,b300}.sh` and `dsr1_*_trt.sh` of
-/// SemiAnalysis InferenceX, unchanged from October 2025 to April 2026, which the rows'
-/// dates span):
-/// - SGLang, DeepSeek-R1 on B200 and B300: `--scheduler-recv-interval` 30 at a
-///   concurrency of 16 or more, else 10 (FP8 on TP4: 10).
-/// - TensorRT-LLM, DeepSeek-R1 with attention DP: `attention_dp_config` with
-///   `enable_balance: true`, `timeout_iters: 60`, `batching_wait_iters: 0`.
-///
-/// The rows' other launch flags (token budgets, sequence caps, graph sizes) are left at the
-/// engine's defaults, as for every other row.
-fn scheduler(row: &SampleRow, default: Scheduler) -> Scheduler {
-    let deepseek = matches!(row.preset, "deepseek-r1" | "deepseek-v3");
-    if row.origin != Origin::InferenceX || !deepseek {
-        return default;
-    }
-    let Serving::Aggregated(layout) = row.serving else {
-        return default;
-    };
-    match row.framework {
-        Framework::Sglang if matches!(row.hardware, "b200" | "b300") => {
-            let fp8_tp4 = row.weights == Format::Fp8E4m3 && layout.tp == 4;
-            Scheduler {
-                recv_interval: if row.concurrency >= 16 && !fp8_tp4 {
-                    30
-                } else {
-                    10
-                },
-                ..default
-            }
-        }
-        Framework::TensorRtLlm if layout.dp > 1 => Scheduler {
-            adp_balance: Some(AdpBalance {
-                timeout_steps: 60,
-                batching_wait_steps: 0,
-            }),
-            ..default
-        },
-        _ => default,
-    }
-}
-
 fn benchmark(row: &SampleRow) -> Benchmark {
     let (floor, requests) = match row.origin {
         Origin::InferenceX => (0.8, 10 * row.concurrency),
@@ -402,7 +359,7 @@ fn predict_deployment(
     rows.iter()
         .map(|row| {
             let b = benchmark(row);
-            let launched = scheduler(row, default);
+            let launched = serving_recipes::scheduler(row, default);
             let mut predicted = BTreeMap::new();
             for (p, sim) in &mut sims {
                 let sim = sim.as_mut().map_err(|e| e.clone())?;
@@ -806,89 +763,4 @@ pub fn markdown(v: &ServingValidation) -> String {
         out += &format!("- {n} of {model}: not yet readable\n");
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(framework: Framework, hardware: &'static str, origin: Origin) -> SampleRow {
-        SampleRow {
-            id: "r".into(),
-            origin,
-            framework,
-            version: String::new(),
-            model: "deepseek-ai/DeepSeek-R1".into(),
-            preset: "deepseek-r1",
-            hardware,
-            isl: 1024,
-            osl: 1024,
-            concurrency: 64,
-            weights: Format::NvFp4,
-            activations: Format::NvFp4,
-            serving: Serving::Aggregated(SampleLayout {
-                tp: 8,
-                pp: 1,
-                dp: 1,
-                ep: true,
-            }),
-            ttft_s: 1.0,
-            tpot_s: 0.01,
-            square_layout: false,
-            replicas: 1,
-        }
-    }
-
-    #[test]
-    fn inferencex_recipes_set_how_new_requests_are_taken_in() {
-        let b200 = registry::get("b200").unwrap();
-        let sglang = Scheduler::default_for(Framework::Sglang, &b200);
-        let trtllm = Scheduler::default_for(Framework::TensorRtLlm, &b200);
-        let reads = |r: &SampleRow| scheduler(r, sglang).recv_interval;
-        let mut r = row(Framework::Sglang, "b200", Origin::InferenceX);
-        assert_eq!(reads(&r), 30);
-        r.concurrency = 8;
-        assert_eq!(reads(&r), 10);
-        r.concurrency = 64;
-        r.weights = Format::Fp8E4m3;
-        r.serving = Serving::Aggregated(SampleLayout {
-            tp: 4,
-            pp: 1,
-            dp: 1,
-            ep: false,
-        });
-        assert_eq!(reads(&r), 10);
-        // The H200 recipe sets no interval, NVIDIA's own runs publish none, and a dense
-        // model's recipe none.
-        assert_eq!(
-            reads(&row(Framework::Sglang, "h200", Origin::InferenceX)),
-            1
-        );
-        assert_eq!(reads(&row(Framework::Sglang, "b200", Origin::Nvidia)), 1);
-        let mut dense = row(Framework::Sglang, "b200", Origin::InferenceX);
-        dense.preset = "llama-3.1-70b";
-        assert_eq!(reads(&dense), 1);
-
-        let mut t = row(Framework::TensorRtLlm, "b200", Origin::InferenceX);
-        assert_eq!(scheduler(&t, trtllm), trtllm);
-        t.serving = Serving::Aggregated(SampleLayout {
-            tp: 1,
-            pp: 1,
-            dp: 8,
-            ep: true,
-        });
-        let balanced = scheduler(&t, trtllm);
-        assert_eq!(
-            balanced.adp_balance,
-            Some(AdpBalance {
-                timeout_steps: 60,
-                batching_wait_steps: 0
-            })
-        );
-        // Every scheduler a recipe gives is one its engine accepts.
-        balanced.validate().unwrap();
-        scheduler(&row(Framework::Sglang, "b200", Origin::InferenceX), sglang)
-            .validate()
-            .unwrap();
-    }
 }
