@@ -649,11 +649,6 @@ impl<'a> Simulator<'a> {
         })
     }
 
-    /// The scheduler the runs are under.
-    pub fn scheduler(&self) -> Scheduler {
-        self.scheduler
-    }
-
     /// Runs the next benchmarks under `scheduler` (an engine launched with other flags);
     /// the steps already costed are kept.
     pub fn set_scheduler(&mut self, scheduler: Scheduler) -> Result<(), ModelError> {

@@ -1,7 +1,8 @@
 //! Tests for how an engine takes in new requests: SGLang's read interval and TensorRT-LLM's
 //! attention-DP balance, in the steady state and in the simulated benchmark.
 
-use super::simulate::{Benchmark, BenchmarkRun, Clients};
+use super::simulate::{Benchmark, BenchmarkRun};
+use super::tests::{clients, workload};
 use super::*;
 use crate::deploy::{self, DeployOptions, Layout, Workload};
 use crate::hardware::registry;
@@ -26,29 +27,6 @@ fn steady(layout: Layout, w: Workload, o: &DeployOptions) -> deploy::Deployment 
 
 fn run(layout: Layout, b: &Benchmark, o: &DeployOptions) -> BenchmarkRun {
     super::tests::bench(MODEL, GPU, layout, b, o)
-}
-
-/// Closed-loop clients with lengths uniform in [0.8, 1] x (1,024, 256), so that their
-/// requests do not end in step.
-fn clients(c: u64) -> Benchmark {
-    Benchmark {
-        prompt: 1024,
-        output: 256,
-        clients: Clients::Concurrency(c),
-        requests: c * 40,
-        length_floor: 0.8,
-        prefix_hit: 0.0,
-        seed: 7,
-    }
-}
-
-/// The mean lengths of [`clients`].
-fn workload(c: u64) -> Workload {
-    Workload {
-        prompt: 922,
-        output: 230,
-        concurrency: c,
-    }
 }
 
 fn mean_step(r: &BenchmarkRun) -> f64 {

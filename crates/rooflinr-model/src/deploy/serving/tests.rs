@@ -352,6 +352,29 @@ fn the_first_wave_queues_behind_its_own_prefill() {
     assert!(ten.ttft.median.get() < first.ttft.median.get() / 2.0);
 }
 
+/// Closed-loop clients with lengths uniform in [0.8, 1] x (1,024, 256), so that their
+/// requests do not end in step.
+pub(super) fn clients(c: u64) -> Benchmark {
+    Benchmark {
+        prompt: 1024,
+        output: 256,
+        clients: Clients::Concurrency(c),
+        requests: c * 40,
+        length_floor: 0.8,
+        prefix_hit: 0.0,
+        seed: 7,
+    }
+}
+
+/// The mean lengths of [`clients`].
+pub(super) fn workload(c: u64) -> Workload {
+    Workload {
+        prompt: 922,
+        output: 230,
+        concurrency: c,
+    }
+}
+
 #[test]
 fn a_long_run_settles_to_the_steady_state() {
     let hw = registry::get("h100-sxm").unwrap();
@@ -359,22 +382,8 @@ fn a_long_run_settles_to_the_steady_state() {
     // Lengths uniform in [0.8, 1] x (1,024, 256) keep the clients' requests from ending in
     // step; the steady state is of the mean lengths.
     for c in [8, 32, 128] {
-        let w = Workload {
-            prompt: 922,
-            output: 230,
-            concurrency: c,
-        };
-        let steady = evaluate("llama-3-8b", "h100-sxm", Layout::SINGLE, w, &o);
-        let b = Benchmark {
-            prompt: 1024,
-            output: 256,
-            clients: Clients::Concurrency(c),
-            requests: c * 40,
-            length_floor: 0.8,
-            prefix_hit: 0.0,
-            seed: 7,
-        };
-        let run = bench("llama-3-8b", "h100-sxm", Layout::SINGLE, &b, &o);
+        let steady = evaluate("llama-3-8b", "h100-sxm", Layout::SINGLE, workload(c), &o);
+        let run = bench("llama-3-8b", "h100-sxm", Layout::SINGLE, &clients(c), &o);
         let tpot = run.tpot.mean / steady.serving.tpot;
         assert!(
             (tpot - 1.0).abs() < 0.05,
