@@ -1,3 +1,4 @@
+use super::attention::{KEY_TILE, QUERY_TILE};
 use super::fit::FRACTION;
 use super::*;
 
