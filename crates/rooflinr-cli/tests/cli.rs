@@ -459,7 +459,8 @@ fn report_writes_markdown_svg_and_png_from_a_kernel_csv() {
     );
     assert!(md.contains("![Roofline chart](all_kernels-report.svg)"));
     let svg = std::fs::read_to_string(dir.join("all_kernels-report.svg")).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("q_b_proj"));
+    // Each point names its kernel and operator in its tooltip.
+    assert!(svg.starts_with("<svg") && svg.contains("(q_b_proj)"));
     let png = std::fs::read(dir.join("all_kernels-report.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     assert!(png.len() > 10_000, "a 2000x1240 chart, not an empty image");

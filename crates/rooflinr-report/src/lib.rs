@@ -7,11 +7,14 @@
 //!   exports, rooflinr's own JSON export and the agent's JSONL results.
 //! - [`calibrate`]: achievable fractions of bandwidth and of each format's peak, fitted
 //!   from measurements, and the prediction error before and after.
+//! - [`chart`]: the roofline chart, free of the DOM, drawn by the calculator and by the
+//!   report.
 //! - [`report`]: the Markdown report (the prototype's shape) and its SVG chart.
 //!
 //! Pure and synchronous; it builds for `wasm32-unknown-unknown`.
 
 pub mod calibrate;
+pub mod chart;
 pub mod import;
 pub mod kernel;
 pub mod report;

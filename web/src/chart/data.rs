@@ -1,11 +1,15 @@
 //! What the roofline chart draws, from the calculator's predictions (`compute`) and the
 //! lab's measurements (`lab`): this module depends on both, neither on it.
 
+use std::collections::BTreeSet;
+
 use rooflinr_model::analysis::Phase;
-use rooflinr_model::format::Format;
+use rooflinr_model::format::{Format, Math};
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::ops::{Op, OpPrediction};
 use rooflinr_model::roofline::Bound;
+
+use rooflinr_report::chart::roofs::{self, Roof, RoofSource};
 
 use crate::chart::geometry::Extent;
 use crate::compute::{ModelView, OperatorView, op_format};
@@ -16,8 +20,8 @@ use crate::lab::LabView;
 pub struct RoofSeries {
     /// Legend key (`roof:fp8`).
     pub key: String,
-    /// Operation type name (`fp8`).
-    pub math: &'static str,
+    /// Operation type (`fp8`).
+    pub math: Math,
     /// Dense peak, FLOP/s.
     pub peak: f64,
     /// Ridge point, FLOP/B.
@@ -107,7 +111,7 @@ impl ChartData {
         if let Some(top) = self.roofs.iter().max_by(|a, b| a.peak.total_cmp(&b.peak)) {
             parts.push(format!(
                 "highest compute roof {} {} (ridge {:.0} FLOP/B)",
-                top.math.to_ascii_uppercase(),
+                top.math.name().to_ascii_uppercase(),
                 rooflinr_model::units::si(top.peak, "FLOP/s"),
                 top.ridge
             ));
@@ -142,7 +146,7 @@ impl ChartData {
                 .iter()
                 .map(|p| RoofSeries {
                     key: format!("roof:{}", p.math.name()),
-                    math: p.math.name(),
+                    math: p.math,
                     peak: p.rate.value.get(),
                     ridge: p.rate.value.get() / bandwidth,
                 })
@@ -259,18 +263,53 @@ impl ChartData {
         for p in &self.points {
             e.include(p.intensity, p.performance);
         }
-        for r in &self.roofs {
-            e.include(r.ridge, r.peak);
-        }
         for m in &self.measured {
             e.include(m.intensity, m.measured);
             e.include(m.intensity, m.predicted);
         }
-        if let Some(roof) = &self.measured_roof {
-            for (_, peak) in &roof.peaks {
-                e.include(peak / roof.bandwidth, *peak);
-            }
-        }
+        roofs::include(&mut e, &self.chart_roofs(&BTreeSet::new()).roofs);
         e
     }
+
+    /// The roofs the chart draws, those whose legend keys are in `hidden` left out: the
+    /// datasheet's and the measured ones, with their memory slopes.
+    pub fn chart_roofs(&self, hidden: &BTreeSet<String>) -> ChartRoofs {
+        let mut roofs: Vec<Roof> = Vec::new();
+        for r in &self.roofs {
+            if !hidden.contains(&r.key) {
+                let name = r.math.name().to_ascii_uppercase();
+                let bw = self.bandwidth;
+                roofs.push(Roof::new(name, r.math, r.peak, bw, RoofSource::Datasheet));
+            }
+        }
+        if let Some(m) = &self.measured_roof {
+            for (format, peak) in &m.peaks {
+                let (name, math) = (format.name(), format.math());
+                roofs.push(Roof::new(
+                    name,
+                    math,
+                    *peak,
+                    m.bandwidth,
+                    RoofSource::Measured,
+                ));
+            }
+        }
+        let mut slopes = vec![(self.bandwidth, RoofSource::Datasheet)];
+        if let Some(m) = &self.measured_roof {
+            slopes.push((m.bandwidth, RoofSource::Measured));
+        }
+        ChartRoofs {
+            roofs: Roof::merged(roofs),
+            slopes,
+        }
+    }
+}
+
+/// The roofs a chart draws, in the shared chart's terms ([`rooflinr_report::chart::roofs`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartRoofs {
+    /// Compute roofs, equal ones merged.
+    pub roofs: Vec<Roof>,
+    /// Memory roofs (bandwidth, source).
+    pub slopes: Vec<(f64, RoofSource)>,
 }

@@ -6,18 +6,19 @@ use rooflinr_model::analysis::Phase;
 use rooflinr_model::units::si;
 use wasm_bindgen::JsCast;
 
-use super::geometry::labels::{self, Placed, RoofLabel};
 use super::geometry::{self, Frame, Viewport};
 use super::palette::{self, Palette};
 use crate::browser;
 use crate::chart::data::{ChartData, ChartPoint};
 use crate::state::State;
+use rooflinr_report::chart::draw;
+use rooflinr_report::chart::place::Rect;
+use rooflinr_report::chart::roofs;
 
 /// The `id` of the chart's `<svg>`, used by the SVG and PNG exports.
 pub const CHART_ID: &str = "roofline-chart";
 
-/// Colour of measured figures: the measured roofline, NVIDIA's serving runs.
-pub const MEASURED: &str = "#059669";
+pub use super::palette::MEASURED;
 /// Half the width of the box labels keep clear around a measured point, SVG units (its
 /// cross reaches half a unit less).
 const MARK_HALF_WIDTH: f64 = 7.0;
@@ -51,7 +52,7 @@ fn legend(data: &ChartData, palette: &Palette) -> Vec<LegendItem> {
         .iter()
         .map(|r| LegendItem {
             key: r.key.clone(),
-            label: format!("{} roof", r.math.to_ascii_uppercase()),
+            label: format!("{} roof", r.math.name().to_ascii_uppercase()),
             colour: palette.roof(r.math),
             shape: None,
         })
@@ -210,79 +211,50 @@ pub fn RooflineChart(
     };
 
     // The roofs stay where they are when only the operators' points move (a slider drag):
-    // read through memos of their own, the roof lines, their labels and the measured marks
-    // are not rebuilt then.
-    let roof_lines =
-        Memo::new(move |_| data.with(|d| d.as_ref().map(|d| (d.bandwidth, d.roofs.clone()))));
+    // read through memos (the roofs' markup, the measured marks), they are not rebuilt then.
     let measured_marks = Memo::new(move |_| {
         data.with(|d| {
             d.as_ref()
-                .filter(|d| !d.measured.is_empty() || d.measured_roof.is_some())
-                .map(|d| (d.measured.clone(), d.measured_roof.clone()))
+                .filter(|d| !d.measured.is_empty())
+                .map(|d| d.measured.clone())
         })
     });
-    let roofs = move || {
+    // The roofs, datasheet solid and measured dashed, each labelled beside its own line by
+    // the shared layout, clear of the measured marks; drawn as the report's chart draws
+    // them (one markup), the lines under the points and the labels over them.
+    let roof_layer = Memo::new(move |_| {
         let v = viewport.get();
         let f = frame.get();
         let pal = palette.get();
         let hidden = hidden.get();
-        roof_lines.with(|d| {
-            let Some((bandwidth, roofs)) = d else {
-                return ().into_any();
-            };
-            let bandwidth = *bandwidth;
-            let top = roofs
-                .iter()
-                .filter(|r| !hidden.contains(&r.key))
-                .map(|r| r.peak)
-                .fold(0.0, f64::max);
-            let top = if top > 0.0 { top } else { f64::INFINITY };
-            let slope = geometry::path(&v, &f, &geometry::slope_outline(bandwidth, top, &v));
-            let memory_label = format!("memory {}", si(bandwidth, "B/s"));
-            // Roofs with the same peak (FP16 and BF16, FP8 and INT8) share one line and label.
-            let mut groups: Vec<(f64, Vec<&'static str>)> = Vec::new();
-            for r in roofs.iter().filter(|r| !hidden.contains(&r.key)) {
-                match groups.iter_mut().find(|(peak, _)| *peak == r.peak) {
-                    Some((_, names)) => names.push(r.math),
-                    None => groups.push((r.peak, vec![r.math])),
-                }
-            }
-            let wanted: Vec<RoofLabel> = groups
-                .iter()
-                .map(|(peak, names)| RoofLabel::new(*peak, names, bandwidth))
-                .collect();
-            // Labels are laid out together so that none covers another.
-            let placed = labels::chart_labels(&f, &v, bandwidth, &wanted, &memory_label);
-            let text = |p: &Option<Placed>, content: String, size: f64, weight: &'static str, colour: &'static str| {
-                p.as_ref().map(|p| view! {
-                    <text x=p.x y=p.y text-anchor=p.anchor.svg() font-size=size font-weight=weight fill=colour>{content}</text>
-                })
-            };
-            let roofs = groups
-                .iter()
-                .zip(wanted)
-                .enumerate()
-                .map(|(i, ((peak, names), label))| {
-                    let colour = pal.roof(names[0]);
-                    let outline = geometry::ceiling_outline(bandwidth, *peak, &v);
-                    let (rx, ry) = v.project(&f, peak / bandwidth, *peak);
-                    let show_ridge = geometry::inside(&f, rx, ry);
-                    view! {
-                        <path d=geometry::path(&v, &f, &outline) fill="none" stroke=colour stroke-width="2"></path>
-                        {text(&placed.roofs[i], placed.roof_texts[i].clone(), labels::ROOF_FONT, "600", colour)}
-                        {show_ridge.then(|| view! { <circle cx=rx cy=ry r="3.5" fill=colour></circle> })}
-                        {text(&placed.ridges[i], label.ridge, labels::RIDGE_FONT, "400", colour)}
+        data.with(|d| {
+            let set = d.as_ref()?.chart_roofs(&hidden);
+            let lines = roofs::lines(&f, &v, &set.roofs, &set.slopes);
+            // Around each measured mark and its datasheet twin.
+            let mut keep_clear: Vec<Rect> = Vec::new();
+            measured_marks.with(|marks| {
+                for m in marks.iter().flatten() {
+                    let (x, y) = v.project(&f, m.intensity, m.measured);
+                    let (_, py) = v.project(&f, m.intensity, m.predicted);
+                    for (cy, r) in [(y, MARK_HALF_WIDTH), (py, 3.0)] {
+                        keep_clear.push(Rect {
+                            x0: x - r,
+                            y0: cy - r,
+                            x1: x + r,
+                            y1: cy + r,
+                        });
                     }
-                })
-                .collect_view();
-            view! {
-                <path d=slope fill="none" stroke=pal.memory stroke-width="2"></path>
-                {text(&placed.memory, memory_label, labels::ROOF_FONT, "400", pal.memory)}
-                {roofs}
-            }
-            .into_any()
+                }
+            });
+            let placed = roofs::layout(&f, &v, &set.roofs, &lines, &keep_clear, true);
+            Some((
+                draw::roof_lines(&f, &v, &set.roofs, &lines, &pal, true),
+                draw::roof_labels(&set.roofs, &placed, &pal),
+            ))
         })
-    };
+    });
+    let roof_lines = move || roof_layer.with(|l| l.as_ref().map(|(lines, _)| lines.clone()));
+    let roof_labels = move || roof_layer.with(|l| l.as_ref().map(|(_, labels)| labels.clone()));
 
     // Markers are keyed by what they show, so a change of inputs that keeps the operator
     // list (a slider drag) moves existing elements instead of creating new ones; the clip
@@ -358,67 +330,16 @@ pub fn RooflineChart(
         }
     };
 
-    // Measured kernels: a diamond at the measurement, joined by a thin line to its datasheet
-    // twin at the same intensity; the measured roofline dashed.
+    // Measured kernels: a cross at the measurement, joined by a thin line to its datasheet
+    // twin at the same intensity (the measured roofline is drawn with the roofs).
     let measured = move || {
         let v = viewport.get();
         let f = frame.get();
         let pal = palette.get();
         measured_marks.with(|d| {
-            let Some((measured, measured_roof)) = d else {
+            let Some(measured) = d else {
                 return ().into_any();
             };
-            let roof = measured_roof.as_ref().map(|roof| {
-                let top = roof.peaks.iter().map(|(_, p)| *p).fold(0.0, f64::max);
-                let outlines: Vec<String> = if roof.peaks.is_empty() {
-                    vec![geometry::path(&v, &f, &geometry::slope_outline(roof.bandwidth, f64::INFINITY, &v))]
-                } else {
-                    roof.peaks
-                        .iter()
-                        .map(|(_, peak)| geometry::path(&v, &f, &geometry::ceiling_outline(roof.bandwidth, *peak, &v)))
-                        .collect()
-                };
-                let label = if top > 0.0 {
-                    format!("measured {} · {}", si(roof.bandwidth, "B/s"), si(top, "FLOP/s"))
-                } else {
-                    format!("measured {}", si(roof.bandwidth, "B/s"))
-                };
-                // Under the measured memory roof, moved up or down to the nearest spot clear
-                // of the measured points and their datasheet twins.
-                let at = 10f64.powf(v.x.0 + 0.16 * (v.x.1 - v.x.0));
-                let (lx, ly) = v.project(&f, at, roof.bandwidth * at);
-                let keep_clear: Vec<labels::Rect> = measured
-                    .iter()
-                    .flat_map(|m| {
-                        let (x, y) = v.project(&f, m.intensity, m.measured);
-                        let (_, py) = v.project(&f, m.intensity, m.predicted);
-                        [(y, MARK_HALF_WIDTH), (py, 3.0)].map(|(cy, r)| labels::Rect {
-                            x0: x - r,
-                            y0: cy - r,
-                            x1: x + r,
-                            y1: cy + r,
-                        })
-                    })
-                    .collect();
-                let wanted = labels::Wanted {
-                    text: label.clone(),
-                    font_size: 12.0,
-                    x: lx + 4.0,
-                    y: ly + 18.0,
-                    anchor: labels::Anchor::Start,
-                    may_flip: false,
-                };
-                let (tx, ty) = labels::place(&f, &[wanted], &keep_clear)
-                    .pop()
-                    .flatten()
-                    .map_or((lx + 4.0, ly + 18.0), |p| (p.x, p.y));
-                view! {
-                    <g class="measured-roof">
-                        {outlines.into_iter().map(|d| view! { <path d=d fill="none" stroke=MEASURED stroke-width="2" stroke-dasharray="7 5"></path> }).collect_view()}
-                        <text x=tx y=ty font-size="12" fill=MEASURED>{label}</text>
-                    </g>
-                }
-            });
             let marks = measured
                 .iter()
                 .map(|m| {
@@ -453,7 +374,7 @@ pub fn RooflineChart(
                     }
                 })
                 .collect_view();
-            view! { {roof}{marks} }.into_any()
+            marks.into_any()
         })
     };
 
@@ -516,7 +437,7 @@ pub fn RooflineChart(
                         </clipPath>
                     </defs>
                     {grid}
-                    <g clip-path="url(#plot-area)">{roofs}{points}{measured}</g>
+                    <g clip-path="url(#plot-area)"><g class="roofs" inner_html=roof_lines></g>{points}{measured}<g class="roof-labels" inner_html=roof_labels></g></g>
                     <rect x=move || frame.get().x0() y=move || frame.get().y0() width=move || frame.get().x1() - frame.get().x0() height=move || frame.get().y1() - frame.get().y0() fill="none" stroke=move || palette.get().muted></rect>
                     <text x=move || (frame.get().x0() + frame.get().x1()) / 2.0 y=move || frame.get().height - 10.0 text-anchor="middle" font-size="13" fill=move || palette.get().ink>
                         "Arithmetic intensity (FLOP/byte)"

@@ -49,8 +49,8 @@ pub struct ReportRequest {
 
 split_point! {
     lab,
-    /// The lab's report (Markdown) and its chart (SVG).
-    pub fn report(request: ReportRequest) -> (String, String) {
+    /// The lab's report (Markdown), its chart (SVG) and the chart's height.
+    pub fn report(request: ReportRequest) -> (String, String, f64) {
         let title = format!("{} kernels", request.kernels.len());
         let md = report::markdown(&ReportInput {
             title: &title,
@@ -61,13 +61,10 @@ split_point! {
             chart_file: Some(&request.chart_file),
             notes: &[],
         });
-        let chart = svg::chart(
-            &request.hardware,
-            &request.kernels,
-            &request.ceilings,
-            &format!("{title} on {}", request.hardware.name),
-        );
-        (md, chart)
+        let chart = svg::layout(&request.hardware, &request.kernels, &request.ceilings);
+        let height = chart.frame.height;
+        let markup = svg::render(&chart, &format!("{title} on {}", request.hardware.name));
+        (md, markup, height)
     }
 }
 

@@ -167,3 +167,71 @@ fn utc_now() -> String {
         rem % 3600 / 60
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use resvg::usvg;
+    use rooflinr_model::hardware::registry;
+
+    use super::*;
+
+    /// Every text node of a rendered tree: its text and the box its glyphs cover.
+    fn texts(group: &usvg::Group, out: &mut Vec<(String, usvg::Rect)>) {
+        for node in group.children() {
+            match node {
+                usvg::Node::Group(g) => texts(g, out),
+                usvg::Node::Text(t) => {
+                    let text: String = t.chunks().iter().map(|c| c.text()).collect();
+                    out.push((text, t.flattened().abs_bounding_box()));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn the_h200_png_draws_each_roof_label_inside_the_box_its_layout_kept_clear() {
+        // The run the report is read on (docs/gpu-runs/h200-2026-11-27), rendered as
+        // `rooflinr report` renders it; then the boxes the renderer's own text layout gives
+        // the labels, with this machine's fonts, against the boxes the chart's layout
+        // reserved (which no line crosses and no other label overlaps).
+        let run = include_str!("../../../../docs/gpu-runs/h200-2026-11-27/gpu-check.jsonl");
+        let imported = import::import(run).expect("the agent's JSONL");
+        let ceilings = MeasuredCeilings::from_measurements(&imported.measurements);
+        let hw = registry::get("h200").unwrap();
+        let chart = svg::layout(&hw, &imported.all_kernels(), &ceilings);
+        let markup = svg::render(&chart, "gpu-check.jsonl on NVIDIA H200 SXM");
+        let png = png(&markup).expect("a PNG");
+        assert_eq!(&png[1..4], b"PNG");
+        let mut options = usvg::Options::default();
+        options.fontdb_mut().load_system_fonts();
+        if options.fontdb.is_empty() {
+            eprintln!("this machine has no fonts: the PNG draws no text, so no label to check");
+            return;
+        }
+        let tree = usvg::Tree::from_str(&markup, &options).expect("the chart's SVG");
+        let mut drawn = Vec::new();
+        texts(tree.root(), &mut drawn);
+        let labels = chart
+            .labels
+            .roofs
+            .iter()
+            .map(|l| (&l.text, &l.placed))
+            .chain(chart.labels.slopes.iter().map(|l| (&l.text, &l.placed)));
+        let mut checked = 0;
+        for (text, placed) in labels {
+            let (_, ink) = drawn
+                .iter()
+                .find(|(t, _)| t == text)
+                .unwrap_or_else(|| panic!("{text} is not drawn"));
+            let r = placed.rect;
+            let inside = f64::from(ink.left()) >= r.x0 - 0.5
+                && f64::from(ink.right()) <= r.x1 + 0.5
+                && f64::from(ink.top()) >= r.y0 - 0.5
+                && f64::from(ink.bottom()) <= r.y1 + 0.5;
+            assert!(inside, "{text}: drawn over {ink:?}, kept clear {r:?}");
+            checked += 1;
+        }
+        assert!(checked >= 5, "the roofs' and slopes' labels: {checked}");
+    }
+}

@@ -3,7 +3,6 @@
 //! scaling notes), with calibration when the kernels were measured, and its SVG chart.
 //! Every figure in it is computed from the kernels and the device passed in.
 
-pub mod labels;
 pub mod svg;
 
 use std::fmt::Write;
@@ -70,6 +69,7 @@ pub fn markdown(input: &ReportInput) -> String {
     // Kernels whose work was not counted are listed apart, never placed or fitted on.
     let placed = calibrate::placed(input.kernels);
     placement(&mut out, hw, &placed);
+    fastest_section(&mut out, &placed);
     not_placed(&mut out, input.kernels);
     calibration(&mut out, hw, &placed, input.ceilings);
     bottlenecks(&mut out, hw, &placed);
@@ -176,6 +176,75 @@ fn placement(out: &mut String, hw: &Hardware, kernels: &[KernelPoint]) {
             measured,
             share,
             si(k.time_s, "s")
+        );
+    }
+    out.push_str("\n---\n\n");
+}
+
+/// The fastest of the kernels that did one operator's work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fastest {
+    /// Index of the fastest kernel.
+    pub winner: usize,
+    /// Index of the next fastest.
+    pub next: usize,
+    /// How many kernels did this work.
+    pub of: usize,
+}
+
+/// For each work that more than one placed kernel did (the same operator, phase and FLOP
+/// count: one shape run in several formats or by several kernels), the fastest measured
+/// kernel and the next; in the order the works first appear.
+pub fn fastest(kernels: &[KernelPoint]) -> Vec<Fastest> {
+    let mut works: Vec<(&str, &str, f64, Vec<usize>)> = Vec::new();
+    for (i, k) in kernels.iter().enumerate() {
+        if !(k.flops_counted && k.flops > 0.0 && k.time_s > 0.0) {
+            continue;
+        }
+        match works
+            .iter_mut()
+            .find(|(op, phase, flops, _)| *op == k.op && *phase == k.phase && *flops == k.flops)
+        {
+            Some((.., members)) => members.push(i),
+            None => works.push((&k.op, &k.phase, k.flops, vec![i])),
+        }
+    }
+    works
+        .into_iter()
+        .filter(|(.., m)| m.len() > 1)
+        .map(|(.., mut members)| {
+            rooflinr_model::sort::sort_by(&mut members, |&a, &b| {
+                kernels[a].time_s.total_cmp(&kernels[b].time_s)
+            });
+            Fastest {
+                winner: members[0],
+                next: members[1],
+                of: members.len(),
+            }
+        })
+        .collect()
+}
+
+fn fastest_section(out: &mut String, kernels: &[KernelPoint]) {
+    let found = fastest(kernels);
+    if found.is_empty() {
+        return;
+    }
+    out.push_str("## Fastest Configuration\n\nFor each work more than one kernel did (the same operator, phase and FLOPs), the fastest as measured; ringed on the chart.\n\n| Op | Phase | Work | Fastest | Time | Next fastest | Its time | Faster by | Kernels |\n|----|-------|------|---------|------|--------------|----------|-----------|---------|\n");
+    for f in &found {
+        let (w, n) = (&kernels[f.winner], &kernels[f.next]);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | `{}` | {} | `{}` | {} | {:.2}x | {} |",
+            cell(&w.op),
+            w.phase_label(),
+            si(w.flops, "FLOP"),
+            cell(&w.kernel),
+            si(w.time_s, "s"),
+            cell(&n.kernel),
+            si(n.time_s, "s"),
+            n.time_s / w.time_s,
+            f.of
         );
     }
     out.push_str("\n---\n\n");

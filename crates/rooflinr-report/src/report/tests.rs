@@ -96,8 +96,8 @@ fn the_chart_places_every_kernel_and_escapes_names() {
     assert!(svg.contains("t &amp; t"));
     assert!(svg.contains("gemv&lt;half&gt; &amp; co"));
     assert!(!svg.contains("a<b"));
-    // One marker per placed kernel plus one legend dot per phase.
-    assert_eq!(svg.matches("<circle").count(), kernels.len() + 2);
+    // One marker per placed kernel, each with its tooltip.
+    assert_eq!(svg.matches("</title></path>").count(), kernels.len());
     assert!(svg.contains("(measured)"));
     assert!(svg.contains("stroke-dasharray"));
 }
@@ -133,115 +133,4 @@ fn kernels_without_counted_work_are_listed_apart_and_never_placed() {
     assert!(!after.contains("sm90_xmma_gemm_bf16"), "{after}");
     let chart = svg::chart(&hw, &kernels, &MeasuredCeilings::default(), "t");
     assert!(!chart.contains("sm90_xmma_gemm_bf16"));
-}
-
-#[test]
-fn close_roofs_keep_their_labels_apart_on_a_real_h200_run() {
-    // The agent's gpu-check on an H200 (docs/gpu-runs): measured FP8 and INT8 peaks 0.6 %
-    // apart, FP16 and BF16 4 % apart, just under the datasheet's BF16 roof.
-    let run = include_str!("../../../../docs/gpu-runs/h200-2026-11-26/after.jsonl");
-    let imported = import(run).expect("the agent's JSONL");
-    assert!(
-        imported
-            .measurements
-            .iter()
-            .all(|m| m.device == "NVIDIA H200")
-    );
-    let ceilings = MeasuredCeilings::from_measurements(&imported.measurements);
-    assert_eq!(ceilings.peaks.len(), 5);
-    let hw = registry::get("h200").unwrap();
-    let svg = svg::chart(&hw, &imported.all_kernels(), &ceilings, "h200");
-    let mut baselines: Vec<f64> = svg
-        .split("<text ")
-        .filter(|t| t.contains("(measured)<") || t.contains("(datasheet)<"))
-        .map(|t| {
-            let y = t
-                .split("y=\"")
-                .nth(1)
-                .expect("a y")
-                .split('"')
-                .next()
-                .unwrap();
-            y.parse().expect("a number")
-        })
-        .collect();
-    assert_eq!(
-        baselines.len(),
-        5 + 1,
-        "five measured peaks and the datasheet roof of the kernels' math (FP16)"
-    );
-    baselines.sort_by(f64::total_cmp);
-    // Right-aligned at one x, so their boxes (1.05 em tall at 12 units) must not share
-    // a height.
-    for pair in baselines.windows(2) {
-        assert!(pair[1] - pair[0] >= 12.0 * 1.05, "labels overlap: {pair:?}");
-    }
-}
-
-#[test]
-fn labels_wanting_one_spot_take_the_nearest_free_ones_inside_the_plot() {
-    use super::labels::{Anchor, Rect, Wanted, place};
-    let plot = Rect {
-        x0: 0.0,
-        y0: 0.0,
-        x1: 400.0,
-        y1: 100.0,
-    };
-    let wanted = |text: &str| Wanted {
-        text: text.into(),
-        font_size: 12.0,
-        x: 394.0,
-        y: 50.0,
-        anchor: Anchor::End,
-        may_flip: false,
-    };
-    let too_wide = Wanted {
-        text: "x".repeat(80),
-        ..wanted("")
-    };
-    let placed = place(
-        &plot,
-        &[wanted("int8"), wanted("fp8-e4m3"), wanted("bf16"), too_wide],
-        &[],
-    );
-    let spots: Vec<_> = placed[..3]
-        .iter()
-        .map(|p| p.clone().expect("placed"))
-        .collect();
-    assert_eq!(spots[0].y, 50.0, "the first label keeps its spot");
-    for (i, a) in spots.iter().enumerate() {
-        assert!(a.rect.within(&plot));
-        for b in &spots[i + 1..] {
-            assert!(!a.rect.intersects(&b.rect), "{a:?} and {b:?}");
-        }
-    }
-    assert_eq!(placed[3], None, "a label wider than the plot is left out");
-}
-
-#[test]
-fn close_roofs_keep_their_order_top_to_bottom() {
-    use super::labels::{Anchor, Rect, Wanted, place};
-    let plot = Rect {
-        x0: 0.0,
-        y0: 0.0,
-        x1: 400.0,
-        y1: 200.0,
-    };
-    // Three roofs a pixel apart, highest first, as the charts ask for them.
-    let wanted: Vec<Wanted> = [100.0, 101.0, 102.0]
-        .into_iter()
-        .map(|y| Wanted {
-            text: format!("roof at {y}"),
-            font_size: 12.0,
-            x: 394.0,
-            y,
-            anchor: Anchor::End,
-            may_flip: false,
-        })
-        .collect();
-    let ys: Vec<f64> = place(&plot, &wanted, &[])
-        .into_iter()
-        .map(|p| p.expect("placed").y)
-        .collect();
-    assert!(ys[0] < ys[1] && ys[1] < ys[2], "{ys:?}");
 }

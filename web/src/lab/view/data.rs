@@ -96,7 +96,7 @@ pub(super) fn DataBar(
     let write_report = move |request: ReportRequest| {
         let stem = stem();
         wasm_bindgen_futures::spawn_local(async move {
-            let (md, chart) = match lazy::report(request).await {
+            let (md, chart, height) = match lazy::report(request).await {
                 Ok(files) => files,
                 Err(e) => {
                     lab.notice.set(Some(format!("No report was made: {e}.")));
@@ -109,7 +109,7 @@ pub(super) fn DataBar(
                 &chart,
                 &format!("{stem}.png"),
                 (svg::WIDTH * 2.0) as u32,
-                (svg::HEIGHT * 2.0) as u32,
+                (height * 2.0) as u32,
             );
             preview.set(Some(md));
         });

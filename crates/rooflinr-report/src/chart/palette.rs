@@ -5,6 +5,7 @@
 use rooflinr_model::format::{Format, Math};
 
 use super::geometry::Shape;
+use super::roofs::{Roof, RoofSource};
 
 /// Formats with a colour of their own, in palette order.
 const PREFERRED: [&str; 10] = [
@@ -39,6 +40,10 @@ fn format_index(name: &str) -> usize {
 pub fn format_shape(name: &str) -> Shape {
     Shape::ALL[format_index(name) % Shape::ALL.len()]
 }
+
+/// Colour of measured figures (the measured roofline, NVIDIA's serving runs), on either
+/// theme.
+pub const MEASURED: &str = "#059669";
 
 /// Colours of one theme.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,9 +99,19 @@ impl Palette {
     }
 
     /// The colour of a compute roof: by operation type.
-    pub fn roof(&self, math: &str) -> &'static str {
-        let index = Math::ALL.iter().position(|m| m.name() == math).unwrap_or(0);
+    pub fn roof(&self, math: Math) -> &'static str {
+        let index = Math::ALL.iter().position(|m| *m == math).unwrap_or(0);
         self.series[(index * 3 + 1) % self.series.len()]
+    }
+
+    /// The colour of a drawn roof line and of its label: a ceiling takes its roof's
+    /// operation type's; a memory slope is ink, or the measured colour.
+    pub fn line(&self, roofs: &[Roof], roof: Option<usize>, source: RoofSource) -> &'static str {
+        match roof {
+            Some(i) => self.roof(roofs[i].math),
+            None if source == RoofSource::Measured => MEASURED,
+            None => self.memory,
+        }
     }
 }
 
@@ -184,7 +199,7 @@ mod tests {
             assert_eq!(colours.len(), common.len(), "{colours:?}");
             // Unknown names still get a colour.
             assert!(p.format("int3-g64").starts_with('#'));
-            assert!(p.roof("fp8").starts_with('#'));
+            assert!(p.roof(Math::Fp8).starts_with('#'));
         }
     }
 }

@@ -1,8 +1,6 @@
 //! Chart geometry, free of the DOM: log scales, ticks with SI labels, the roof outlines,
 //! auto-fit, zoom and pan, and hit-testing. Everything here is plain math with native tests.
 
-pub mod labels;
-
 /// The SVG canvas: its size and the margins around the plotting area, in SVG units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frame {
@@ -272,25 +270,6 @@ pub fn roof_outline(bandwidth: f64, peak: f64, view: &Viewport) -> Vec<(f64, f64
     pts
 }
 
-/// The memory roof (bandwidth x intensity) from the left edge of the view up to where it
-/// meets the highest compute roof.
-pub fn slope_outline(bandwidth: f64, top_peak: f64, view: &Viewport) -> Vec<(f64, f64)> {
-    let (x_lo, x_hi) = (10f64.powf(view.x.0), 10f64.powf(view.x.1));
-    let end = (top_peak / bandwidth).min(x_hi);
-    vec![(x_lo, bandwidth * x_lo), (end, bandwidth * end)]
-}
-
-/// The flat part of a compute roof: from its ridge (or the view's left edge) to the right
-/// edge; empty when the ridge lies right of the view.
-pub fn ceiling_outline(bandwidth: f64, peak: f64, view: &Viewport) -> Vec<(f64, f64)> {
-    let (x_lo, x_hi) = (10f64.powf(view.x.0), 10f64.powf(view.x.1));
-    let ridge = peak / bandwidth;
-    if ridge >= x_hi {
-        return Vec::new();
-    }
-    vec![(ridge.max(x_lo), peak), (x_hi, peak)]
-}
-
 /// An SVG path (`M x y L x y ...`) through data-space vertices.
 pub fn path(view: &Viewport, frame: &Frame, vertices: &[(f64, f64)]) -> String {
     let mut d = String::new();
@@ -398,7 +377,5 @@ pub fn nearest(points: &[(f64, f64)], px: f64, py: f64, radius: f64) -> Option<u
         .map(|(i, _)| i)
 }
 
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod label_tests;
 #[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG
 mod tests;
