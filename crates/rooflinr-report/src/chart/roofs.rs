@@ -168,7 +168,8 @@ impl RoofLine {
 
 /// Every line the chart draws for `roofs`: per memory roof (bandwidth and source), its slope
 /// from the view's left edge up to the ridge of its highest ceiling (to the right edge when
-/// it has none); per roof, its ceiling from the ridge (or the left edge) to the right edge.
+/// it has none); per roof in view, its ceiling from the ridge (or the left edge) to the
+/// right edge.
 /// `slopes` lists memory roofs with no ceiling of their own (a measured bandwidth alone).
 pub fn lines(
     frame: &Frame,
@@ -216,7 +217,9 @@ pub fn lines(
     }
     for (i, r) in roofs.iter().enumerate() {
         let ridge = r.ridge();
-        if ridge < x_hi {
+        // A ceiling right of the view, or above or below it, is not drawn.
+        let height = r.peak.log10();
+        if ridge < x_hi && height >= view.y.0 && height <= view.y.1 {
             out.push(RoofLine {
                 roof: Some(i),
                 bandwidth: r.bandwidth,
@@ -239,6 +242,8 @@ const LINE_GAP: f64 = 3.0;
 const CLEAR: f64 = 1.5;
 /// Lines closer than this (two strokes of 2 units) read as one, SVG units.
 const ONE_LINE: f64 = 4.0;
+/// Gap between a label that ends before its ridge and the ridge, SVG units.
+pub(crate) const BEFORE_RIDGE: f64 = 6.0;
 /// Step of the search along a line, SVG units.
 const STEP: f64 = 8.0;
 
@@ -397,7 +402,8 @@ fn clear(plot: &Rect, rect: &Rect, lines: &[RoofLine], taken: &[Rect]) -> bool {
 }
 
 /// Where a label naming `members` may sit: just above the highest of their ceilings or just
-/// below the lowest, at least half of it over that line, from the right edge leftwards.
+/// below the lowest, at least half of it over that line, from the right edge leftwards, or
+/// else ending just before that line's ridge.
 #[inline(never)] // one copy in the bundle, though called from several places
 fn spot(
     plot: &Rect,
@@ -443,14 +449,27 @@ fn spot(
             }
             x -= STEP;
         }
+        // Else ending just before its ridge, where the memory slope runs below the line's
+        // height (a narrow chart leaves a high ridge little line to its right).
+        let x = start - BEFORE_RIDGE;
+        let rect = rect_for(text, ROOF_FONT, x, y, Anchor::End);
+        if clear(plot, &rect, lines, taken) {
+            return Some(Placed {
+                x,
+                y,
+                anchor: Anchor::End,
+                rect,
+            });
+        }
     }
     None
 }
 
 /// Lays out the roofs' labels: highest roof first, each beside its own line (its full text,
 /// else a shorter one; each clear of the points in `keep_clear` where it can be, else
-/// over them, so that a label says all it can); a roof that finds no spot is named by the label of the closer of its neighbours
-/// instead, and the layout starts again. Then the memory
+/// over them, so that a label says all it can); a roof that finds no spot is named by the
+/// label of the closer of its neighbours instead, and the layout starts again (where even
+/// one label for all finds no room, as a zoom can make, the layout that named the most). Then the memory
 /// slopes' labels, along their slopes, and with `with_ridges`, each ridge point's in view.
 pub fn layout(
     frame: &Frame,
@@ -494,6 +513,8 @@ pub fn layout(
             _ => groups.push(vec![i]),
         }
     }
+    // The layout with the most roofs named so far, should merging never name them all.
+    let mut best: (usize, Vec<RoofLabel>) = (0, Vec::new());
     let placed = loop {
         let mut taken: Vec<Rect> = Vec::new();
         let mut out = Vec::new();
@@ -519,19 +540,21 @@ pub fn layout(
                         placed,
                     });
                 }
-                None => {
-                    failed = Some(g);
-                    break;
-                }
+                None => failed = failed.or(Some(g)),
             }
         }
         let Some(g) = failed else { break out };
-        if groups.len() == 1 {
-            // One label for every roof and still no room: the view is too small to label.
-            break out;
+        let named: usize = out.iter().map(|l| l.roofs.len()).sum();
+        if named > best.0 {
+            best = (named, out);
         }
-        // Merge the group that found no room into the closer of its neighbours (the groups
-        // are in order of height), and lay out again.
+        if groups.len() == 1 {
+            // One label for every roof and still no room (a zoom can leave none): the
+            // layout that named the most.
+            break std::mem::take(&mut best.1);
+        }
+        // The first group with no room is named by the closer of its neighbours' labels (the
+        // groups are in order of height) and the layout starts again.
         let gap = |h: usize| (y_of(groups[h][0]) - y_of(groups[g][0])).abs();
         let into = match (g.checked_sub(1), groups.get(g + 1).map(|_| g + 1)) {
             (Some(above), Some(below)) if gap(below) < gap(above) => below,
@@ -633,12 +656,16 @@ fn slope_spot(
     let y_at = |x: f64| s.from.1 + (x - s.from.0) * dy / dx;
     let width = rect_for(text, ROOF_FONT, 0.0, 0.0, Anchor::Start).x1;
     let mut x = plot.x0 + 0.05 * (plot.x1 - plot.x0);
+    // The corner nearest the slope keeps its clearance along a steep slope too.
+    let gap = LINE_GAP + CLEAR * (1.0 + (dy / dx).abs());
     while x < s.to.0.min(plot.x1) {
         // Above: the box's right end sits over the slope at x + width.
-        let above_y = y_at(x + width) - LINE_GAP - 0.25 * ROOF_FONT;
+        let above_y = y_at(x + width) - gap - 0.25 * ROOF_FONT;
         // Below: the box's left end sits under the slope at x.
-        let below_y = y_at(x) + LINE_GAP + 0.8 * ROOF_FONT;
-        for y in [above_y, below_y] {
+        let below_y = y_at(x) + gap + 0.8 * ROOF_FONT;
+        // Above only where the slope runs under the whole box.
+        let above = (x + width <= s.to.0).then_some(above_y);
+        for y in above.into_iter().chain([below_y]) {
             let rect = rect_for(text, ROOF_FONT, x, y, Anchor::Start);
             if clear(plot, &rect, lines, taken) {
                 return Some(Placed {

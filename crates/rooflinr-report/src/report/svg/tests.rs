@@ -18,6 +18,7 @@ fn check(chart: &Chart) {
         &chart.roofs,
         &chart.lines,
         &chart.labels,
+        true,
     );
 }
 
