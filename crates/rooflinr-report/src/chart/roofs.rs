@@ -169,8 +169,8 @@ impl RoofLine {
 /// Every line the chart draws for `roofs`: per memory roof (bandwidth and source), its slope
 /// from the view's left edge up to the ridge of its highest ceiling (to the right edge when
 /// it has none); per roof in view, its ceiling from the ridge (or the left edge) to the
-/// right edge.
-/// `slopes` lists memory roofs with no ceiling of their own (a measured bandwidth alone).
+/// right edge. `slopes` may list memory roofs with no ceiling of their own (a measured
+/// bandwidth alone).
 pub fn lines(
     frame: &Frame,
     view: &Viewport,
@@ -273,7 +273,8 @@ pub struct SlopeLabel {
 /// Every roof label of a chart, placed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoofLabels {
-    /// Labels of the compute roofs: every roof is named by exactly one.
+    /// Labels of the compute roofs: every roof drawn is named by one (in a view fitted to
+    /// the roofs, always; a zoom can leave one no room).
     pub roofs: Vec<RoofLabel>,
     /// Labels of the memory slopes (one may be left out where the view leaves no room).
     pub slopes: Vec<SlopeLabel>,
