@@ -15,7 +15,13 @@
 //! - [`quant`]: real codecs for every format and their measured error.
 //! - [`recommend`]: strategies ranked by predicted speed, memory and measured quality.
 //! - [`tiling`]: GEMM tiles, waves and L2 reuse on a GPU.
+//! - [`kernel_time`]: what real GEMM, attention and MoE kernels add to the roofline, fitted
+//!   on NVIDIA's measured tables.
+//! - [`deploy`]: deployments over many GPUs (layouts, collectives, memory per GPU) and
+//!   their serving figures.
+//! - [`stats`]: the order statistics every error figure uses.
 //! - [`sort`]: stable sorting with one copy of the algorithm in the browser bundle.
+//! - [`error`]: [`ModelError`], which names the field or value that is wrong.
 //!
 //! A decode GEMV with FP8 weights on an H100 SXM is memory-bound, and its time is its
 //! bytes over the 3.35 TB/s of HBM3:
