@@ -211,7 +211,8 @@ pub fn RooflineChart(
     };
 
     // The roofs stay where they are when only the operators' points move (a slider drag):
-    // read through memos (the roofs' markup, the measured marks), they are not rebuilt then.
+    // their markup is a memo, laid out again from the data but, being the same text, not
+    // set again in the page; the measured marks are a memo too.
     let measured_marks = Memo::new(move |_| {
         data.with(|d| {
             d.as_ref()
