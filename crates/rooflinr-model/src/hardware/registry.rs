@@ -2151,64 +2151,70 @@ pub fn get(key: &str) -> Result<Hardware, ModelError> {
 }
 
 /// The registry key of a device as its driver or a profiler names it
-/// (`NVIDIA H100 80GB HBM3`, `NVIDIA B200`), checked against its CUDA compute capability
-/// when that is known; `None` for a device the registry does not list (a variant with
+/// (`NVIDIA H100 80GB HBM3`, `NVIDIA B200`), checked against the entry's own CUDA compute
+/// capability when the caller knows the device's; `None` for a device the registry does not list (a variant with
 /// other clocks or memory, such as the A100 PCIe 40GB or the RTX 5080, must not borrow another
 /// part's datasheet).
 pub fn key_for_device(name: &str, compute_capability: Option<(u32, u32)>) -> Option<&'static str> {
     let name = name.to_ascii_lowercase();
     let has = |s: &str| name.contains(s);
-    let cc_is = |want: (u32, u32)| compute_capability.is_none_or(|cc| cc == want);
-    let key = if has("gb10") && cc_is((12, 1)) {
+    let key = if has("gb10") {
         "gb10"
-    } else if has("gb300") && cc_is((10, 3)) {
+    } else if has("gb300") {
         "gb300"
-    } else if has("b300") && cc_is((10, 3)) {
+    } else if has("b300") {
         "b300"
-    } else if has("gb200") && cc_is((10, 0)) {
+    } else if has("gb200") {
         "gb200"
-    } else if has("b200") && cc_is((10, 0)) {
+    } else if has("b200") {
         "b200"
-    } else if has("gh200") && (has("144g") || has("hbm3e")) && cc_is((9, 0)) {
+    } else if has("gh200") && (has("144g") || has("hbm3e")) {
         "gh200-144gb"
-    } else if has("gh200") && cc_is((9, 0)) {
+    } else if has("gh200") {
         "gh200"
-    } else if has("h200") && has("nvl") && cc_is((9, 0)) {
+    } else if has("h200") && has("nvl") {
         "h200-nvl"
-    } else if has("h200") && cc_is((9, 0)) {
+    } else if has("h200") {
         "h200"
-    } else if has("h100") && has("nvl") && cc_is((9, 0)) {
+    } else if has("h100") && has("nvl") {
         "h100-nvl"
-    } else if has("h100") && has("pcie") && cc_is((9, 0)) {
+    } else if has("h100") && has("pcie") {
         "h100-pcie"
-    } else if has("h100") && (has("sxm") || has("hbm3")) && cc_is((9, 0)) {
+    } else if has("h100") && (has("sxm") || has("hbm3")) {
         "h100-sxm"
-    } else if has("h20") && !has("h200") && cc_is((9, 0)) {
+    } else if has("h20") && !has("h200") {
         "h20"
-    } else if has("a100") && has("sxm") && has("40gb") && cc_is((8, 0)) {
+    } else if has("a100") && has("sxm") && has("40gb") {
         "a100-sxm-40gb"
-    } else if has("a100") && has("sxm") && cc_is((8, 0)) {
+    } else if has("a100") && has("sxm") {
         "a100-sxm"
-    } else if has("a100") && has("pcie") && has("80gb") && cc_is((8, 0)) {
+    } else if has("a100") && has("pcie") && has("80gb") {
         "a100-pcie"
-    } else if has("l40s") && cc_is((8, 9)) {
+    } else if has("l40s") {
         "l40s"
-    } else if name.trim_end().ends_with(" l4") && cc_is((8, 9)) {
+    } else if name.trim_end().ends_with(" l4") {
         "l4"
-    } else if has("rtx 4090") && cc_is((8, 9)) {
+    } else if has("rtx 4090") {
         "rtx-4090"
-    } else if has("rtx 5090") && cc_is((12, 0)) {
+    } else if has("rtx 5090") {
         "rtx-5090"
-    } else if has("thor") && compute_capability.is_none_or(|cc| cc == (11, 0) || cc == (10, 1)) {
+    } else if has("thor") {
         "jetson-agx-thor"
-    } else if has("rtx pro 6000") && has("blackwell") && cc_is((12, 0)) {
+    } else if has("rtx pro 6000") && has("blackwell") {
         "rtx-pro-6000"
-    } else if has("orin") && cc_is((8, 7)) {
+    } else if has("orin") {
         "jetson-agx-orin"
     } else {
         return None;
     };
-    Some(key)
+    // The compute capability the entry itself gives (`sm`); CUDA 12.8 and 12.9 numbered
+    // Thor 10.1, which CUDA 13.0 renamed 11.0 (sm_101 to sm_110, its release notes).
+    let sm = ENTRIES.iter().find(|e| e.key == key).and_then(|e| e.sm);
+    let matches = |(major, minor): (u32, u32)| {
+        let reported = major * 10 + minor;
+        sm == Some(reported) || (key == "jetson-agx-thor" && reported == 101)
+    };
+    compute_capability.is_none_or(matches).then_some(key)
 }
 
 /// Every built-in device, in display order.

@@ -72,6 +72,10 @@ fn driver_names_find_their_own_datasheet_and_no_other() {
         ("NVIDIA GH200 480GB", (9, 0), Some("gh200")),
         ("NVIDIA GH200 144G HBM3e", (9, 0), Some("gh200-144gb")),
         ("NVIDIA Thor", (11, 0), Some("jetson-agx-thor")),
+        ("NVIDIA Thor", (10, 1), Some("jetson-agx-thor")),
+        // A name whose compute capability is not its datasheet's is no match.
+        ("NVIDIA H100 80GB HBM3", (8, 0), None),
+        ("NVIDIA B200", (9, 0), None),
         (
             "NVIDIA RTX PRO 6000 Blackwell Server Edition",
             (12, 0),
