@@ -322,6 +322,51 @@ fn one_client_waits_for_nothing_but_its_own_prefill() {
 }
 
 #[test]
+fn an_eager_step_adds_its_hosts_time_per_kernel_to_its_kernels() {
+    let hw = registry::get("h100-sxm").unwrap();
+    let o = DeployOptions {
+        host: HostOverhead {
+            launch: Seconds(50e-6),
+            step: Seconds(1e-3),
+            ..HostOverhead::NONE
+        },
+        ..DeployOptions::in_flight(Framework::Vllm, &hw)
+    };
+    let run = bench("llama-3-8b", "h100-sxm", Layout::SINGLE, &closed(1, 4), &o);
+    let config = presets::get("llama-3-8b").unwrap();
+    let s = scenario(Format::Bf16);
+    let cx = crate::deploy::Context {
+        config: &config,
+        hardware: &hw,
+        efficiency: &Efficiency::IDEAL,
+        layout: Layout::SINGLE,
+        options: &o,
+    };
+    let prefill = cx
+        .step_time(&s, &Step::uniform(Phase::Prefill, 1.0, 1024.0))
+        .unwrap();
+    assert!(prefill.launches > 100.0, "{prefill:?}");
+    // The prompt's step runs eager: its kernels, then 50 us for each of them, then the
+    // step's 1 ms.
+    let eager = prefill.time.get() + 50e-6 * prefill.launches + 1e-3;
+    assert!(
+        (run.ttft.mean.get() / eager - 1.0).abs() < 1e-9,
+        "{run:?} {prefill:?}"
+    );
+    // A decode step runs its CUDA graph: the kernels and the step's 1 ms, no launches.
+    let decode = cx
+        .step_time(&s, &Step::uniform(Phase::Decode, 1.0, 1088.0))
+        .unwrap()
+        .time
+        .get()
+        + 1e-3;
+    assert!(
+        (run.tpot.mean.get() / decode - 1.0).abs() < 0.01,
+        "{run:?} {decode:?}"
+    );
+}
+
+#[test]
 fn the_first_wave_queues_behind_its_own_prefill() {
     let hw = registry::get("h100-sxm").unwrap();
     let o = DeployOptions::in_flight(Framework::Vllm, &hw);
