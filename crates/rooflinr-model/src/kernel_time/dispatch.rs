@@ -348,6 +348,57 @@ mod tests {
         }
     }
 
+    /// How much less time a GEMM twice as wide or deep may take under one profile: the
+    /// tensor-core fragments can pad a wider GEMM proportionally less (129 x 128 pads to
+    /// 144 x 128, 90 % useful; 129 x 256 to 136 x 256, 95 %), and a K of 1,000 shares out
+    /// 7 whole chunks where 2,000 shares out 15. Both come to under 3 % on the shipped
+    /// profiles (L40S's BF16 at 129 x 128 x 300: 4.18 -> 4.06 us); a rule that adds or
+    /// drops a kernel at some width would show as more.
+    const GROWTH_TOLERANCE: f64 = 0.04;
+
+    /// Every shipped GEMM profile's time grows with N and K over shapes that cross the
+    /// split-K rule's edges ([`crate::kernel_time::reduces_partial_sums`]: K from 512 or
+    /// 2,048, tiles from one per SM): N = 1,025 to 2,050 at K = 2,048 on H200 is 9 tiles to
+    /// 17 of 132 SMs.
+    #[test]
+    fn a_calibrated_gemm_grows_across_the_split_rules_edges() {
+        let ops: Vec<_> = profiled_ops().into_iter().filter(|o| !o.3).collect();
+        for (hw, framework, precision, _) in &ops {
+            let time = |m: u64, n: u64, k: u64| {
+                let op = operator(false, (m as f64, n as f64, k as f64), false);
+                let bound = op.predict(precision, hw, &Efficiency::IDEAL).prediction;
+                calibrated_with(
+                    &op,
+                    precision,
+                    hw,
+                    *framework,
+                    &bound,
+                    Activations::QuantisedFirst,
+                )
+                .map(|(t, _)| t)
+            };
+            for m in [1u64, 8, 129, 1024] {
+                for n in [128u64, 225, 1025, 2048, 4096, 8448] {
+                    for k in [256u64, 512, 1024, 2048, 4096] {
+                        let (Some(t), Some(wider), Some(deeper)) =
+                            (time(m, n, k), time(m, 2 * n, k), time(m, n, 2 * k))
+                        else {
+                            continue;
+                        };
+                        for (what, v) in [("N", wider), ("K", deeper)] {
+                            assert!(
+                                v >= t * (1.0 - GROWTH_TOLERANCE),
+                                "{} {framework:?} {:?}: {what} x 2 at {m} x {n} x {k}: {t} -> {v} s",
+                                hw.key,
+                                precision.activations
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -374,9 +425,8 @@ mod tests {
         }
 
         /// More bytes or more FLOPs never take less time: a GEMM grown along N or K, under
-        /// the same profile, is at least as slow, to within a part in 10,000 (doubling N
-        /// can shorten one SM's serial share of the weights by a few parts in a million:
-        /// 449 -> 898 at M = 1, K = 128 on one profile).
+        /// the same profile, is at least as slow, to within the padding of its fragments
+        /// and chunks ([`GROWTH_TOLERANCE`]).
         #[test]
         fn a_calibrated_gemm_grows_with_its_sides(
             which in any::<prop::sample::Index>(),
@@ -395,9 +445,9 @@ mod tests {
             let (Some(t), Some(wider)) = (time(m, n, k), time(m, 2 * n, k)) else {
                 return Ok(());
             };
-            prop_assert!(wider >= t * (1.0 - 1e-4), "N x 2: {wider} < {t}");
+            prop_assert!(wider >= t * (1.0 - GROWTH_TOLERANCE), "N x 2: {wider} < {t}");
             let deeper = time(m, n, 2 * k).unwrap();
-            prop_assert!(deeper >= t * (1.0 - 1e-4), "K x 2: {deeper} < {t}");
+            prop_assert!(deeper >= t * (1.0 - GROWTH_TOLERANCE), "K x 2: {deeper} < {t}");
         }
     }
 

@@ -70,22 +70,26 @@ pub fn reduced_split_k(hw: &Hardware, activations: Format) -> u64 {
 }
 
 /// Whether an `m x n x k` GEMM with `activations` on `hw` runs as two dependent kernels:
-/// partial products over slices of K, then a reduction of the partial sums. A GEMM whose
-/// 128 x 128 output tiles fill at most an eighth of the SMs, over a K of at least 2,048
-/// ([`reduced_split_k`]), leaves most of the GPU idle unless K is split; the split's second step is
-/// a kernel of its own, whose launch and prologue no pipeline hides. Kernels with block
-/// scales keep each tile on one SM and do not split (NVFP4's tables grow with K at one
-/// SM's rate). Read off NVIDIA's GEMM tables, not a kernel library's source: H100 BF16 at
-/// M = 8, N = 256 takes 2.7 us at K = 64 and 4.7 us at K = 1,536, flat at 5.9 us from
-/// K = 2,560 to 7,168, while its bytes take under 1 us; counting this step brings BF16's
-/// held-out p90 from 26-30 % to 18-23 % on Hopper and Blackwell (NVFP4's would rise from
-/// 23 to 40 %, so block-scaled GEMMs are left out).
+/// partial products over slices of K, then a reduction of the partial sums. A GEMM with
+/// fewer 128 x 128 output tiles than SMs, over a K of at least 2,048
+/// ([`reduced_split_k`]), leaves SMs idle unless K is shared out, as [`tile_efficiency`]
+/// counts it; the split's second step is a kernel of its own, whose launch and prologue no
+/// pipeline hides. Kernels with block scales keep each tile on one SM and do not split
+/// (NVFP4's tables grow with K at one SM's rate). Read off NVIDIA's GEMM tables, not a
+/// kernel library's source: H100 BF16 at M = 8, N = 256 takes 2.7 us at K = 64 and 4.7 us
+/// at K = 1,536, flat at 5.9 us from K = 2,560 to 7,168, while its bytes take under 1 us;
+/// counting this step brings BF16's held-out p90 from 26-30 % to about 20 % on Hopper and
+/// Blackwell (NVFP4's would rise from 23 to 40 %, so block-scaled GEMMs are left out).
+/// The step holds for any number of tiles short of one per SM: the tables take no less
+/// time for a wider GEMM of a few tiles more (H200 BF16 at M = 1, K = 2,048: 5.7 us at
+/// N = 2,048, 16 tiles; 6.5 us at N = 2,560, 20 tiles), and a step that stopped at a few
+/// tiles would make the wider GEMM the faster one.
 pub fn reduces_partial_sums(m: u64, n: u64, k: u64, activations: Format, hw: &Hardware) -> bool {
     let sms = hw.sms();
     let tiles = m.div_ceil(TILE) * n.div_ceil(TILE);
     sms > 0
         && !activations.is_block_scaled()
-        && tiles * 8 <= u64::from(sms)
+        && tiles < u64::from(sms)
         && k >= reduced_split_k(hw, activations)
 }
 

@@ -174,17 +174,17 @@ fn few_tiles_over_a_long_k_reduce_their_partial_sums_in_a_second_kernel() {
     // H100, 132 SMs: M = 8, N = 256 is 2 tiles; from K = 2,048 it splits and reduces.
     assert!(!reduces_partial_sums(8, 256, 1536, Format::Bf16, &h100));
     assert!(reduces_partial_sums(8, 256, 2048, Format::Bf16, &h100));
-    // 16 tiles fill at most an eighth of 132 SMs; 17 do not.
+    // 131 tiles leave one of 132 SMs idle; 132 fill them.
     assert!(reduces_partial_sums(
         128,
-        2048,
+        131 * 128,
         4096,
         Format::Fp8E4m3,
         &h100
     ));
     assert!(!reduces_partial_sums(
         128,
-        2176,
+        132 * 128,
         4096,
         Format::Fp8E4m3,
         &h100
