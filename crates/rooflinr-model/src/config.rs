@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::error::ModelError;
 
 /// `model_type` values understood.
-pub const SUPPORTED_FAMILIES: [&str; 11] = [
+pub const SUPPORTED_FAMILIES: [&str; 12] = [
     "llama",
     "mistral",
     "qwen2",
@@ -21,6 +21,7 @@ pub const SUPPORTED_FAMILIES: [&str; 11] = [
     "kimi_k2",
     "kimi_k25",
     "minimax_m2",
+    "gpt_oss",
 ];
 
 /// Architecture family, from `model_type`.
@@ -43,6 +44,11 @@ pub enum Family {
     /// token's whole query and key (`qk_norm_type: per_layer`), rotary embedding on part of
     /// each head (`rotary_dim`), routed experts in every layer, no shared expert.
     MiniMaxM2,
+    /// OpenAI's gpt-oss (`gpt_oss`: gpt-oss-20b and -120b): grouped-query attention with
+    /// biases and a learned sink per head, layers alternating between a 128-token sliding
+    /// window and full attention (`layer_types`), routed experts with biases in every
+    /// layer, no shared expert (OpenAI, "gpt-oss-120b & gpt-oss-20b Model Card", 2025).
+    GptOss,
     /// DeepSeek-V2/V3/R1 (MLA, shared experts, leading dense layers), and Moonshot's Kimi
     /// K2 (`kimi_k2`), whose published config is DeepSeek-V3's architecture
     /// (`DeepseekV3ForCausalLM`) with its own sizes.
@@ -115,9 +121,14 @@ pub struct ModelConfig {
     pub moe: Option<Moe>,
     /// Multi-head latent attention, if used.
     pub mla: Option<Mla>,
-    /// Sliding-window attention in every layer: each token attends to at most this many
-    /// tokens and the KV cache keeps only them (Mistral-7B-v0.1's `sliding_window`, 4096).
+    /// Sliding-window attention: each token of a windowed layer attends to at most this
+    /// many tokens and that layer's KV cache keeps only them (Mistral-7B-v0.1's
+    /// `sliding_window`, 4096, in every layer; gpt-oss's 128 in every other layer).
     pub sliding_window: Option<u64>,
+    /// Layers under the sliding window ([`ModelConfig::sliding_window`]): every layer
+    /// for Mistral and Mixtral, the `sliding_attention` entries of `layer_types` for
+    /// gpt-oss, 0 without a window.
+    pub window_layers: u64,
 }
 
 /// Upper bounds that keep every product finite and every allocation small.
@@ -234,6 +245,7 @@ impl ModelConfig {
             "mixtral" => Family::Mixtral,
             "deepseek_v3" | "deepseek_v2" | "kimi_k2" => Family::DeepSeek,
             "minimax_m2" => Family::MiniMaxM2,
+            "gpt_oss" => Family::GptOss,
             other => {
                 return Err(ModelError::UnknownFamily {
                     family: other.chars().take(64).collect(),
@@ -321,6 +333,22 @@ impl ModelConfig {
                     dense_layers: 0,
                 })
             }
+            Family::GptOss => {
+                // Its experts are `intermediate_size` wide (transformers'
+                // `GptOssConfig`); `experts_per_token` is the name in OpenAI's own config.
+                let experts = f.int("num_local_experts", 1, MAX_EXPERTS)?;
+                let top_k = match f.optional_int("num_experts_per_tok", 1, experts)? {
+                    Some(k) => k,
+                    None => f.int("experts_per_token", 1, experts)?,
+                };
+                Some(Moe {
+                    experts,
+                    top_k,
+                    expert_intermediate: intermediate,
+                    shared_experts: 0,
+                    dense_layers: 0,
+                })
+            }
             Family::MiniMaxM2 => {
                 // A shared expert of its own width is not modelled.
                 if let Some(shared) = f.optional_int("shared_intermediate_size", 0, MAX_DIM)?
@@ -387,7 +415,13 @@ impl ModelConfig {
                 }
                 None
             }
+            Family::GptOss => Some(f.int("sliding_window", 1, MAX_CONTEXT)?),
             Family::Llama | Family::DeepSeek | Family::MiniMaxM2 => None,
+        };
+        let window_layers = match (family, sliding_window) {
+            (_, None) => 0,
+            (Family::GptOss, Some(_)) => windowed_layers(&f, layers)?,
+            (_, Some(_)) => layers,
         };
         let qk_norm = match family {
             Family::Qwen3 | Family::Qwen3Moe => true,
@@ -427,6 +461,41 @@ impl ModelConfig {
             moe,
             mla,
             sliding_window,
+            window_layers,
         })
     }
+}
+
+/// The layers of `layers` that `layer_types` puts under the sliding window: its
+/// `sliding_attention` entries. Where a gpt-oss config has no `layer_types`, every other
+/// layer from the first, as transformers' `GptOssConfig` fills it in.
+fn windowed_layers(f: &Fields<'_>, layers: u64) -> Result<u64, ModelError> {
+    let Some(types) = f.get("layer_types") else {
+        return Ok(layers.div_ceil(2));
+    };
+    let types = types
+        .as_array()
+        .ok_or_else(|| ModelError::invalid("layer_types", "expected a list of attention kinds"))?;
+    if types.len() as u64 != layers {
+        let problem = format!(
+            "{} entries for {layers} layers (num_hidden_layers)",
+            types.len()
+        );
+        return Err(ModelError::invalid("layer_types", problem));
+    }
+    let mut windowed = 0;
+    for kind in types {
+        match kind.as_str() {
+            Some("sliding_attention") => windowed += 1,
+            Some("full_attention") => {}
+            _ => {
+                let problem = format!(
+                    "expected \"sliding_attention\" or \"full_attention\", got {}",
+                    kind.to_string().chars().take(64).collect::<String>()
+                );
+                return Err(ModelError::invalid("layer_types", problem));
+            }
+        }
+    }
+    Ok(windowed)
 }

@@ -5,7 +5,7 @@ use crate::config::ModelConfig;
 use crate::error::ModelError;
 
 /// (key, published parameter count in billions with its source, config.json text)
-pub const PRESETS: [(&str, &str, &str); 14] = [
+pub const PRESETS: [(&str, &str, &str); 16] = [
     (
         "llama-3-8b",
         "8.03 B (model card)",
@@ -75,6 +75,16 @@ pub const PRESETS: [(&str, &str, &str); 14] = [
         "minimax-m2.5",
         "229.9 B total, 9.8 B active (MiniMax's report, 2026)",
         include_str!("../presets/minimax-m2.5.json"),
+    ),
+    (
+        "gpt-oss-20b",
+        "20.9 B total, 3.6 B active (OpenAI's model card; the active count without the embedding)",
+        include_str!("../presets/gpt-oss-20b.json"),
+    ),
+    (
+        "gpt-oss-120b",
+        "116.8 B total, 5.1 B active (OpenAI's model card; the active count without the embedding)",
+        include_str!("../presets/gpt-oss-120b.json"),
     ),
 ];
 

@@ -13,6 +13,8 @@
 //!   scale-up domain (8 on HGX boards), the row is read as k GPUs with attention TP k (or
 //!   DP k) and EP k, and its concurrency is taken from `silicon_concurrency`.
 //! - Mixed MoE TP x EP (both above 1) is not modelled: refused.
+//! - A checkpoint that quantises only its routed experts (gpt-oss) is refused
+//!   ([`EXPERTS_ONLY_CHECKPOINTS`]).
 //! - Concurrency is `silicon_concurrency` in `silicon_data_source` where given, else
 //!   `batch_size x attention DP` (an `agg` row's batch is per attention rank). Where the
 //!   concurrency is a whole multiple (2 or more) of `batch_size x attention DP`, the run
@@ -179,9 +181,21 @@ pub fn model_key(model_path: &str) -> Option<&'static str> {
         "Qwen/Qwen3-235B-A22B" | "Qwen/Qwen3-235B-A22B-FP8" => "qwen3-235b-a22b",
         "moonshotai/Kimi-K2.5" | "nvidia/Kimi-K2.5-NVFP4" => "kimi-k2.5",
         "MiniMaxAI/MiniMax-M2.5" | "nvidia/MiniMax-M2.5-NVFP4" => "minimax-m2.5",
+        "openai/gpt-oss-120b" => "gpt-oss-120b",
         _ => return None,
     })
 }
+
+/// Presets whose checkpoint quantises only the routed experts: gpt-oss ships them in MXFP4
+/// and its `quantization_config` leaves attention, the router, the embedding and the LM
+/// head in BF16 (`modules_to_not_convert`), while the sample labels the whole model
+/// `nvfp4` (or `fp8`). A deployment takes one weights format for every linear layer, so
+/// these rows are refused ([`EXPERTS_ONLY`]) rather than costed in a format they do not run.
+const EXPERTS_ONLY_CHECKPOINTS: [&str; 1] = ["gpt-oss-120b"];
+
+/// The reason [`EXPERTS_ONLY_CHECKPOINTS`]' rows are refused.
+const EXPERTS_ONLY: &str =
+    "experts-only quantised checkpoint (gpt-oss: MXFP4 experts, BF16 attention) not modelled";
 
 /// The registry key of a sample system, and the GPUs of its scale-up domain.
 fn system(name: &str) -> Option<(&'static str, u32)> {
@@ -328,6 +342,9 @@ pub fn read(path: &Path) -> Result<Sample> {
             let Some(preset) = model_key(model) else {
                 return Ok(Err(format!("unreadable:{model}")));
             };
+            if EXPERTS_ONLY_CHECKPOINTS.contains(&preset) {
+                return Ok(Err(EXPERTS_ONLY.into()));
+            }
             let Some((hardware, domain)) = system(get("system")) else {
                 return Ok(Err(format!("system {} not in the registry", get("system"))));
             };
@@ -500,14 +517,16 @@ mod tests {
             // Dense, empty DP.
             "c,source_file=2026-03-25.csv; silicon_concurrency=16,vllm,0.19.0,meta-llama/Llama-3.1-70B,h100_sxm,fp8,agg,8192,1024,fp8,fp8,16,4,1,,1,1,,,,,,,,,,,,,,,300,30",
             // Not yet readable.
-            "d,x,vllm,,openai/gpt-oss-120b,h100_sxm,fp4,agg,1024,1024,,,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
+            "d,x,vllm,,Qwen/Qwen3.5-397B-A17B,h100_sxm,fp4,agg,1024,1024,,,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
+            // Read, but its experts-only MXFP4 checkpoint is not modelled.
+            "g,x,vllm,,openai/gpt-oss-120b,h100_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
             // Inconsistent MoE grid.
             "e,x,sglang,,deepseek-ai/DeepSeek-V3,h200_sxm,fp8,agg,1024,1024,fp8,fp8,4,8,1,1,4,1,,,,,,,,,,,,,,,1,1",
             // Mixed MoE TP x EP.
             "f,x,trtllm,,nvidia/DeepSeek-R1-NVFP4,b200_sxm,fp4,agg,4000,1000,nvfp4,nvfp4,12,8,1,,2,4,,,,,,,,,,,,,,,1,1",
         ])
         .unwrap();
-        assert_eq!(s.rows, 6);
+        assert_eq!(s.rows, 7);
         assert_eq!(s.usable.len(), 3);
         let a = &s.usable[0];
         assert_eq!(
@@ -536,7 +555,8 @@ mod tests {
         );
         assert_eq!(s.empty_dp, 1);
         assert_eq!(s.square_layouts, 1);
-        assert_eq!(s.unreadable.get("openai/gpt-oss-120b"), Some(&1));
+        assert_eq!(s.unreadable.get("Qwen/Qwen3.5-397B-A17B"), Some(&1));
+        assert_eq!(s.refused.get(EXPERTS_ONLY), Some(&1));
         assert_eq!(
             s.refused
                 .get("attention GPUs (TP x DP) differ from the MoE grid (MoE TP x EP)"),

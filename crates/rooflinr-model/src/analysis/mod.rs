@@ -440,7 +440,7 @@ pub fn analyze(
     let storage = params::storage(c, scenario, b);
     let weight_bytes = storage.total;
     let kv_bytes_per_token = kv_bytes_per_token(c, scenario.precision.kv);
-    let kv_cache_bytes = kv_bytes_per_token * (b * cached_tokens(c, scenario.seq) as f64);
+    let kv_cache_bytes = kv_cache_bytes(c, scenario.precision.kv, scenario.seq) * b;
     let required = weight_bytes + kv_cache_bytes;
     let capacity = hardware.memory_capacity.value;
     let kv_crossover_tokens = storage.decode_read / (kv_bytes_per_token * b);
@@ -463,21 +463,29 @@ pub fn analyze(
     })
 }
 
-/// Tokens of a sequence of `seq` the KV cache holds: all of them, or under a sliding window
-/// the last `window` (older ones are never attended to again).
-pub fn cached_tokens(c: &ModelConfig, seq: u64) -> u64 {
-    c.sliding_window.map_or(seq, |w| seq.min(w))
+/// KV-cache bytes one sequence of `seq` tokens holds across all layers: every token in the
+/// layers of full attention, the last `window` in those under a sliding window (older ones
+/// are never attended to again).
+pub fn kv_cache_bytes(c: &ModelConfig, kv: Format, seq: u64) -> Bytes {
+    let windowed = c.sliding_window.map_or(0, |w| c.window_layers * seq.min(w));
+    let full = c.layers.saturating_sub(c.window_layers) * seq;
+    kv_bytes_per_layer_token(c, kv) * (full + windowed) as f64
 }
 
-/// KV-cache bytes one token adds across all layers.
+/// KV-cache bytes one token adds across all layers (while every layer still keeps it).
 pub fn kv_bytes_per_token(c: &ModelConfig, kv: Format) -> Bytes {
+    kv_bytes_per_layer_token(c, kv) * c.layers as f64
+}
+
+/// KV-cache bytes one token adds in one layer.
+fn kv_bytes_per_layer_token(c: &ModelConfig, kv: Format) -> Bytes {
     let per_layer = match &c.mla {
         // One compressed latent plus the shared rotary key per token and layer (DeepSeek-V2
         // paper, arXiv 2405.04434, section 2.1: kv_lora_rank + qk_rope_head_dim values).
         Some(mla) => (mla.kv_lora_rank + mla.qk_rope_dim) as f64,
         None => 2.0 * (c.kv_heads * c.head_dim) as f64,
     };
-    Bytes::from_bits(per_layer * kv.bits_per_element()) * c.layers as f64
+    Bytes::from_bits(per_layer * kv.bits_per_element())
 }
 
 #[cfg(test)]

@@ -376,9 +376,18 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, step: &Step) {
             v_dim: hd,
             causal: true,
             shared_kv: false,
-            window: c.sliding_window.map(|w| w as f64),
+            window: None,
         };
-        attention(w, layers, shape, Role::Attention);
+        // Layers under a sliding window attend to its last tokens only; the rest to all.
+        let windowed = c.window_layers as f64;
+        let window = c.sliding_window.map(|w| w as f64);
+        attention(w, layers - windowed, shape, Role::Attention);
+        attention(
+            w,
+            windowed,
+            AttentionShape { window, ..shape },
+            Role::Attention,
+        );
     }
     w.push(
         OpId::OProj,

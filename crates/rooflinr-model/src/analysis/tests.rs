@@ -75,6 +75,24 @@ fn parameter_counts_match_the_published_ones() {
     let embeddings = 2.0 * (m.vocab * m.hidden) as f64;
     let active = (p.active - embeddings) / 1e9;
     assert!((active / 9.8 - 1.0).abs() < 0.005, "{active} B active");
+    // gpt-oss (OpenAI's model card, table 1): 20.91 / 116.83 B total, 3.61 / 5.13 B active,
+    // the active counts with the LM head but not the embedding table. The experts' and the
+    // output projection's biases (0.03 % of the whole) are not counted.
+    for (preset, total_b, active_b) in
+        [("gpt-oss-20b", 20.91, 3.61), ("gpt-oss-120b", 116.83, 5.13)]
+    {
+        let c = presets::get(preset).unwrap();
+        let p = params::count(&c);
+        let active = (p.active - (c.vocab * c.hidden) as f64) / 1e9;
+        assert!(
+            (p.total / 1e9 / total_b - 1.0).abs() < 0.002,
+            "{preset}: {p:?}"
+        );
+        assert!(
+            (active / active_b - 1.0).abs() < 0.005,
+            "{preset}: {active} B active"
+        );
+    }
 }
 
 #[test]
@@ -375,4 +393,86 @@ fn qwen_sliding_windows_on_some_layers_are_refused_not_ignored() {
     ))
     .unwrap();
     assert_eq!(off.sliding_window, None);
+}
+
+#[test]
+fn gpt_oss_windows_every_other_layer_and_caches_only_the_window_there() {
+    let c = presets::get("gpt-oss-120b").unwrap();
+    assert_eq!(
+        (c.sliding_window, c.window_layers, c.layers),
+        (Some(128), 18, 36)
+    );
+    let h200 = registry::get("h200").unwrap();
+    let at = |seq| {
+        analyze(
+            &c,
+            &h200,
+            &scenario(Phase::Decode, 2, seq, Format::Bf16, Format::Bf16),
+            &Efficiency::IDEAL,
+        )
+        .unwrap()
+    };
+    // 18 full layers hold all 8,192 tokens, 18 windowed ones the last 128: two sequences
+    // of 8 KV heads x 64 channels, keys and values, 2 bytes each.
+    let per_token_layer = 2.0 * 8.0 * 64.0 * 2.0;
+    assert_eq!(
+        at(8192).kv_cache_bytes,
+        Bytes(2.0 * per_token_layer * (18.0 * 8192.0 + 18.0 * 128.0))
+    );
+    // Decode attends to every key in the full layers and to 128 in the windowed ones.
+    let long = at(8192);
+    let attention: Vec<_> = long
+        .ops
+        .iter()
+        .filter(|o| o.id == OpId::Attention)
+        .map(|o| (o.count, o.op))
+        .collect();
+    assert_eq!(attention.len(), 2, "{attention:?}");
+    assert!(matches!(attention[0], (18.0, Op::FusedAttention(s)) if s.window.is_none()));
+    assert!(matches!(attention[1], (18.0, Op::FusedAttention(s)) if s.window == Some(128.0)));
+    // Within the window both kinds of layer cost the same.
+    let short = at(64);
+    let per_op: Vec<_> = short
+        .ops
+        .iter()
+        .filter(|o| o.id == OpId::Attention)
+        .map(|o| o.time)
+        .collect();
+    assert_eq!(per_op[0], per_op[1]);
+}
+
+#[test]
+fn gpt_oss_layer_types_are_read_and_checked() {
+    let text = presets::PRESETS
+        .iter()
+        .find(|(k, _, _)| *k == "gpt-oss-20b")
+        .unwrap()
+        .2;
+    let all_full = text.replace("sliding_attention", "full_attention");
+    assert_eq!(ModelConfig::from_json(&all_full).unwrap().window_layers, 0);
+    // Without layer_types, every other layer from the first, as transformers fills it in.
+    let mut value: serde_json::Value = serde_json::from_str(text).unwrap();
+    value.as_object_mut().unwrap().remove("layer_types");
+    assert_eq!(ModelConfig::from_value(&value).unwrap().window_layers, 12);
+    for (bad, names) in [
+        (
+            text.replace("\"full_attention\"]", "\"chunked_attention\"]"),
+            "chunked_attention",
+        ),
+        (
+            text.replace("\"full_attention\", ", ""),
+            "13 entries for 24 layers",
+        ),
+        (
+            text.replace("\"sliding_window\": 128", "\"sliding_window\": null"),
+            "sliding_window",
+        ),
+    ] {
+        let e = ModelConfig::from_json(&bad).unwrap_err().to_string();
+        assert!(
+            e.contains("layer_types") || e.contains("sliding_window"),
+            "{e}"
+        );
+        assert!(e.contains(names), "{e}");
+    }
 }

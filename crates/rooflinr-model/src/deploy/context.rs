@@ -8,8 +8,7 @@ use super::{
     collective_profile,
 };
 use crate::analysis::{
-    self, Block, OpId, OpReport, Phase, Scenario, SeqGroup, Step, WeightShard, kv_bytes_per_token,
-    weights_per_gpu,
+    self, Block, OpId, OpReport, Phase, Scenario, SeqGroup, Step, WeightShard, weights_per_gpu,
 };
 use crate::config::ModelConfig;
 use crate::error::ModelError;
@@ -270,9 +269,8 @@ impl Context<'_> {
 
     /// One sequence's KV cache on one GPU at `context` tokens.
     fn kv_per_sequence(&self, scenario: &Scenario, context: u64) -> Bytes {
-        let tokens = analysis::cached_tokens(self.config, context) as f64;
-        kv_bytes_per_token(self.config, scenario.precision.kv)
-            * (self.layer_fraction() / self.kv_split() * tokens)
+        analysis::kv_cache_bytes(self.config, scenario.precision.kv, context)
+            * (self.layer_fraction() / self.kv_split())
     }
 
     fn weights(&self, scenario: &Scenario) -> Bytes {

@@ -152,24 +152,32 @@ fn evaluate_model(
             })
         })
         .transpose()?;
-    // The same operator in another analysis of the model, matched by id.
-    let same = |other: &ModelAnalysis, o: &OpReport| -> OpReport {
-        other.ops.iter().find(|x| x.id == o.id).unwrap_or(o).clone()
+    // The same operator in another analysis of the model: the one at the same place in its
+    // list (an id can come more than once: attention over a window and over all tokens),
+    // else the first with its id.
+    let same = |other: &ModelAnalysis, i: usize, o: &OpReport| -> OpReport {
+        other
+            .ops
+            .get(i)
+            .filter(|x| x.id == o.id)
+            .or_else(|| other.ops.iter().find(|x| x.id == o.id))
+            .unwrap_or(o)
+            .clone()
     };
-    let pick = |o: &OpReport| -> OpReport {
+    let pick = |(i, o): (usize, &OpReport)| -> OpReport {
         if o.id == OpId::Attention
             && let Some(a) = &kernel
         {
-            return same(a, o);
+            return same(a, i, o);
         }
         match &side {
             // Mixed precision: everything but the MLP block takes the attention side's
             // formats (the norms, embedding and LM head included).
-            Some(s) if o.id.block() != Block::Mlp => same(s, o),
+            Some(s) if o.id.block() != Block::Mlp => same(s, i, o),
             _ => o.clone(),
         }
     };
-    let ops: Vec<OpReport> = main.ops.iter().map(pick).collect();
+    let ops: Vec<OpReport> = main.ops.iter().enumerate().map(pick).collect();
     let time: Seconds = ops.iter().map(|o| o.time).sum();
     // Activation quantisation: one per linear input, shared inputs once.
     let inputs: Vec<(f64, f64)> = ops

@@ -7,7 +7,7 @@
 //! The formulas, each where it is computed:
 //! - A prefill worker runs prefill-only steps of the prompts waiting, up to its token
 //!   budget; a decode worker runs decode-only steps of its share of the running requests.
-//! - The KV cache of a prompt (`P` tokens x [`crate::analysis::kv_bytes_per_token`]) goes
+//! - The KV cache of a prompt ([`crate::analysis::kv_cache_bytes`] of its `P` tokens) goes
 //!   from the prefill worker's GPUs to the decode worker's, each GPU sending its part: over
 //!   the scale-up fabric when both workers fit in one domain (GB200 NVL72), else the
 //!   network, at each link's bandwidth per GPU, plus one latency.
@@ -27,7 +27,7 @@
 
 use super::cost::StepCost;
 use super::{HostOverhead, RequestShape, Scheduler};
-use crate::analysis::{Phase, Scenario, SeqGroup, Step, kv_bytes_per_token};
+use crate::analysis::{Phase, Scenario, SeqGroup, Step, kv_cache_bytes};
 use crate::config::ModelConfig;
 use crate::deploy::{Context, DeployOptions, Layout, MAX_GPUS, Serving, Workload};
 use crate::error::ModelError;
@@ -178,7 +178,7 @@ pub fn kv_transfer(
     prompt: u64,
     options: &DeployOptions,
 ) -> Result<(Bytes, Seconds), ModelError> {
-    let bytes = kv_bytes_per_token(config, scenario.precision.kv) * prompt as f64;
+    let bytes = kv_cache_bytes(config, scenario.precision.kv, prompt);
     let ic = hardware.interconnect.as_ref().ok_or_else(|| {
         ModelError::invalid(
             "interconnect",
