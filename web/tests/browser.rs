@@ -112,6 +112,7 @@ async fn default_view_shows_the_model_crates_answer() {
             precision: Precision::uniform(Format::Fp16),
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
     )

@@ -162,6 +162,7 @@ fn model_json_matches_the_model() {
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let a = analysis::analyze(
         &presets::get("llama-3-8b").unwrap(),
@@ -186,6 +187,71 @@ fn model_json_matches_the_model() {
         close(o, "time_s", want.time.get());
         assert_eq!(o["bound"], want.bound().name());
     }
+}
+
+#[test]
+fn the_experts_can_run_formats_of_their_own() {
+    // gpt-oss's checkpoint: MXFP4 experts, BF16 elsewhere.
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "model",
+            "--preset",
+            "gpt-oss-120b",
+            "--hardware",
+            "h200",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        json(&a)
+    };
+    let checkpoint = args(&["--expert-weights", "mxfp4"]);
+    let s = Scenario {
+        phase: Phase::Decode,
+        batch: 1,
+        seq: 4096,
+        precision: Precision::uniform(Format::Bf16),
+        attention: AttentionKernel::Fused,
+        quantize_embeddings: false,
+        experts: Some(rooflinr_model::analysis::ExpertFormats {
+            weights: Format::MxFp4,
+            activations: Format::Bf16,
+        }),
+    };
+    let a = analysis::analyze(
+        &presets::get("gpt-oss-120b").unwrap(),
+        &registry::get("h200").unwrap(),
+        &s,
+        &Efficiency::IDEAL,
+    )
+    .unwrap();
+    close(&checkpoint, "weight_bytes", a.weight_bytes.get());
+    let all_bf16 = args(&[]);
+    assert!(
+        checkpoint["weight_bytes"].as_f64().unwrap()
+            < 0.3 * all_bf16["weight_bytes"].as_f64().unwrap()
+    );
+    let text = stdout(&[
+        "model",
+        "--preset",
+        "gpt-oss-120b",
+        "--hardware",
+        "h200",
+        "--expert-weights",
+        "mxfp4",
+    ]);
+    assert!(text.contains("experts mxfp4 x bf16"), "{text}");
+    check_error(
+        &[
+            "model",
+            "--preset",
+            "gpt-oss-120b",
+            "--hardware",
+            "h200",
+            "--expert-activations",
+            "mxfp8-e4m3",
+        ],
+        "--expert-weights",
+    );
 }
 
 #[test]
@@ -684,6 +750,7 @@ fn a_model_with_activations_in_format_counts_no_quantisation_pass() {
         precision: Precision::uniform(Format::Fp8E4m3),
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let config = presets::get("llama-3-8b").unwrap();
     let a = analysis::analyze(&config, &hw, &scenario, &Efficiency::IDEAL).unwrap();
@@ -986,6 +1053,7 @@ fn deploy_json_matches_the_model_and_searches() {
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let expected = deploy::evaluate(
         &presets::get("llama-3-70b").unwrap(),

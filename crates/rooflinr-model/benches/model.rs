@@ -31,6 +31,7 @@ fn deepseek_decode(c: &mut Criterion) {
             },
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         };
         group.bench_function(format.name(), |b| {
             b.iter(|| {
@@ -97,6 +98,7 @@ fn llm_viewer_example(c: &mut Criterion) {
         precision: Precision::uniform(Format::Fp16),
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let (prefill, decode) = (scenario(Phase::Prefill), scenario(Phase::Decode));
     c.bench_function("llm_viewer_llama2_7b_a100_both_phases", |b| {
@@ -127,6 +129,7 @@ fn deepseek_deployment_search(c: &mut Criterion) {
         precision,
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let space = SearchSpace {
         gpu_counts: Vec::new(),

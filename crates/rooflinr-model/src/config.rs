@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::ModelError;
+use crate::format::Format;
 
 /// `model_type` values understood.
 pub const SUPPORTED_FAMILIES: [&str; 12] = [
@@ -129,6 +130,11 @@ pub struct ModelConfig {
     /// for Mistral and Mixtral, the `sliding_attention` entries of `layer_types` for
     /// gpt-oss, 0 without a window.
     pub window_layers: u64,
+    /// The format the published checkpoint stores its routed experts in where its
+    /// `quantization_config` quantises only them: gpt-oss's `quant_method` `mxfp4`, whose
+    /// `modules_to_not_convert` leave attention, the router, the embedding and the LM head
+    /// in BF16. `None` for any other checkpoint.
+    pub checkpoint_experts: Option<Format>,
 }
 
 /// Upper bounds that keep every product finite and every allocation small.
@@ -441,6 +447,7 @@ impl ModelConfig {
             }
             _ => false,
         };
+        let checkpoint_experts = checkpoint_experts(&f, moe.is_some())?;
         let rotary_dim = f
             .optional_int("rotary_dim", 1, head_dim)?
             .unwrap_or(head_dim);
@@ -462,7 +469,28 @@ impl ModelConfig {
             mla,
             sliding_window,
             window_layers,
+            checkpoint_experts,
         })
+    }
+}
+
+/// The routed experts' format of a checkpoint whose `quantization_config` quantises only
+/// them ([`ModelConfig::checkpoint_experts`]): `mxfp4` (gpt-oss; transformers' `Mxfp4Config`
+/// quantises the experts' projections alone). Other methods say nothing here.
+fn checkpoint_experts(f: &Fields<'_>, has_experts: bool) -> Result<Option<Format>, ModelError> {
+    let Some(config) = f.get("quantization_config") else {
+        return Ok(None);
+    };
+    let config = config
+        .as_object()
+        .ok_or_else(|| ModelError::invalid("quantization_config", "expected an object"))?;
+    match config.get("quant_method").and_then(Value::as_str) {
+        Some("mxfp4") if has_experts => Ok(Some(Format::MxFp4)),
+        Some("mxfp4") => Err(ModelError::invalid(
+            "quantization_config.quant_method",
+            "mxfp4 quantises routed experts, and this model has none",
+        )),
+        _ => Ok(None),
     }
 }
 

@@ -150,6 +150,7 @@ proptest! {
                 precision: Precision::uniform(Format::Bf16),
                 attention: AttentionKernel::Fused,
                 quantize_embeddings: false,
+                experts: None,
             };
             let a = analysis::analyze(&config, &hw, &s, &Efficiency::IDEAL).unwrap();
             prop_assert!(a.time.get().is_finite() && a.time.get() > 0.0);

@@ -55,6 +55,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             },
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
     )?;
@@ -95,6 +96,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             precision: Precision::uniform(Format::Bf16),
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
     )?;
@@ -144,6 +146,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             precision: Precision::uniform(Format::Bf16),
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
     )?;
@@ -203,6 +206,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let times = client
         .execute(
@@ -267,6 +271,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             },
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
         rooflinr_model::deploy::Layout {
@@ -385,6 +390,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             },
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
         &workers,
@@ -515,6 +521,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             precision,
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
         &rooflinr_model::deploy::SearchSpace {

@@ -417,6 +417,7 @@ pub fn model(state: &State, hw: &Hardware) -> Result<ModelView, Problem> {
         precision: precision(state)?,
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let eff = Efficiency::IDEAL;
     let run = |s: &Scenario| {

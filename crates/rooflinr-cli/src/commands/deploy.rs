@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
+use rooflinr_model::analysis::{AttentionKernel, ExpertFormats, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint};
 use rooflinr_model::deploy::{
@@ -51,6 +51,14 @@ pub struct Args {
     /// KV-cache format (defaults to the activations').
     #[arg(long)]
     kv: Option<Format>,
+    /// The routed experts' weight format where it differs from the other layers'
+    /// (gpt-oss's checkpoint: `--weights bf16 --expert-weights mxfp4`).
+    #[arg(long, value_name = "FORMAT")]
+    expert_weights: Option<Format>,
+    /// What the routed experts' GEMMs multiply their weights with (defaults to the
+    /// activations'; TensorRT-LLM runs gpt-oss's on Blackwell in MXFP8).
+    #[arg(long, value_name = "FORMAT", requires = "expert_weights")]
+    expert_activations: Option<Format>,
     /// Tensor-parallel degree.
     #[arg(long, default_value_t = 1)]
     tp: u32,
@@ -398,6 +406,10 @@ pub(super) fn scenario(args: &Args, weights: Format) -> Scenario {
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: args.expert_weights.map(|weights| ExpertFormats {
+            weights,
+            activations: args.expert_activations.unwrap_or(args.activations),
+        }),
     }
 }
 

@@ -114,15 +114,12 @@ pub(super) fn print_deployment(
     args: &Args,
 ) {
     let l = d.layout;
-    let p = &scenario.precision;
     println!(
-        "{} on {} x {} ({l}) | weights {}, activations {}, kv {} | prompt {}, output {}, {} at once | {}",
+        "{} on {} x {} ({l}) | {} | prompt {}, output {}, {} at once | {}",
         config.name,
         l.gpus(),
         hw.name,
-        p.weights,
-        p.activations,
-        p.kv,
+        scenario.formats(),
         args.prompt,
         args.output,
         args.concurrency,

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, Scenario};
+use rooflinr_model::analysis::{self, AttentionKernel, ExpertFormats, ModelAnalysis, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::Hardware;
@@ -45,6 +45,14 @@ pub struct Args {
     /// Quantise the embedding table and LM head too.
     #[arg(long)]
     quantize_embeddings: bool,
+    /// The routed experts' weight format where it differs from the other layers'
+    /// (gpt-oss's checkpoint: `--weights bf16 --expert-weights mxfp4`).
+    #[arg(long, value_name = "FORMAT")]
+    expert_weights: Option<Format>,
+    /// What the routed experts' GEMMs multiply their weights with (defaults to the
+    /// activations'; TensorRT-LLM runs gpt-oss's on Blackwell in MXFP8).
+    #[arg(long, value_name = "FORMAT", requires = "expert_weights")]
+    expert_activations: Option<Format>,
     /// Print JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -173,6 +181,10 @@ fn scenario(args: &Args) -> Scenario {
             AttentionKernel::Fused
         },
         quantize_embeddings: args.quantize_embeddings,
+        experts: args.expert_weights.map(|weights| ExpertFormats {
+            weights,
+            activations: args.expert_activations.unwrap_or(args.activations),
+        }),
     }
 }
 
@@ -249,16 +261,13 @@ fn compare(args: &Args) -> Result<()> {
         let all: Vec<&ModelJson> = rows.iter().map(|(_, j, _)| j).collect();
         return super::print_json(&all);
     }
-    let p = &scenario.precision;
     println!(
-        "{} | {} batch {} seq {} | weights {}, activations {}, kv {} | {}\n",
+        "{} | {} batch {} seq {} | {} | {}\n",
         config.name,
         scenario.phase.name(),
         scenario.batch,
         scenario.seq,
-        p.weights,
-        p.activations,
-        p.kv,
+        scenario.formats(),
         if args.calibrated {
             "expected (roofline with fitted kernel terms where shipped), not measured"
         } else {
@@ -341,17 +350,14 @@ fn to_json(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis) -> M
 }
 
 fn print_tables(config: &ModelConfig, hw: &str, s: &Scenario, a: &ModelAnalysis) {
-    let p = &s.precision;
     println!(
-        "{} on {} | {} batch {} seq {} | weights {}, activations {}, kv {} | predicted (roofline), not measured\n",
+        "{} on {} | {} batch {} seq {} | {} | predicted (roofline), not measured\n",
         config.name,
         hw,
         s.phase.name(),
         s.batch,
         s.seq,
-        p.weights,
-        p.activations,
-        p.kv
+        s.formats()
     );
     let mut t = table::new(
         &[

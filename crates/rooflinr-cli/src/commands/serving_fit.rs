@@ -57,7 +57,9 @@ pub fn serving_error_lines(errors: &[ServingError]) -> String {
 }
 
 /// The usable aggregated rows of `sample` as the calculator's
-/// `web/assets/measured-serving-runs.csv` holds them.
+/// `web/assets/measured-serving-runs.csv` holds them: all but those whose experts run in
+/// formats of their own (gpt-oss's checkpoint), which a calculator deployment's one weights
+/// format does not set.
 pub fn measured_runs(sample: &serving_sample::Sample) -> Vec<MeasuredRun> {
     sample
         .usable
@@ -66,6 +68,9 @@ pub fn measured_runs(sample: &serving_sample::Sample) -> Vec<MeasuredRun> {
             let serving_sample::Serving::Aggregated(l) = r.serving else {
                 return None;
             };
+            if r.experts.is_some() {
+                return None;
+            }
             Some(MeasuredRun {
                 model: r.model.clone(),
                 preset: runs::architecture(r.preset).to_string(),
@@ -296,7 +301,7 @@ pub fn run(
             );
         }
         println!(
-            "web/assets/{} holds the sample's {} usable aggregated rows",
+            "web/assets/{} holds the sample's {} usable aggregated rows of one weights format",
             runs::MEASURED_RUNS_FILE,
             runs::read_runs(SHIPPED_RUNS)?.len()
         );

@@ -71,6 +71,7 @@ mod tests {
             concurrency: 64,
             weights: Format::NvFp4,
             activations: Format::NvFp4,
+            experts: None,
             serving: Serving::Aggregated(SampleLayout {
                 tp: 8,
                 pp: 1,

@@ -13,8 +13,10 @@
 //!   scale-up domain (8 on HGX boards), the row is read as k GPUs with attention TP k (or
 //!   DP k) and EP k, and its concurrency is taken from `silicon_concurrency`.
 //! - Mixed MoE TP x EP (both above 1) is not modelled: refused.
-//! - A checkpoint that quantises only its routed experts (gpt-oss) is refused
-//!   ([`EXPERTS_ONLY_CHECKPOINTS`]).
+//! - A checkpoint that quantises only its routed experts (gpt-oss's MXFP4,
+//!   `ModelConfig::checkpoint_experts`) runs in its own formats: experts in that format,
+//!   every other layer and the activations in BF16, whatever `gemm_quant_mode` says (the
+//!   sample labels gpt-oss `nvfp4`, and `fp8` on H100 with TensorRT-LLM).
 //! - Concurrency is `silicon_concurrency` in `silicon_data_source` where given, else
 //!   `batch_size x attention DP` (an `agg` row's batch is per attention rank). Where the
 //!   concurrency is a whole multiple (2 or more) of `batch_size x attention DP`, the run
@@ -26,6 +28,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use rooflinr_model::analysis::ExpertFormats;
 use rooflinr_model::format::Format;
 use rooflinr_model::kernel_time::Framework;
 use serde::Serialize;
@@ -139,6 +142,10 @@ pub struct SampleRow {
     pub weights: Format,
     /// Activations' format.
     pub activations: Format,
+    /// The routed experts' formats where the checkpoint stores only them quantised
+    /// (`ModelConfig::checkpoint_experts`: gpt-oss's MXFP4, [`expert_activations`]); the
+    /// linear layers are then BF16, whatever the row's `gemm_quant_mode` says.
+    pub experts: Option<ExpertFormats>,
     /// The layout.
     pub serving: Serving,
     /// Measured time to first token, seconds.
@@ -186,16 +193,17 @@ pub fn model_key(model_path: &str) -> Option<&'static str> {
     })
 }
 
-/// Presets whose checkpoint quantises only the routed experts: gpt-oss ships them in MXFP4
-/// and its `quantization_config` leaves attention, the router, the embedding and the LM
-/// head in BF16 (`modules_to_not_convert`), while the sample labels the whole model
-/// `nvfp4` (or `fp8`). A deployment takes one weights format for every linear layer, so
-/// these rows are refused ([`EXPERTS_ONLY`]) rather than costed in a format they do not run.
-const EXPERTS_ONLY_CHECKPOINTS: [&str; 1] = ["gpt-oss-120b"];
-
-/// The reason [`EXPERTS_ONLY_CHECKPOINTS`]' rows are refused.
-const EXPERTS_ONLY: &str =
-    "experts-only quantised checkpoint (gpt-oss: MXFP4 experts, BF16 attention) not modelled";
+/// What `framework` multiplies a checkpoint's MXFP4 experts with: MXFP8 activations in
+/// TensorRT-LLM on Blackwell, BF16 on Hopper (TensorRT-LLM's
+/// `examples/models/core/gpt_oss/README.md`, "MoE Support Matrix"); BF16 in vLLM and SGLang,
+/// whose MXFP8 path is opt-in (vLLM's `VLLM_USE_FLASHINFER_MOE_MXFP4_MXFP8`).
+fn expert_activations(framework: Framework, blackwell: bool) -> Format {
+    if framework == Framework::TensorRtLlm && blackwell {
+        Format::MxFp8E4m3
+    } else {
+        Format::Bf16
+    }
+}
 
 /// The registry key of a sample system, and the GPUs of its scale-up domain.
 fn system(name: &str) -> Option<(&'static str, u32)> {
@@ -329,7 +337,8 @@ pub fn read(path: &Path) -> Result<Sample> {
         })?;
     }
     let mut sample = Sample::default();
-    let mut has_experts: BTreeMap<&'static str, bool> = BTreeMap::new();
+    // Per preset: whether it has routed experts, and their checkpoint format.
+    let mut models: BTreeMap<&'static str, (bool, Option<Format>)> = BTreeMap::new();
     for (line, record) in reader.records().enumerate() {
         let record = record.with_context(|| format!("line {} of {}", line + 2, path.display()))?;
         sample.rows += 1;
@@ -342,33 +351,46 @@ pub fn read(path: &Path) -> Result<Sample> {
             let Some(preset) = model_key(model) else {
                 return Ok(Err(format!("unreadable:{model}")));
             };
-            if EXPERTS_ONLY_CHECKPOINTS.contains(&preset) {
-                return Ok(Err(EXPERTS_ONLY.into()));
-            }
             let Some((hardware, domain)) = system(get("system")) else {
                 return Ok(Err(format!("system {} not in the registry", get("system"))));
             };
             let Some(framework) = Framework::parse(get("backend")) else {
                 return Ok(Err(format!("backend {} unknown", get("backend"))));
             };
-            let Some((weights, activations)) = formats(get("gemm_quant_mode")) else {
-                return Ok(Err(format!(
-                    "GEMM quantisation {} not modelled",
-                    get("gemm_quant_mode")
-                )));
+            let (moe, checkpoint_experts) = match models.get(preset) {
+                Some(m) => *m,
+                None => {
+                    let c = rooflinr_model::presets::get(preset)?;
+                    let m = (c.moe.is_some(), c.checkpoint_experts);
+                    models.insert(preset, m);
+                    m
+                }
+            };
+            let (weights, activations, experts) = match checkpoint_experts {
+                // The checkpoint's own formats, whatever the row's label.
+                Some(weights) => {
+                    let blackwell =
+                        rooflinr_model::hardware::registry::get(hardware)?.has_tcgen05();
+                    let experts = ExpertFormats {
+                        weights,
+                        activations: expert_activations(framework, blackwell),
+                    };
+                    (Format::Bf16, Format::Bf16, Some(experts))
+                }
+                None => match formats(get("gemm_quant_mode")) {
+                    Some((w, a)) => (w, a, None),
+                    None => {
+                        return Ok(Err(format!(
+                            "GEMM quantisation {} not modelled",
+                            get("gemm_quant_mode")
+                        )));
+                    }
+                },
             };
             let n = |f: &str| number(f, get(f));
             let (isl, osl) = match (n("isl")?, n("osl")?) {
                 (Some(i), Some(o)) if i > 0 && o > 0 => (i, o),
                 _ => return Ok(Err("ISL or OSL missing".into())),
-            };
-            let moe = match has_experts.get(preset) {
-                Some(m) => *m,
-                None => {
-                    let m = rooflinr_model::presets::get(preset)?.moe.is_some();
-                    has_experts.insert(preset, m);
-                    m
-                }
             };
             let degrees = |p: &str| -> Result<[Option<u64>; 5]> {
                 Ok([
@@ -465,6 +487,7 @@ pub fn read(path: &Path) -> Result<Sample> {
                     concurrency,
                     weights,
                     activations,
+                    experts,
                     serving,
                     ttft_s,
                     tpot_s,
@@ -518,7 +541,7 @@ mod tests {
             "c,source_file=2026-03-25.csv; silicon_concurrency=16,vllm,0.19.0,meta-llama/Llama-3.1-70B,h100_sxm,fp8,agg,8192,1024,fp8,fp8,16,4,1,,1,1,,,,,,,,,,,,,,,300,30",
             // Not yet readable.
             "d,x,vllm,,Qwen/Qwen3.5-397B-A17B,h100_sxm,fp4,agg,1024,1024,,,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
-            // Read, but its experts-only MXFP4 checkpoint is not modelled.
+            // Its checkpoint's formats, not the row's nvfp4 label.
             "g,x,vllm,,openai/gpt-oss-120b,h100_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
             // Inconsistent MoE grid.
             "e,x,sglang,,deepseek-ai/DeepSeek-V3,h200_sxm,fp8,agg,1024,1024,fp8,fp8,4,8,1,1,4,1,,,,,,,,,,,,,,,1,1",
@@ -527,7 +550,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(s.rows, 7);
-        assert_eq!(s.usable.len(), 3);
+        assert_eq!(s.usable.len(), 4);
         let a = &s.usable[0];
         assert_eq!(
             a.serving,
@@ -556,7 +579,18 @@ mod tests {
         assert_eq!(s.empty_dp, 1);
         assert_eq!(s.square_layouts, 1);
         assert_eq!(s.unreadable.get("Qwen/Qwen3.5-397B-A17B"), Some(&1));
-        assert_eq!(s.refused.get(EXPERTS_ONLY), Some(&1));
+        let g = s.usable.iter().find(|r| r.id == "g").unwrap();
+        assert_eq!(
+            (g.weights, g.activations, g.experts),
+            (
+                Format::Bf16,
+                Format::Bf16,
+                Some(ExpertFormats {
+                    weights: Format::MxFp4,
+                    activations: Format::Bf16
+                })
+            )
+        );
         assert_eq!(
             s.refused
                 .get("attention GPUs (TP x DP) differ from the MoE grid (MoE TP x EP)"),

@@ -69,7 +69,7 @@ impl Part {
         match self {
             Part::Development => "development (Llama-3.1-70B, DeepSeek-R1)",
             Part::HeldOut => {
-                "held out (Llama-3.1-8B, DeepSeek-V3, Qwen3-235B-A22B, Kimi-K2.5, MiniMax-M2.5)"
+                "held out (Llama-3.1-8B, DeepSeek-V3, Qwen3-235B-A22B, Kimi-K2.5, MiniMax-M2.5, gpt-oss-120b)"
             }
             Part::Frozen => "frozen (Qwen3-32B)",
         }
@@ -295,6 +295,7 @@ fn scenario(row: &SampleRow) -> Scenario {
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: row.experts,
     }
 }
 

@@ -73,6 +73,20 @@ pub struct Scenario {
     pub attention: AttentionKernel,
     /// Quantise the embedding table and LM head with the other weights.
     pub quantize_embeddings: bool,
+    /// The routed experts' formats where they differ from the other linear layers'
+    /// (`precision`): gpt-oss's checkpoint stores its experts in MXFP4 and leaves attention
+    /// in BF16 (its `quantization_config`). `None`: as the other layers'.
+    pub experts: Option<ExpertFormats>,
+}
+
+/// The formats of the routed experts' GEMMs ([`Scenario::experts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpertFormats {
+    /// The experts' weights.
+    pub weights: Format,
+    /// What their GEMMs multiply the weights with (the tokens' activations, quantised to
+    /// this format first where it is not the scenario's).
+    pub activations: Format,
 }
 
 /// Largest batch x sequence product accepted (2^40 tokens): far beyond any real run, and
@@ -80,6 +94,20 @@ pub struct Scenario {
 pub const MAX_TOKENS: u64 = 1 << 40;
 
 impl Scenario {
+    /// The scenario's formats in words: "weights bf16, activations bf16, kv bf16", and the
+    /// experts' where they are their own ("experts mxfp4 x bf16").
+    pub fn formats(&self) -> String {
+        let p = &self.precision;
+        let mut words = format!(
+            "weights {}, activations {}, kv {}",
+            p.weights, p.activations, p.kv
+        );
+        if let Some(e) = self.experts {
+            words += &format!(", experts {} x {}", e.weights, e.activations);
+        }
+        words
+    }
+
     fn validate(&self) -> Result<(), ModelError> {
         if self.batch == 0 {
             return Err(ModelError::invalid("batch", "must be at least 1"));

@@ -173,7 +173,8 @@ pub fn count(c: &ModelConfig) -> ParamCounts {
 
 fn format_of(kind: Kind, s: &Scenario) -> Format {
     match kind {
-        Kind::Quantised | Kind::Routed => s.precision.weights,
+        Kind::Quantised => s.precision.weights,
+        Kind::Routed => s.experts.map_or(s.precision.weights, |e| e.weights),
         Kind::Embedding if s.quantize_embeddings => s.precision.weights,
         Kind::Embedding | Kind::Plain => s.precision.activations,
     }

@@ -215,6 +215,9 @@ pub fn step_ops(
 enum Role {
     /// A quantised linear layer: weights in the weights format.
     Linear,
+    /// A routed expert's linear layer: in the experts' formats where the scenario gives
+    /// them ([`Scenario::experts`]), else as [`Role::Linear`].
+    Experts,
     /// A linear layer whose output is written to the KV cache.
     KvWrite,
     /// Never-quantised parameters (norms, routers) and elementwise work.
@@ -238,6 +241,14 @@ fn precision_for(role: Role, s: &Scenario) -> Precision {
     };
     match role {
         Role::Linear => base,
+        Role::Experts => match s.experts {
+            Some(e) => Precision {
+                activations: e.activations,
+                weights: e.weights,
+                ..base
+            },
+            None => base,
+        },
         Role::KvWrite => Precision {
             output: p.kv,
             ..base
@@ -564,13 +575,13 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
         OpId::ExpertsGateProj,
         moe_layers,
         experts(ie, h),
-        Role::Linear,
+        Role::Experts,
     );
     w.push(
         OpId::ExpertsUpProj,
         moe_layers,
         experts(ie, h),
-        Role::Linear,
+        Role::Experts,
     );
     w.push(
         OpId::ExpertsSiluMul,
@@ -585,7 +596,7 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
         OpId::ExpertsDownProj,
         moe_layers,
         experts(h, ie),
-        Role::Linear,
+        Role::Experts,
     );
     w.push(
         OpId::MoeCombine,

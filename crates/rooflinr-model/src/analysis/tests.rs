@@ -17,6 +17,7 @@ fn scenario(phase: Phase, batch: u64, seq: u64, weights: Format, kv: Format) -> 
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     }
 }
 
@@ -475,4 +476,59 @@ fn gpt_oss_layer_types_are_read_and_checked() {
         );
         assert!(e.contains(names), "{e}");
     }
+}
+
+#[test]
+fn gpt_oss_runs_its_checkpoints_formats_experts_apart() {
+    let c = presets::get("gpt-oss-120b").unwrap();
+    assert_eq!(c.checkpoint_experts, Some(Format::MxFp4));
+    let h200 = registry::get("h200").unwrap();
+    let bf16 = scenario(Phase::Decode, 64, 2048, Format::Bf16, Format::Bf16);
+    let checkpoint = Scenario {
+        experts: Some(ExpertFormats {
+            weights: Format::MxFp4,
+            activations: Format::Bf16,
+        }),
+        ..bf16
+    };
+    let a = analyze(&c, &h200, &checkpoint, &Efficiency::IDEAL).unwrap();
+    let weights_of = |id: OpId| a.ops.iter().find(|o| o.id == id).unwrap().precision.weights;
+    assert_eq!(weights_of(OpId::ExpertsGateProj), Format::MxFp4);
+    assert_eq!(weights_of(OpId::ExpertsDownProj), Format::MxFp4);
+    assert_eq!(weights_of(OpId::QProj), Format::Bf16);
+    assert_eq!(weights_of(OpId::OProj), Format::Bf16);
+    // The stored weights: 36 layers x 128 experts x 3 x 2880^2 in MXFP4 (4.25 bits with
+    // its scale per 32), every other tensor as with BF16 experts.
+    let all_bf16 = analyze(&c, &h200, &bf16, &Efficiency::IDEAL).unwrap();
+    let experts = 36.0 * 128.0 * 3.0 * 2880.0 * 2880.0;
+    let saved = all_bf16.weight_bytes.get() - a.weight_bytes.get();
+    assert!(
+        (saved / (experts * (2.0 - 4.25 / 8.0)) - 1.0).abs() < 1e-9,
+        "{saved}"
+    );
+    // A checkpoint that quantises experts it does not have is refused.
+    let dense = presets::PRESETS
+        .iter()
+        .find(|(k, _, _)| *k == "llama-3.1-8b")
+        .unwrap()
+        .2
+        .trim_end()
+        .trim_end_matches('}')
+        .to_string();
+    let e = ModelConfig::from_json(&format!(
+        "{dense}, \"quantization_config\": {{\"quant_method\": \"mxfp4\"}}}}"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("quantization_config.quant_method"), "{e}");
+    let e = ModelConfig::from_json(&format!("{dense}, \"quantization_config\": 4}}"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("quantization_config"), "{e}");
+    // Other methods say nothing of the experts.
+    let other = ModelConfig::from_json(&format!(
+        "{dense}, \"quantization_config\": {{\"quant_method\": \"fp8\"}}}}"
+    ))
+    .unwrap();
+    assert_eq!(other.checkpoint_experts, None);
 }

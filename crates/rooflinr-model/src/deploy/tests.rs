@@ -25,6 +25,7 @@ fn scenario(weights: Format, kv: Format) -> Scenario {
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     }
 }
 

@@ -124,6 +124,7 @@ fn scenario(req: &Request, p: Precision) -> Scenario {
         precision: p,
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     }
 }
 

@@ -241,6 +241,7 @@ fn mla_rows_are_the_analysis_latent_attention() {
         },
         attention: rooflinr_model::analysis::AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let a = rooflinr_model::analysis::analyze(
         &config,
@@ -1307,6 +1308,7 @@ fn moe_kernels_other_than_the_gated_one_are_groups_of_their_own() {
             precision: Precision::uniform(Format::NvFp4),
             attention: rooflinr_model::analysis::AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         },
         &Efficiency::IDEAL,
     )

@@ -25,6 +25,7 @@ pub(super) fn scenario(weights: Format) -> Scenario {
         },
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     }
 }
 

@@ -183,6 +183,7 @@ fn a_pass_with_activations_in_format_leaves_out_every_gemms_quantisation_pass() 
             precision: Precision::uniform(format),
             attention: AttentionKernel::Fused,
             quantize_embeddings: false,
+            experts: None,
         };
         analysis::analyze(&config, &hw, &scenario, &crate::roofline::Efficiency::IDEAL).unwrap()
     };

@@ -124,6 +124,7 @@ fn bf16_decode(
         precision: Precision::uniform(Format::Bf16),
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
+        experts: None,
     };
     let config = crate::presets::get(preset).unwrap();
     let a = analysis::analyze(&config, hw, &scenario, &crate::roofline::Efficiency::IDEAL).unwrap();
