@@ -71,6 +71,20 @@ pub struct Moe {
     pub dense_layers: u64,
 }
 
+impl Moe {
+    /// `experts` routed experts of `width` in every layer, `top_k` per token, no shared
+    /// expert and no dense layer (Mixtral's, Qwen3's, MiniMax-M2's and gpt-oss's layout).
+    fn routed(experts: u64, top_k: u64, width: u64) -> Moe {
+        Moe {
+            experts,
+            top_k,
+            expert_intermediate: width,
+            shared_experts: 0,
+            dense_layers: 0,
+        }
+    }
+}
+
 /// Multi-head latent attention (DeepSeek).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mla {
@@ -300,13 +314,7 @@ impl ModelConfig {
             Family::Mixtral => {
                 let experts = f.int("num_local_experts", 1, MAX_EXPERTS)?;
                 let top_k = f.int("num_experts_per_tok", 1, experts)?;
-                Some(Moe {
-                    experts,
-                    top_k,
-                    expert_intermediate: intermediate,
-                    shared_experts: 0,
-                    dense_layers: 0,
-                })
+                Some(Moe::routed(experts, top_k, intermediate))
             }
             Family::Qwen3Moe => {
                 // `decoder_sparse_step` k puts the experts in every k-th layer and
@@ -331,13 +339,9 @@ impl ModelConfig {
                     }
                 }
                 let experts = f.int("num_experts", 1, MAX_EXPERTS)?;
-                Some(Moe {
-                    experts,
-                    top_k: f.int("num_experts_per_tok", 1, experts)?,
-                    expert_intermediate: f.int("moe_intermediate_size", 1, MAX_DIM)?,
-                    shared_experts: 0,
-                    dense_layers: 0,
-                })
+                let top_k = f.int("num_experts_per_tok", 1, experts)?;
+                let width = f.int("moe_intermediate_size", 1, MAX_DIM)?;
+                Some(Moe::routed(experts, top_k, width))
             }
             Family::GptOss => {
                 // Its experts are `intermediate_size` wide (transformers'
@@ -347,13 +351,7 @@ impl ModelConfig {
                     Some(k) => k,
                     None => f.int("experts_per_token", 1, experts)?,
                 };
-                Some(Moe {
-                    experts,
-                    top_k,
-                    expert_intermediate: intermediate,
-                    shared_experts: 0,
-                    dense_layers: 0,
-                })
+                Some(Moe::routed(experts, top_k, intermediate))
             }
             Family::MiniMaxM2 => {
                 // A shared expert of its own width is not modelled.
@@ -364,13 +362,8 @@ impl ModelConfig {
                     return Err(ModelError::invalid("shared_intermediate_size", problem));
                 }
                 let experts = f.int("num_local_experts", 1, MAX_EXPERTS)?;
-                Some(Moe {
-                    experts,
-                    top_k: f.int("num_experts_per_tok", 1, experts)?,
-                    expert_intermediate: intermediate,
-                    shared_experts: 0,
-                    dense_layers: 0,
-                })
+                let top_k = f.int("num_experts_per_tok", 1, experts)?;
+                Some(Moe::routed(experts, top_k, intermediate))
             }
             Family::DeepSeek => match f.optional_int("n_routed_experts", 1, MAX_EXPERTS)? {
                 None => None,

@@ -162,6 +162,34 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     let note = text_of(&client, "[data-figure=model-time] + .note").await?;
     assert!(note.contains(&want), "{note} / {want}");
 
+    // Experts with weights of their own: gpt-oss-120b as its checkpoint ships (MXFP4
+    // experts, BF16 elsewhere), from a link, in the page as in the model crate.
+    let query = "v=1&mode=model&hw=h200&act=bf16&w=bf16&kv=bf16&out=bf16&xw=mxfp4&model=gpt-oss-120b&phase=decode&batch=16&seq=8192";
+    client.goto(&format!("{page}?{query}")).await?;
+    let gpt_oss = analysis::analyze(
+        &presets::get("gpt-oss-120b")?,
+        &registry::get("h200")?,
+        &Scenario {
+            phase: Phase::Decode,
+            batch: 16,
+            seq: 8192,
+            precision: Precision::uniform(Format::Bf16),
+            attention: AttentionKernel::Fused,
+            quantize_embeddings: false,
+            experts: Some(analysis::ExpertFormats {
+                weights: Format::MxFp4,
+                activations: Format::Bf16,
+            }),
+        },
+        &Efficiency::IDEAL,
+    )?;
+    let memory = text_of(&client, "[data-figure=model-memory]").await?;
+    assert_eq!(memory, gpt_oss.memory.required.to_string());
+    let formats = text_of(&client, "#formats-title + .row + .row").await?;
+    assert!(formats.contains("experts"), "{formats}");
+    let search = location_search(&client, |s| s == format!("?{query}")).await?;
+    assert_eq!(search, format!("?{query}"));
+
     // An operator link, in the dark theme: an 8192 x 8192 GEMV with FP8 weights on H100.
     let query = "v=1&mode=op&hw=h100-sxm&act=fp16&w=fp8-e4m3&kv=fp16&out=fp16&op=gemv&m=1&n=8192&k=8192&vary=weights&theme=dark";
     client.goto(&format!("{page}?{query}")).await?;

@@ -225,7 +225,7 @@ fn deploy_scenario(state: &State) -> Result<Scenario, Problem> {
         precision: precision(state)?,
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
-        experts: None,
+        experts: super::experts(state)?,
     })
 }
 

@@ -3,7 +3,9 @@
 //! only validates the typed inputs (naming the field at fault) and arranges the results.
 
 use rooflinr_model::ModelError;
-use rooflinr_model::analysis::{self, AttentionKernel, ModelAnalysis, OpReport, Phase, Scenario};
+use rooflinr_model::analysis::{
+    self, AttentionKernel, ExpertFormats, ModelAnalysis, OpReport, Phase, Scenario,
+};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Hardware, custom, registry};
@@ -132,6 +134,18 @@ pub fn precision(state: &State) -> Result<Precision, Problem> {
         kv: format("KV cache", &state.kv)?,
         output: format("output", &state.output)?,
     })
+}
+
+/// The routed experts' formats where the state gives them weights of their own
+/// ([`Scenario::experts`]), multiplied with the activations' format; `None` where empty.
+pub fn experts(state: &State) -> Result<Option<ExpertFormats>, Problem> {
+    if state.experts.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(ExpertFormats {
+        weights: format("experts", &state.experts)?,
+        activations: format("activations", &state.activations)?,
+    }))
 }
 
 /// Formats the ranking compares: the whole catalogue but FP64 (no inference runs in it).
@@ -417,7 +431,7 @@ pub fn model(state: &State, hw: &Hardware) -> Result<ModelView, Problem> {
         precision: precision(state)?,
         attention: AttentionKernel::Fused,
         quantize_embeddings: false,
-        experts: None,
+        experts: experts(state)?,
     };
     let eff = Efficiency::IDEAL;
     let run = |s: &Scenario| {

@@ -729,3 +729,51 @@ fn measured_runs_of_the_deployment_sit_beside_its_predictions_for_their_clients(
         none.coverage
     );
 }
+
+#[test]
+fn the_experts_can_take_weights_of_their_own() {
+    // gpt-oss-120b as its checkpoint ships: MXFP4 experts, BF16 elsewhere.
+    let state = State {
+        mode: Mode::Model,
+        model: "gpt-oss-120b".into(),
+        hardware: "h200".into(),
+        weights: "bf16".into(),
+        activations: "bf16".into(),
+        kv: "bf16".into(),
+        experts: "mxfp4".into(),
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let view = model(&state, &hw).unwrap();
+    assert_eq!(
+        view.scenario.experts,
+        Some(ExpertFormats {
+            weights: Format::MxFp4,
+            activations: Format::Bf16
+        })
+    );
+    let expected =
+        analysis::analyze(&view.config, &hw, &view.scenario, &Efficiency::IDEAL).unwrap();
+    assert_eq!(view.analysis.weight_bytes, expected.weight_bytes);
+    let all_bf16 = model(
+        &State {
+            experts: String::new(),
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap();
+    assert!(view.analysis.weight_bytes.get() < 0.3 * all_bf16.analysis.weight_bytes.get());
+    // A name that is no format is refused, naming the field.
+    check_problem(
+        model(
+            &State {
+                experts: "fp5".into(),
+                ..state
+            },
+            &hw,
+        ),
+        "experts",
+        "fp5",
+    );
+}

@@ -135,6 +135,9 @@ pub struct State {
     pub kv: String,
     /// Output format name.
     pub output: String,
+    /// The routed experts' weight format name; empty: as the weights (gpt-oss's checkpoint
+    /// keeps MXFP4 experts beside BF16 attention).
+    pub experts: String,
     /// What the format ranking varies.
     pub vary: Vary,
     /// Model preset key, or [`CUSTOM`] for a pasted `config.json`.
@@ -220,6 +223,7 @@ impl Default for State {
             weights: "fp16".into(),
             kv: "fp16".into(),
             output: "fp16".into(),
+            experts: String::new(),
             vary: Vary::All,
             model: "llama-3-8b".into(),
             config: String::new(),
@@ -312,6 +316,9 @@ impl State {
         q.append_pair("w", &self.weights);
         q.append_pair("kv", &self.kv);
         q.append_pair("out", &self.output);
+        if !self.experts.is_empty() {
+            q.append_pair("xw", &self.experts);
+        }
         match self.mode {
             Mode::Operator => {
                 q.append_pair("op", name_of(OPS, self.op));
@@ -488,6 +495,7 @@ impl State {
             "w" => &mut self.weights,
             "kv" => &mut self.kv,
             "out" => &mut self.output,
+            "xw" => &mut self.experts,
             "m" => &mut self.m,
             "n" => &mut self.n,
             "k" => &mut self.k,

@@ -201,3 +201,17 @@ fn the_framework_travels_in_the_link_when_it_is_not_the_default() {
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("fw=tgi"), "{warnings:?}");
 }
+
+#[test]
+fn the_experts_format_travels_in_the_link_only_when_set() {
+    let s = State {
+        model: "gpt-oss-120b".into(),
+        weights: "bf16".into(),
+        experts: "mxfp4".into(),
+        ..State::default()
+    };
+    let q = s.to_query();
+    assert!(q.contains("xw=mxfp4"), "{q}");
+    assert_eq!(State::from_query(&q), (s, Vec::new()));
+    assert!(!State::default().to_query().contains("xw="));
+}

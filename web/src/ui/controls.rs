@@ -353,6 +353,14 @@ pub fn HardwarePanel(
 pub fn FormatsPanel() -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
     let operator = state_part(state, |s| s.mode == Mode::Operator);
+    // The experts' own weights, for a model with routed experts outside operator mode.
+    let model_keys = state_part(state, |s| (s.mode, s.model.clone(), s.config.clone()));
+    let has_experts = Memo::new(move |_| {
+        let (mode, ..) = model_keys();
+        mode != Mode::Operator
+            && state
+                .with_untracked(|s| crate::compute::model_config(s).is_ok_and(|c| c.moe.is_some()))
+    });
     view! {
         <section class="panel" aria-labelledby="formats-title">
             <h2 id="formats-title">"Formats"</h2>
@@ -364,6 +372,14 @@ pub fn FormatsPanel() -> impl IntoView {
                 <FormatSelect label="KV cache" get=|s| &s.kv set=|s| &mut s.kv />
                 <Show when=operator>
                     <FormatSelect label="output" get=|s| &s.output set=|s| &mut s.output />
+                </Show>
+                <Show when=move || has_experts.get()>
+                    <FormatSelect
+                        label="experts"
+                        get=|s| &s.experts
+                        set=|s| &mut s.experts
+                        unset="as the weights"
+                    />
                 </Show>
             </div>
         </section>

@@ -130,6 +130,10 @@ pub fn FormatSelect(
     get: fn(&State) -> &String,
     /// Gives the field to write.
     set: fn(&mut State) -> &mut String,
+    /// The words of a first option that leaves the field empty, where it may be (the
+    /// experts' "as the weights").
+    #[prop(optional)]
+    unset: Option<&'static str>,
 ) -> impl IntoView {
     let state = expect_context::<RwSignal<State>>();
     let problem = expect_context::<CurrentProblem>().0;
@@ -138,19 +142,25 @@ pub fn FormatSelect(
     let current = Memo::new(move |_| state.with(|s| get(s).clone()));
     let options = move || {
         let cur = current.get();
-        let mut names: Vec<(String, String)> = Format::CATALOGUE
-            .iter()
-            .map(|f| (f.name(), f.description()))
+        // (value, text, title)
+        let mut names: Vec<(String, String, String)> = unset
+            .map(|words| (String::new(), words.to_string(), words.to_string()))
+            .into_iter()
+            .chain(
+                Format::CATALOGUE
+                    .iter()
+                    .map(|f| (f.name(), f.name(), f.description())),
+            )
             .collect();
-        if !names.iter().any(|(n, _)| *n == cur) {
+        if !names.iter().any(|(n, _, _)| *n == cur) {
             // A format from a link that the catalogue does not list (say int3-g64).
-            names.push((cur.clone(), "from the link".into()));
+            names.push((cur.clone(), cur.clone(), "from the link".into()));
         }
         names
             .into_iter()
-            .map(|(name, description)| {
-                let selected = name == cur;
-                view! { <option value=name.clone() selected=selected title=description>{name.clone()}</option> }
+            .map(|(value, text, title)| {
+                let selected = value == cur;
+                view! { <option value=value selected=selected title=title>{text}</option> }
             })
             .collect_view()
     };

@@ -299,7 +299,12 @@ pub fn App() -> impl IntoView {
                 s.config.clone(),
                 s.hardware.clone(),
                 s.custom.clone(),
-                (s.activations.clone(), s.weights.clone(), s.kv.clone()),
+                (
+                    s.activations.clone(),
+                    s.weights.clone(),
+                    s.kv.clone(),
+                    s.experts.clone(),
+                ),
                 (
                     s.prompt.clone(),
                     s.generated.clone(),
@@ -359,7 +364,12 @@ pub fn App() -> impl IntoView {
                 s.hardware.clone(),
                 s.custom.clone(),
                 s.batch.clone(),
-                (s.activations.clone(), s.weights.clone(), s.kv.clone()),
+                (
+                    s.activations.clone(),
+                    s.weights.clone(),
+                    s.kv.clone(),
+                    s.experts.clone(),
+                ),
             )
         })
     });
