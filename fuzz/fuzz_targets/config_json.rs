@@ -21,6 +21,11 @@ fuzz_target!(|data: &[u8]| {
             precision: Precision::uniform(Format::NvFp4),
             attention: AttentionKernel::Unfused,
             quantize_embeddings: true,
+            // A checkpoint's experts in their own format where its config says so.
+            experts: config.checkpoint_experts.map(|weights| analysis::ExpertFormats {
+                weights,
+                activations: Format::Bf16,
+            }),
         };
         let a = analysis::analyze(&config, &hw, &scenario, &Efficiency::IDEAL).expect("valid scenario");
         assert!(a.time.get().is_finite());

@@ -61,11 +61,15 @@ fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
     let dim =
         prop_oneof![12 => 1u64..20_000, 1 => 0u64..4, 1 => Just(u64::MAX), 1 => Just(1 << 40)];
     (
-        prop::sample::select(vec!["llama", "mistral", "qwen2", "qwen3", "mixtral", "deepseek_v3", "gpt2"]),
+        prop::sample::select(vec![
+            "llama", "mistral", "qwen2", "qwen3", "qwen3_moe", "mixtral", "minimax_m2", "gpt_oss",
+            "deepseek_v3", "gpt2",
+        ]),
         prop::collection::vec(dim, 16),
         0u64..4,
+        0u64..4,
     )
-        .prop_map(|(family, d, gqa)| {
+        .prop_map(|(family, d, gqa, windows)| {
             let heads = d[2];
             // Mostly a divisor of the head count (MHA, MQA, GQA by 8), sometimes anything.
             let kv_heads = match gqa {
@@ -75,14 +79,29 @@ fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
                 _ => d[3],
             };
             let experts = 1 + d[6] % 300;
-            serde_json::json!({
-                "model_type": family, "hidden_size": d[0], "num_hidden_layers": 1 + d[1] % 100,
+            let layers = 1 + d[1] % 100;
+            // gpt-oss's windowed layers: alternating, all full, absent, or one entry short.
+            let layer_types: Vec<&str> = (0..layers)
+                .map(|i| if windows == 1 || i % 2 == 1 { "full_attention" } else { "sliding_attention" })
+                .take(if windows == 3 { layers as usize - 1 } else { layers as usize })
+                .collect();
+            let mut config = serde_json::json!({
+                "model_type": family, "hidden_size": d[0], "num_hidden_layers": layers,
                 "num_attention_heads": heads, "num_key_value_heads": kv_heads, "intermediate_size": d[4],
                 "vocab_size": d[5], "num_local_experts": experts, "num_experts_per_tok": 1 + d[7] % experts.min(16),
                 "n_routed_experts": experts, "moe_intermediate_size": d[8], "kv_lora_rank": d[9],
                 "qk_nope_head_dim": d[10] % 300, "qk_rope_head_dim": d[11] % 300, "v_head_dim": d[12],
-                "first_k_dense_replace": d[13] % 4, "q_lora_rank": d[14], "head_dim": 1 + d[15] % 512
-            })
+                "first_k_dense_replace": d[13] % 4, "q_lora_rank": d[14], "head_dim": 1 + d[15] % 512,
+                "num_experts": experts, "sliding_window": 1 + d[15] % 4096
+            });
+            if windows != 2 {
+                config["layer_types"] = serde_json::json!(layer_types);
+            }
+            if windows == 0 {
+                // Experts stored apart (refused for a model without experts).
+                config["quantization_config"] = serde_json::json!({"quant_method": "mxfp4"});
+            }
+            config
         })
 }
 
@@ -150,7 +169,10 @@ proptest! {
                 precision: Precision::uniform(Format::Bf16),
                 attention: AttentionKernel::Fused,
                 quantize_embeddings: false,
-                experts: None,
+                experts: config.checkpoint_experts.map(|weights| analysis::ExpertFormats {
+                    weights,
+                    activations: Format::Bf16,
+                }),
             };
             let a = analysis::analyze(&config, &hw, &s, &Efficiency::IDEAL).unwrap();
             prop_assert!(a.time.get().is_finite() && a.time.get() > 0.0);
