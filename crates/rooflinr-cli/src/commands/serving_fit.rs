@@ -171,25 +171,26 @@ pub fn fit(path: &Path) -> Result<Vec<HostFit>> {
         };
         let (before, rows) = score(HostOverhead::NONE);
         let (mut host, mut best) = (HostOverhead::NONE, before);
+        // One coordinate at a time: each grid value replaces that coordinate of the best so far.
+        type Set = fn(HostOverhead, f64) -> HostOverhead;
+        let axes: [(&[f64], Set); 2] = [
+            (&STEP_GRID_MS, |h, ms| HostOverhead {
+                step: Seconds(ms / 1e3),
+                ..h
+            }),
+            (&LAUNCH_GRID_US, |h, us| HostOverhead {
+                launch: Seconds(us / 1e6),
+                ..h
+            }),
+        ];
         for _ in 0..FIT_PASSES {
-            for ms in STEP_GRID_MS {
-                let tried = HostOverhead {
-                    step: Seconds(ms / 1e3),
-                    ..host
-                };
-                let (e, _) = score(tried);
-                if e < best - 1e-9 {
-                    (host, best) = (tried, e);
-                }
-            }
-            for us in LAUNCH_GRID_US {
-                let tried = HostOverhead {
-                    launch: Seconds(us / 1e6),
-                    ..host
-                };
-                let (e, _) = score(tried);
-                if e < best - 1e-9 {
-                    (host, best) = (tried, e);
+            for (grid, set) in axes {
+                for &value in grid {
+                    let tried = set(host, value);
+                    let (e, _) = score(tried);
+                    if e < best - 1e-9 {
+                        (host, best) = (tried, e);
+                    }
                 }
             }
         }

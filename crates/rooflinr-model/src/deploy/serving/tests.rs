@@ -286,6 +286,22 @@ fn closed(c: u64, requests: u64) -> Benchmark {
     }
 }
 
+/// The deployment context of `config` on one `hw` at the roofline, to cost steps directly.
+fn one_gpu<'a>(
+    config: &'a crate::config::ModelConfig,
+    hw: &'a crate::hardware::Hardware,
+    options: &'a DeployOptions,
+) -> crate::deploy::Context<'a> {
+    static IDEAL: Efficiency = Efficiency::IDEAL;
+    crate::deploy::Context {
+        config,
+        hardware: hw,
+        efficiency: &IDEAL,
+        layout: Layout::SINGLE,
+        options,
+    }
+}
+
 #[test]
 fn one_client_waits_for_nothing_but_its_own_prefill() {
     let hw = registry::get("h100-sxm").unwrap();
@@ -294,13 +310,7 @@ fn one_client_waits_for_nothing_but_its_own_prefill() {
     // The prefill step of one 1,024-token prompt, costed directly.
     let config = presets::get("llama-3-8b").unwrap();
     let s = scenario(Format::Bf16);
-    let cx = crate::deploy::Context {
-        config: &config,
-        hardware: &hw,
-        efficiency: &Efficiency::IDEAL,
-        layout: Layout::SINGLE,
-        options: &o,
-    };
+    let cx = one_gpu(&config, &hw, &o);
     let prefill = cx
         .step_time(&s, &Step::uniform(Phase::Prefill, 1.0, 1024.0))
         .unwrap()
@@ -336,13 +346,7 @@ fn an_eager_step_adds_its_hosts_time_per_kernel_to_its_kernels() {
     let run = bench("llama-3-8b", "h100-sxm", Layout::SINGLE, &closed(1, 4), &o);
     let config = presets::get("llama-3-8b").unwrap();
     let s = scenario(Format::Bf16);
-    let cx = crate::deploy::Context {
-        config: &config,
-        hardware: &hw,
-        efficiency: &Efficiency::IDEAL,
-        layout: Layout::SINGLE,
-        options: &o,
-    };
+    let cx = one_gpu(&config, &hw, &o);
     let prefill = cx
         .step_time(&s, &Step::uniform(Phase::Prefill, 1.0, 1024.0))
         .unwrap();
