@@ -8,9 +8,10 @@ use serde_json::{Map, Value};
 
 use crate::error::ModelError;
 use crate::format::Format;
+use crate::units::Bytes;
 
 /// `model_type` values understood.
-pub const SUPPORTED_FAMILIES: [&str; 12] = [
+pub const SUPPORTED_FAMILIES: [&str; 16] = [
     "llama",
     "mistral",
     "qwen2",
@@ -23,6 +24,10 @@ pub const SUPPORTED_FAMILIES: [&str; 12] = [
     "kimi_k25",
     "minimax_m2",
     "gpt_oss",
+    "qwen3_5",
+    "qwen3_5_moe",
+    "qwen3_5_text",
+    "qwen3_5_moe_text",
 ];
 
 /// Architecture family, from `model_type`.
@@ -50,6 +55,14 @@ pub enum Family {
     /// window and full attention (`layer_types`), routed experts with biases in every
     /// layer, no shared expert (OpenAI, "gpt-oss-120b & gpt-oss-20b Model Card", 2025).
     GptOss,
+    /// Qwen3.5 (`qwen3_5`, `qwen3_5_moe`: Qwen3.5-27B, -35B-A3B, -122B-A10B, -397B-A17B), a
+    /// hybrid: three of every four layers are gated DeltaNet linear attention
+    /// ([`LinearAttention`]; Yang, Kautz and Hatamizadeh, ICLR 2025, "Gated Delta Networks"),
+    /// whose recurrent state replaces a KV cache, the fourth grouped-query attention with
+    /// Qwen3's norm on queries and keys, a sigmoid gate on its output (`attn_output_gate`)
+    /// and rotary embedding on a quarter of each head; the MoE models route experts in every
+    /// layer beside one gated shared expert.
+    Qwen35,
     /// DeepSeek-V2/V3/R1 (MLA, shared experts, leading dense layers), and Moonshot's Kimi
     /// K2 (`kimi_k2`), whose published config is DeepSeek-V3's architecture
     /// (`DeepseekV3ForCausalLM`) with its own sizes.
@@ -82,6 +95,66 @@ impl Moe {
             shared_experts: 0,
             dense_layers: 0,
         }
+    }
+}
+
+/// Gated DeltaNet linear attention (Qwen3.5's `linear_attention` layers; the layer is
+/// vLLM's `Qwen3_5MoeGatedDeltaNet`): per token, projections to queries and keys of
+/// `key_heads` heads, values and an output gate of `value_heads` heads, and a decay and a
+/// write strength per value head; a short causal convolution over the queries, keys and
+/// values; then the delta rule updates each value head's `key_dim x value_dim` state and
+/// reads the output from it. Each sequence holds that state and the convolution's last
+/// `conv_kernel - 1` inputs, whatever its length.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearAttention {
+    /// Layers of linear attention (the `linear_attention` entries of `layer_types`).
+    pub layers: u64,
+    /// Query and key heads (`linear_num_key_heads`).
+    pub key_heads: u64,
+    /// Value heads (`linear_num_value_heads`), each with a state of its own.
+    pub value_heads: u64,
+    /// Channels per query and key head (`linear_key_head_dim`).
+    pub key_dim: u64,
+    /// Channels per value head (`linear_value_head_dim`).
+    pub value_dim: u64,
+    /// Taps of the causal convolution (`linear_conv_kernel_dim`).
+    pub conv_kernel: u64,
+    /// The format the engines keep the recurrent state in: the config's `mamba_ssm_dtype`
+    /// (FP32 in Qwen3.5's; vLLM's `Qwen3_5ForConditionalGenerationConfig` sets its
+    /// `mamba_ssm_cache_dtype` from it), else the checkpoint's `dtype`.
+    pub state_format: Format,
+    /// The format of the convolution's window: the checkpoint's `dtype` (vLLM's
+    /// `mamba_cache_dtype` "auto").
+    pub conv_format: Format,
+}
+
+impl LinearAttention {
+    /// Query (or key) channels of one token: `key_heads x key_dim`.
+    pub fn key_width(&self) -> u64 {
+        self.key_heads * self.key_dim
+    }
+
+    /// Value (or gate) channels of one token: `value_heads x value_dim`.
+    pub fn value_width(&self) -> u64 {
+        self.value_heads * self.value_dim
+    }
+
+    /// Channels the causal convolution runs over: queries, keys and values.
+    pub fn conv_channels(&self) -> u64 {
+        2 * self.key_width() + self.value_width()
+    }
+
+    /// The recurrent state's elements in one layer: `value_heads x key_dim x value_dim`.
+    pub fn state_elements(&self) -> u64 {
+        self.value_heads * self.key_dim * self.value_dim
+    }
+
+    /// What one sequence holds in one layer: the recurrent state and the convolution's last
+    /// `conv_kernel - 1` inputs (vLLM's `MambaStateShapeCalculator.gated_delta_net_state_shape`).
+    pub fn state_bytes(&self) -> Bytes {
+        let window = (self.conv_channels() * (self.conv_kernel - 1)) as f64;
+        self.state_format.tensor_bytes(self.state_elements() as f64)
+            + self.conv_format.tensor_bytes(window)
     }
 }
 
@@ -132,10 +205,15 @@ pub struct ModelConfig {
     /// Channels of each query and key head that the rotary embedding turns (MiniMax-M2's
     /// `rotary_dim`, 64 of 128); every channel where the config does not say.
     pub rotary_dim: u64,
+    /// A sigmoid gate on each attention layer's output, its logits projected beside the
+    /// queries (Qwen3.5's `attn_output_gate`: `q_proj` twice as wide).
+    pub attn_output_gate: bool,
     /// Mixture of experts, if sparse.
     pub moe: Option<Moe>,
     /// Multi-head latent attention, if used.
     pub mla: Option<Mla>,
+    /// Linear-attention layers in place of some attention layers, if a hybrid.
+    pub linear_attention: Option<LinearAttention>,
     /// Sliding-window attention: each token of a windowed layer attends to at most this
     /// many tokens and that layer's KV cache keeps only them (Mistral-7B-v0.1's
     /// `sliding_window`, 4096, in every layer; gpt-oss's 128 in every other layer).
@@ -209,6 +287,11 @@ impl Fields<'_> {
 }
 
 impl ModelConfig {
+    /// Layers of softmax attention (standard or latent): all but a hybrid's linear ones.
+    pub fn attention_layers(&self) -> u64 {
+        self.layers - self.linear_attention.as_ref().map_or(0, |l| l.layers)
+    }
+
     /// Parses `config.json` text.
     pub fn from_json(text: &str) -> Result<ModelConfig, ModelError> {
         let value: Value = serde_json::from_str(text).map_err(|e| ModelError::Syntax {
@@ -227,14 +310,16 @@ impl ModelConfig {
         let map = value.as_object().ok_or_else(|| {
             ModelError::invalid("config", "expected a JSON object at the top level")
         })?;
-        if map.get("model_type").and_then(Value::as_str) == Some("kimi_k25") {
+        if let Some(outer @ ("kimi_k25" | "qwen3_5" | "qwen3_5_moe")) =
+            map.get("model_type").and_then(Value::as_str)
+        {
             let text = map
                 .get("text_config")
                 .ok_or_else(|| ModelError::MissingField("text_config".into()))?;
-            if text.get("model_type").and_then(Value::as_str) == Some("kimi_k25") {
+            if text.get("model_type").and_then(Value::as_str) == Some(outer) {
                 return Err(ModelError::invalid(
                     "text_config.model_type",
-                    "a language model of its own kind, kimi_k25, nests without end",
+                    format!("a language model of its own kind, {outer}, nests without end"),
                 ));
             }
             let mut config = ModelConfig::from_value(text)?;
@@ -242,6 +327,11 @@ impl ModelConfig {
                 && !name.is_empty()
             {
                 config.name = name.chars().take(128).collect();
+            }
+            // The whole model's flag ties the language model's embedding and LM head
+            // (transformers' `PreTrainedModel.tie_weights` reads the top-level config).
+            if let Some(tied) = (Fields { map }).flag("tie_word_embeddings")? {
+                config.tie_embeddings = tied;
             }
             return Ok(config);
         }
@@ -266,6 +356,7 @@ impl ModelConfig {
             "deepseek_v3" | "deepseek_v2" | "kimi_k2" => Family::DeepSeek,
             "minimax_m2" => Family::MiniMaxM2,
             "gpt_oss" => Family::GptOss,
+            "qwen3_5_text" | "qwen3_5_moe_text" => Family::Qwen35,
             other => {
                 return Err(ModelError::UnknownFamily {
                     family: other.chars().take(64).collect(),
@@ -306,7 +397,15 @@ impl ModelConfig {
                 hidden / heads
             }
         };
-        let intermediate = f.int("intermediate_size", 1, MAX_DIM)?;
+        let intermediate = match f.optional_int("intermediate_size", 1, MAX_DIM)? {
+            Some(width) => width,
+            // Qwen3.5's MoE configs have no dense MLP, and no `intermediate_size`: every
+            // layer's MLP is its experts (`mlp_only_layers` is empty), whose width stands in.
+            None if model_type == "qwen3_5_moe_text" => {
+                f.int("moe_intermediate_size", 1, MAX_DIM)?
+            }
+            None => return Err(ModelError::MissingField("intermediate_size".into())),
+        };
         let tie_embeddings = f.flag("tie_word_embeddings")?.unwrap_or(false);
         let qkv_bias = f.flag("attention_bias")?.unwrap_or(family == Family::Qwen2);
 
@@ -316,32 +415,24 @@ impl ModelConfig {
                 let top_k = f.int("num_experts_per_tok", 1, experts)?;
                 Some(Moe::routed(experts, top_k, intermediate))
             }
-            Family::Qwen3Moe => {
-                // `decoder_sparse_step` k puts the experts in every k-th layer and
-                // `mlp_only_layers` lists dense ones; the published checkpoints set 1 and
-                // none, the only layout modelled.
-                if let Some(step) = f.optional_int("decoder_sparse_step", 1, MAX_LAYERS)?
-                    && step != 1
-                {
-                    let problem =
-                        format!("only 1 (experts in every layer) is modelled, got {step}");
-                    return Err(ModelError::invalid("decoder_sparse_step", problem));
+            Family::Qwen3Moe => Some(qwen_routed_experts(&f)?),
+            Family::Qwen35 if model_type == "qwen3_5_moe_text" => {
+                // One shared expert of `shared_expert_intermediate_size` beside the routed
+                // ones, its output scaled by a sigmoid gate (`shared_expert_gate`).
+                let mut moe = qwen_routed_experts(&f)?;
+                let shared = f.int("shared_expert_intermediate_size", 0, MAX_DIM)?;
+                if shared % moe.expert_intermediate != 0 {
+                    let problem = format!(
+                        "{shared} is not a multiple of moe_intermediate_size ({})",
+                        moe.expert_intermediate
+                    );
+                    return Err(ModelError::invalid(
+                        "shared_expert_intermediate_size",
+                        problem,
+                    ));
                 }
-                match f.get("mlp_only_layers") {
-                    None => {}
-                    Some(Value::Array(a)) if a.is_empty() => {}
-                    Some(other) => {
-                        let problem = format!(
-                            "dense layers among the sparse ones are not modelled, got {}",
-                            other.to_string().chars().take(64).collect::<String>()
-                        );
-                        return Err(ModelError::invalid("mlp_only_layers", problem));
-                    }
-                }
-                let experts = f.int("num_experts", 1, MAX_EXPERTS)?;
-                let top_k = f.int("num_experts_per_tok", 1, experts)?;
-                let width = f.int("moe_intermediate_size", 1, MAX_DIM)?;
-                Some(Moe::routed(experts, top_k, width))
+                moe.shared_experts = shared / moe.expert_intermediate;
+                Some(moe)
             }
             Family::GptOss => {
                 // Its experts are `intermediate_size` wide (transformers'
@@ -405,7 +496,7 @@ impl ModelConfig {
             Family::Mistral | Family::Mixtral => {
                 f.optional_int("sliding_window", 1, MAX_CONTEXT)?
             }
-            Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe => {
+            Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe | Family::Qwen35 => {
                 if f.flag("use_sliding_window")?.unwrap_or(false) {
                     return Err(ModelError::invalid(
                         "use_sliding_window",
@@ -423,7 +514,7 @@ impl ModelConfig {
             (_, Some(_)) => layers,
         };
         let qk_norm = match family {
-            Family::Qwen3 | Family::Qwen3Moe => true,
+            Family::Qwen3 | Family::Qwen3Moe | Family::Qwen35 => true,
             Family::MiniMaxM2 => {
                 match f.get("qk_norm_type") {
                     None => {}
@@ -441,9 +532,19 @@ impl ModelConfig {
             _ => false,
         };
         let checkpoint_experts = checkpoint_experts(&f, moe.is_some())?;
-        let rotary_dim = f
-            .optional_int("rotary_dim", 1, head_dim)?
-            .unwrap_or(head_dim);
+        let rotary_dim = match family {
+            Family::Qwen35 => partial_rotary_dim(&f, head_dim)?,
+            _ => f
+                .optional_int("rotary_dim", 1, head_dim)?
+                .unwrap_or(head_dim),
+        };
+        let (attn_output_gate, linear_attention) = match family {
+            Family::Qwen35 => (
+                f.flag("attn_output_gate")?.unwrap_or(false),
+                Some(linear_attention(&f, layers)?),
+            ),
+            _ => (false, None),
+        };
         Ok(ModelConfig {
             name,
             family,
@@ -458,13 +559,119 @@ impl ModelConfig {
             qkv_bias,
             qk_norm,
             rotary_dim,
+            attn_output_gate,
             moe,
             mla,
+            linear_attention,
             sliding_window,
             window_layers,
             checkpoint_experts,
         })
     }
+}
+
+/// Qwen's routed experts (`qwen3_moe`, Qwen3.5's MoE): `num_experts` of
+/// `moe_intermediate_size`, `num_experts_per_tok` per token, in every layer.
+fn qwen_routed_experts(f: &Fields<'_>) -> Result<Moe, ModelError> {
+    // `decoder_sparse_step` k puts the experts in every k-th layer and `mlp_only_layers`
+    // lists dense ones; the published checkpoints set 1 and none, the only layout modelled.
+    if let Some(step) = f.optional_int("decoder_sparse_step", 1, MAX_LAYERS)?
+        && step != 1
+    {
+        let problem = format!("only 1 (experts in every layer) is modelled, got {step}");
+        return Err(ModelError::invalid("decoder_sparse_step", problem));
+    }
+    match f.get("mlp_only_layers") {
+        None => {}
+        Some(Value::Array(a)) if a.is_empty() => {}
+        Some(other) => {
+            let problem = format!(
+                "dense layers among the sparse ones are not modelled, got {}",
+                other.to_string().chars().take(64).collect::<String>()
+            );
+            return Err(ModelError::invalid("mlp_only_layers", problem));
+        }
+    }
+    let experts = f.int("num_experts", 1, MAX_EXPERTS)?;
+    let top_k = f.int("num_experts_per_tok", 1, experts)?;
+    let width = f.int("moe_intermediate_size", 1, MAX_DIM)?;
+    Ok(Moe::routed(experts, top_k, width))
+}
+
+/// The rotated channels of a head of `head_dim` under `partial_rotary_factor` (in
+/// `rope_parameters`, where Qwen3.5's configs put it, or at the top level); every channel
+/// without one.
+fn partial_rotary_dim(f: &Fields<'_>, head_dim: u64) -> Result<u64, ModelError> {
+    let nested = f
+        .get("rope_parameters")
+        .and_then(|r| r.get("partial_rotary_factor"))
+        .filter(|v| !v.is_null());
+    let Some(factor) = nested.or_else(|| f.get("partial_rotary_factor")) else {
+        return Ok(head_dim);
+    };
+    let channels = factor
+        .as_f64()
+        .filter(|x| *x > 0.0 && *x <= 1.0)
+        .map(|x| x * head_dim as f64)
+        .filter(|c| c.fract() == 0.0 && *c >= 1.0)
+        .ok_or_else(|| {
+            let problem = format!(
+                "expected a fraction in (0, 1] of head_dim ({head_dim}) that gives whole channels, got {factor}"
+            );
+            ModelError::invalid("partial_rotary_factor", problem)
+        })?;
+    Ok(channels as u64)
+}
+
+/// A storage format named as the configs name torch dtypes (`bfloat16`, `float16`,
+/// `float32`); `None` where `key` is absent.
+fn dtype(f: &Fields<'_>, key: &str) -> Result<Option<Format>, ModelError> {
+    match f.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) if s == "bfloat16" => Ok(Some(Format::Bf16)),
+        Some(Value::String(s)) if s == "float16" => Ok(Some(Format::Fp16)),
+        Some(Value::String(s)) if s == "float32" => Ok(Some(Format::Fp32)),
+        Some(other) => {
+            let problem = format!(
+                "expected \"bfloat16\", \"float16\" or \"float32\", got {}",
+                other.to_string().chars().take(64).collect::<String>()
+            );
+            Err(ModelError::invalid(key, problem))
+        }
+    }
+}
+
+/// Qwen3.5's gated DeltaNet layers: their shape from the `linear_*` fields and which layers
+/// they are from `layer_types`, or, without it, every layer but each
+/// `full_attention_interval`-th (transformers' `Qwen3_5TextConfig` fills `layer_types` so).
+fn linear_attention(f: &Fields<'_>, layers: u64) -> Result<LinearAttention, ModelError> {
+    let linear_layers = match layers_of_kind(f, layers, "linear_attention")? {
+        Some(linear) => linear,
+        None => {
+            let interval = f.int("full_attention_interval", 1, MAX_LAYERS)?;
+            layers - layers / interval
+        }
+    };
+    let key_heads = f.int("linear_num_key_heads", 1, MAX_DIM)?;
+    let value_heads = f.int("linear_num_value_heads", 1, MAX_DIM)?;
+    if value_heads % key_heads != 0 {
+        let problem =
+            format!("{value_heads} is not a multiple of linear_num_key_heads ({key_heads})");
+        return Err(ModelError::invalid("linear_num_value_heads", problem));
+    }
+    let model_format = dtype(f, "dtype")?
+        .or(dtype(f, "torch_dtype")?)
+        .unwrap_or(Format::Bf16);
+    Ok(LinearAttention {
+        layers: linear_layers,
+        key_heads,
+        value_heads,
+        key_dim: f.int("linear_key_head_dim", 1, MAX_DIM)?,
+        value_dim: f.int("linear_value_head_dim", 1, MAX_DIM)?,
+        conv_kernel: f.int("linear_conv_kernel_dim", 1, 64)?,
+        state_format: dtype(f, "mamba_ssm_dtype")?.unwrap_or(model_format),
+        conv_format: model_format,
+    })
 }
 
 /// The routed experts' format of a checkpoint whose `quantization_config` quantises only
@@ -491,8 +698,14 @@ fn checkpoint_experts(f: &Fields<'_>, has_experts: bool) -> Result<Option<Format
 /// `sliding_attention` entries. Where a gpt-oss config has no `layer_types`, every other
 /// layer from the first, as transformers' `GptOssConfig` fills it in.
 fn windowed_layers(f: &Fields<'_>, layers: u64) -> Result<u64, ModelError> {
+    Ok(layers_of_kind(f, layers, "sliding_attention")?.unwrap_or(layers.div_ceil(2)))
+}
+
+/// How many of the `layers` entries of `layer_types` are `kind`, every other entry
+/// `full_attention`; `None` where the config has no `layer_types`.
+fn layers_of_kind(f: &Fields<'_>, layers: u64, kind: &str) -> Result<Option<u64>, ModelError> {
     let Some(types) = f.get("layer_types") else {
-        return Ok(layers.div_ceil(2));
+        return Ok(None);
     };
     let types = types
         .as_array()
@@ -504,19 +717,19 @@ fn windowed_layers(f: &Fields<'_>, layers: u64) -> Result<u64, ModelError> {
         );
         return Err(ModelError::invalid("layer_types", problem));
     }
-    let mut windowed = 0;
-    for kind in types {
-        match kind.as_str() {
-            Some("sliding_attention") => windowed += 1,
+    let mut counted = 0;
+    for entry in types {
+        match entry.as_str() {
+            Some(k) if k == kind => counted += 1,
             Some("full_attention") => {}
             _ => {
                 let problem = format!(
-                    "expected \"sliding_attention\" or \"full_attention\", got {}",
-                    kind.to_string().chars().take(64).collect::<String>()
+                    "expected \"{kind}\" or \"full_attention\", got {}",
+                    entry.to_string().chars().take(64).collect::<String>()
                 );
                 return Err(ModelError::invalid("layer_types", problem));
             }
         }
     }
-    Ok(windowed)
+    Ok(Some(counted))
 }

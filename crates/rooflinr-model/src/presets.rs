@@ -5,7 +5,7 @@ use crate::config::ModelConfig;
 use crate::error::ModelError;
 
 /// (key, published parameter count in billions with its source, config.json text)
-pub const PRESETS: [(&str, &str, &str); 16] = [
+pub const PRESETS: [(&str, &str, &str); 20] = [
     (
         "llama-3-8b",
         "8.03 B (model card)",
@@ -85,6 +85,26 @@ pub const PRESETS: [(&str, &str, &str); 16] = [
         "gpt-oss-120b",
         "116.8 B total, 5.1 B active (OpenAI's model card; the active count without the embedding)",
         include_str!("../presets/gpt-oss-120b.json"),
+    ),
+    (
+        "qwen3.5-27b",
+        "27 B (model card)",
+        include_str!("../presets/qwen3.5-27b.json"),
+    ),
+    (
+        "qwen3.5-35b-a3b",
+        "35 B total, 3 B active (model card)",
+        include_str!("../presets/qwen3.5-35b-a3b.json"),
+    ),
+    (
+        "qwen3.5-122b-a10b",
+        "122 B total, 10 B active (model card)",
+        include_str!("../presets/qwen3.5-122b-a10b.json"),
+    ),
+    (
+        "qwen3.5-397b-a17b",
+        "397 B total, 17 B active (model card)",
+        include_str!("../presets/qwen3.5-397b-a17b.json"),
     ),
 ];
 

@@ -63,7 +63,7 @@ fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
     (
         prop::sample::select(vec![
             "llama", "mistral", "qwen2", "qwen3", "qwen3_moe", "mixtral", "minimax_m2", "gpt_oss",
-            "deepseek_v3", "gpt2",
+            "deepseek_v3", "gpt2", "qwen3_5_text", "qwen3_5_moe_text",
         ]),
         prop::collection::vec(dim, 16),
         0u64..4,
@@ -80,9 +80,11 @@ fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
             };
             let experts = 1 + d[6] % 300;
             let layers = 1 + d[1] % 100;
-            // gpt-oss's windowed layers: alternating, all full, absent, or one entry short.
+            // gpt-oss's windowed layers (Qwen3.5's linear ones): alternating, all full,
+            // absent, or one entry short.
+            let other = if family.starts_with("qwen3_5") { "linear_attention" } else { "sliding_attention" };
             let layer_types: Vec<&str> = (0..layers)
-                .map(|i| if windows == 1 || i % 2 == 1 { "full_attention" } else { "sliding_attention" })
+                .map(|i| if windows == 1 || i % 2 == 1 { "full_attention" } else { other })
                 .take(if windows == 3 { layers as usize - 1 } else { layers as usize })
                 .collect();
             let mut config = serde_json::json!({
@@ -92,7 +94,12 @@ fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
                 "n_routed_experts": experts, "moe_intermediate_size": d[8], "kv_lora_rank": d[9],
                 "qk_nope_head_dim": d[10] % 300, "qk_rope_head_dim": d[11] % 300, "v_head_dim": d[12],
                 "first_k_dense_replace": d[13] % 4, "q_lora_rank": d[14], "head_dim": 1 + d[15] % 512,
-                "num_experts": experts, "sliding_window": 1 + d[15] % 4096
+                "num_experts": experts, "sliding_window": 1 + d[15] % 4096,
+                "linear_num_key_heads": 1 + d[3] % 32, "linear_num_value_heads": (1 + d[3] % 32) * (1 + gqa),
+                "linear_key_head_dim": d[10] % 300, "linear_value_head_dim": d[12] % 300,
+                "linear_conv_kernel_dim": 1 + d[13] % 8, "full_attention_interval": 1 + d[7] % 8,
+                "shared_expert_intermediate_size": d[8] * (windows % 2), "mamba_ssm_dtype": "float32",
+                "attn_output_gate": gqa % 2 == 0, "partial_rotary_factor": 0.25
             });
             if windows != 2 {
                 config["layer_types"] = serde_json::json!(layer_types);
@@ -100,6 +107,11 @@ fn near_valid_config() -> impl Strategy<Value = serde_json::Value> {
             if windows == 0 {
                 // Experts stored apart (refused for a model without experts).
                 config["quantization_config"] = serde_json::json!({"quant_method": "mxfp4"});
+            }
+            if family.starts_with("qwen3_5") && gqa == 3 {
+                // The published nesting: the language model as the whole model's text_config.
+                let outer = family.trim_end_matches("_text");
+                return serde_json::json!({"model_type": outer, "text_config": config});
             }
             config
         })

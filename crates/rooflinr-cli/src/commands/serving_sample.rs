@@ -189,6 +189,7 @@ pub fn model_key(model_path: &str) -> Option<&'static str> {
         "moonshotai/Kimi-K2.5" | "nvidia/Kimi-K2.5-NVFP4" => "kimi-k2.5",
         "MiniMaxAI/MiniMax-M2.5" | "nvidia/MiniMax-M2.5-NVFP4" => "minimax-m2.5",
         "openai/gpt-oss-120b" => "gpt-oss-120b",
+        "Qwen/Qwen3.5-397B-A17B" => "qwen3.5-397b-a17b",
         _ => return None,
     })
 }
@@ -540,7 +541,7 @@ mod tests {
             // Dense, empty DP.
             "c,source_file=2026-03-25.csv; silicon_concurrency=16,vllm,0.19.0,meta-llama/Llama-3.1-70B,h100_sxm,fp8,agg,8192,1024,fp8,fp8,16,4,1,,1,1,,,,,,,,,,,,,,,300,30",
             // Not yet readable.
-            "d,x,vllm,,Qwen/Qwen3.5-397B-A17B,h100_sxm,fp4,agg,1024,1024,,,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
+            "d,x,vllm,,zhipuai/GLM-5,h100_sxm,fp4,agg,1024,1024,,,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
             // Its checkpoint's formats, not the row's nvfp4 label.
             "g,x,vllm,,openai/gpt-oss-120b,h100_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
             // Inconsistent MoE grid.
@@ -578,7 +579,7 @@ mod tests {
         );
         assert_eq!(s.empty_dp, 1);
         assert_eq!(s.square_layouts, 1);
-        assert_eq!(s.unreadable.get("Qwen/Qwen3.5-397B-A17B"), Some(&1));
+        assert_eq!(s.unreadable.get("zhipuai/GLM-5"), Some(&1));
         let g = s.usable.iter().find(|r| r.id == "g").unwrap();
         assert_eq!(
             (g.weights, g.activations, g.experts),

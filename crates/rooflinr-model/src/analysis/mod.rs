@@ -210,6 +210,28 @@ pub enum OpId {
     SharedExpertSiluMul,
     /// Shared experts' down projection. (`shared_expert.down_proj`)
     SharedExpertDownProj,
+    /// The sigmoid gate's logit of a shared expert's output (Qwen3.5).
+    /// (`shared_expert.gate`)
+    SharedExpertGate,
+    /// Sigmoid gate on the attention output (Qwen3.5's `attn_output_gate`). (`attn_gate`)
+    AttnGate,
+    /// Linear attention's query, key and value projection. (`linear_attn.in_proj_qkv`)
+    LinearQkvProj,
+    /// Linear attention's output-gate projection. (`linear_attn.in_proj_z`)
+    LinearZProj,
+    /// Linear attention's write strength and decay per value head.
+    /// (`linear_attn.in_proj_ba`)
+    LinearBaProj,
+    /// Linear attention's short causal convolution. (`linear_attn.conv1d`)
+    LinearConv,
+    /// Gated DeltaNet's delta rule over the recurrent state. (`linear_attn.delta_rule`)
+    DeltaRule,
+    /// Linear attention's norm over each value head's output. (`linear_attn.norm`)
+    LinearNorm,
+    /// Linear attention's SiLU gate on the normed output. (`linear_attn.gate`)
+    LinearGate,
+    /// Linear attention's output projection. (`linear_attn.out_proj`)
+    LinearOutProj,
 }
 
 /// The part of the model an operator belongs to.
@@ -268,6 +290,16 @@ impl OpId {
             OpId::SharedExpertUpProj => "shared_expert.up_proj",
             OpId::SharedExpertSiluMul => "shared_expert.silu_mul",
             OpId::SharedExpertDownProj => "shared_expert.down_proj",
+            OpId::SharedExpertGate => "shared_expert.gate",
+            OpId::AttnGate => "attn_gate",
+            OpId::LinearQkvProj => "linear_attn.in_proj_qkv",
+            OpId::LinearZProj => "linear_attn.in_proj_z",
+            OpId::LinearBaProj => "linear_attn.in_proj_ba",
+            OpId::LinearConv => "linear_attn.conv1d",
+            OpId::DeltaRule => "linear_attn.delta_rule",
+            OpId::LinearNorm => "linear_attn.norm",
+            OpId::LinearGate => "linear_attn.gate",
+            OpId::LinearOutProj => "linear_attn.out_proj",
         }
     }
 
@@ -291,7 +323,16 @@ impl OpId {
             | OpId::KvANorm
             | OpId::QAbsorb
             | OpId::VAbsorb
-            | OpId::KvBProj => Block::Attention,
+            | OpId::KvBProj
+            | OpId::AttnGate
+            | OpId::LinearQkvProj
+            | OpId::LinearZProj
+            | OpId::LinearBaProj
+            | OpId::LinearConv
+            | OpId::DeltaRule
+            | OpId::LinearNorm
+            | OpId::LinearGate
+            | OpId::LinearOutProj => Block::Attention,
             OpId::GateProj
             | OpId::UpProj
             | OpId::SiluMul
@@ -306,7 +347,8 @@ impl OpId {
             | OpId::SharedExpertGateProj
             | OpId::SharedExpertUpProj
             | OpId::SharedExpertSiluMul
-            | OpId::SharedExpertDownProj => Block::Mlp,
+            | OpId::SharedExpertDownProj
+            | OpId::SharedExpertGate => Block::Mlp,
             OpId::AttnNorm | OpId::ResidualAdd | OpId::MlpNorm => Block::Layer,
             OpId::Embedding | OpId::FinalNorm | OpId::LmHead => Block::Model,
         }
@@ -317,7 +359,12 @@ impl OpId {
     pub fn shares_input(self) -> bool {
         matches!(
             self,
-            OpId::UpProj | OpId::KProj | OpId::VProj | OpId::ExpertsUpProj
+            OpId::UpProj
+                | OpId::KProj
+                | OpId::VProj
+                | OpId::ExpertsUpProj
+                | OpId::LinearZProj
+                | OpId::LinearBaProj
         )
     }
 }
@@ -493,16 +540,26 @@ pub fn analyze(
 
 /// KV-cache bytes one sequence of `seq` tokens holds across all layers: every token in the
 /// layers of full attention, the last `window` in those under a sliding window (older ones
-/// are never attended to again).
+/// are never attended to again), and a hybrid's recurrent state
+/// ([`recurrent_state_bytes`]), whatever `seq`.
 pub fn kv_cache_bytes(c: &ModelConfig, kv: Format, seq: u64) -> Bytes {
     let windowed = c.sliding_window.map_or(0, |w| c.window_layers * seq.min(w));
-    let full = c.layers.saturating_sub(c.window_layers) * seq;
-    kv_bytes_per_layer_token(c, kv) * (full + windowed) as f64
+    let full = c.attention_layers().saturating_sub(c.window_layers) * seq;
+    kv_bytes_per_layer_token(c, kv) * (full + windowed) as f64 + recurrent_state_bytes(c)
 }
 
-/// KV-cache bytes one token adds across all layers (while every layer still keeps it).
+/// The recurrent state one sequence holds across a hybrid's linear-attention layers
+/// ([`crate::config::LinearAttention::state_bytes`]); zero for a transformer.
+pub fn recurrent_state_bytes(c: &ModelConfig) -> Bytes {
+    c.linear_attention
+        .as_ref()
+        .map_or(Bytes::ZERO, |l| l.state_bytes() * l.layers as f64)
+}
+
+/// KV-cache bytes one token adds across all layers of attention (while every layer still
+/// keeps it).
 pub fn kv_bytes_per_token(c: &ModelConfig, kv: Format) -> Bytes {
-    kv_bytes_per_layer_token(c, kv) * c.layers as f64
+    kv_bytes_per_layer_token(c, kv) * c.attention_layers() as f64
 }
 
 /// KV-cache bytes one token adds in one layer.

@@ -1,7 +1,7 @@
 //! Parameter inventory of a model: counts (total and active per token) and storage bytes
 //! with each tensor in its format.
 
-use crate::config::ModelConfig;
+use crate::config::{Family, ModelConfig};
 use crate::format::Format;
 use crate::units::Bytes;
 
@@ -72,6 +72,8 @@ fn inventory(c: &ModelConfig) -> Vec<Group> {
         }
     };
     let (h, l, v) = (c.hidden as f64, c.layers as f64, c.vocab as f64);
+    // Attention's tensors are in its layers only, a hybrid's linear layers have their own.
+    let la = c.attention_layers() as f64;
     add(v * h, 1.0, Kind::Embedding, Split::Vocab);
     if !c.tie_embeddings {
         add(v * h, 1.0, Kind::Embedding, Split::Vocab);
@@ -90,36 +92,54 @@ fn inventory(c: &ModelConfig) -> Vec<Group> {
             match m.q_lora_rank {
                 Some(r) => {
                     let r = r as f64;
-                    add(h * r, l, Kind::Quantised, Split::Replicated);
-                    add(r, l, Kind::Plain, Split::Replicated);
-                    add(r * heads * (nope + rope), l, Kind::Quantised, Split::Heads);
+                    add(h * r, la, Kind::Quantised, Split::Replicated);
+                    add(r, la, Kind::Plain, Split::Replicated);
+                    add(r * heads * (nope + rope), la, Kind::Quantised, Split::Heads);
                 }
-                None => add(h * heads * (nope + rope), l, Kind::Quantised, Split::Heads),
+                None => add(h * heads * (nope + rope), la, Kind::Quantised, Split::Heads),
             }
-            add(h * (latent + rope), l, Kind::Quantised, Split::Replicated);
-            add(latent, l, Kind::Plain, Split::Replicated);
+            add(h * (latent + rope), la, Kind::Quantised, Split::Replicated);
+            add(latent, la, Kind::Plain, Split::Replicated);
             add(
                 latent * heads * (nope + vd),
-                l,
+                la,
                 Kind::Quantised,
                 Split::Heads,
             );
-            add(heads * vd * h, l, Kind::Quantised, Split::Heads);
+            add(heads * vd * h, la, Kind::Quantised, Split::Heads);
         }
         None => {
             let q = (c.heads * c.head_dim) as f64;
             let kv = (c.kv_heads * c.head_dim) as f64;
-            add(h * q, l, Kind::Quantised, Split::Heads);
-            add(h * kv, 2.0 * l, Kind::Quantised, Split::KvHeads);
-            add(q * h, l, Kind::Quantised, Split::Heads);
+            // The output gate's logits are projected beside the queries.
+            let gate = if c.attn_output_gate { 2.0 } else { 1.0 };
+            add(h * q * gate, la, Kind::Quantised, Split::Heads);
+            add(h * kv, 2.0 * la, Kind::Quantised, Split::KvHeads);
+            add(q * h, la, Kind::Quantised, Split::Heads);
             if c.qkv_bias {
-                add(q, l, Kind::Plain, Split::Heads);
-                add(kv, 2.0 * l, Kind::Plain, Split::KvHeads);
+                add(q, la, Kind::Plain, Split::Heads);
+                add(kv, 2.0 * la, Kind::Plain, Split::KvHeads);
             }
             if c.qk_norm {
-                add(c.head_dim as f64, 2.0 * l, Kind::Plain, Split::Replicated);
+                add(c.head_dim as f64, 2.0 * la, Kind::Plain, Split::Replicated);
             }
         }
+    }
+    if let Some(lin) = &c.linear_attention {
+        // vLLM's `Qwen3_5MoeGatedDeltaNet`: in_proj_qkv, in_proj_z, in_proj_b and in_proj_a
+        // (column-parallel), the depthwise convolution's taps, dt_bias and A_log per value
+        // head, the gated norm over a head's values, out_proj (row-parallel).
+        let ll = lin.layers as f64;
+        let (kw, vw) = (lin.key_width() as f64, lin.value_width() as f64);
+        let vh = lin.value_heads as f64;
+        add(h * (2.0 * kw + vw), ll, Kind::Quantised, Split::Heads);
+        add(h * vw, ll, Kind::Quantised, Split::Heads);
+        add(h * vh, 2.0 * ll, Kind::Quantised, Split::Heads);
+        let taps = (lin.conv_channels() * lin.conv_kernel) as f64;
+        add(taps, ll, Kind::Plain, Split::Heads);
+        add(vh, 2.0 * ll, Kind::Plain, Split::Heads);
+        add(lin.value_dim as f64, ll, Kind::Plain, Split::Replicated);
+        add(vw * h, ll, Kind::Quantised, Split::Heads);
     }
     let dense_layers = c.moe.as_ref().map_or(l, |m| m.dense_layers as f64);
     add(
@@ -133,7 +153,12 @@ fn inventory(c: &ModelConfig) -> Vec<Group> {
         let (e, ie) = (m.experts as f64, m.expert_intermediate as f64);
         add(e * h, moe_layers, Kind::Plain, Split::Replicated); // router
         if m.shared_experts > 0 {
-            add(e, moe_layers, Kind::Plain, Split::Replicated); // DeepSeek's e_score_correction_bias
+            match c.family {
+                // Qwen3.5's shared_expert_gate: one logit per token.
+                Family::Qwen35 => add(h, moe_layers, Kind::Plain, Split::Replicated),
+                // DeepSeek's e_score_correction_bias.
+                _ => add(e, moe_layers, Kind::Plain, Split::Replicated),
+            }
             add(
                 h * ie * m.shared_experts as f64,
                 3.0 * moe_layers,

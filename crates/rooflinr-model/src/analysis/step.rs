@@ -18,10 +18,10 @@
 //!   sequence (each of its positions when it verifies drafted tokens) and one per sequence
 //!   whose prompt ends in this step.
 
-use crate::config::{Mla, ModelConfig, Moe};
+use crate::config::{Family, LinearAttention, Mla, ModelConfig, Moe};
 use crate::error::ModelError;
 use crate::hardware::Hardware;
-use crate::ops::{AttentionShape, NormKind, Op, Precision};
+use crate::ops::{AttentionShape, DeltaRuleShape, NormKind, Op, Precision};
 use crate::roofline::Efficiency;
 
 use super::{
@@ -167,6 +167,9 @@ pub fn step_ops(
         Some(mla) => mla_attention(&mut w, c, mla, step),
         None => standard_attention(&mut w, c, step),
     }
+    if let Some(lin) = &c.linear_attention {
+        linear_attention(&mut w, c, lin, step);
+    }
     w.push(
         OpId::ResidualAdd,
         2.0 * layers,
@@ -196,7 +199,8 @@ pub fn step_ops(
         Role::Linear,
     );
     if let Some(moe) = &c.moe {
-        moe_block(&mut w, moe, layers - dense_layers, tokens, h);
+        let gated_shared = c.family == Family::Qwen35;
+        moe_block(&mut w, moe, layers - dense_layers, tokens, h, gated_shared);
     }
     w.push(OpId::FinalNorm, 1.0, norm(tokens, h), Role::Plain);
     if step.logits > 0.0 {
@@ -322,15 +326,17 @@ fn attention(w: &mut Builder<'_>, layers: f64, shape: AttentionShape, role: Role
 }
 
 fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, step: &Step) {
-    let (layers, h, tokens) = (c.layers as f64, c.hidden as f64, step.tokens());
+    let (layers, h, tokens) = (c.attention_layers() as f64, c.hidden as f64, step.tokens());
     let (heads, kv_heads, hd) = (c.heads as f64, c.kv_heads as f64, c.head_dim as f64);
     let bias = c.qkv_bias;
+    // An output gate's logits come out of the query projection beside the queries.
+    let gate = if c.attn_output_gate { 2.0 } else { 1.0 };
     w.push(
         OpId::QProj,
         layers,
         Op::Gemm {
             m: tokens,
-            n: heads * hd,
+            n: gate * heads * hd,
             k: h,
             bias,
         },
@@ -400,6 +406,14 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, step: &Step) {
             Role::Attention,
         );
     }
+    if c.attn_output_gate {
+        // sigmoid(gate) x output costs what silu(gate) x up does (the `SiluMul` operator).
+        let gated = Op::SiluMul {
+            tokens,
+            dim: heads * hd,
+        };
+        w.push(OpId::AttnGate, layers, gated, Role::Plain);
+    }
     w.push(
         OpId::OProj,
         layers,
@@ -408,8 +422,57 @@ fn standard_attention(w: &mut Builder<'_>, c: &ModelConfig, step: &Step) {
     );
 }
 
+/// A hybrid's gated DeltaNet layers (see [`LinearAttention`]): the projections run over
+/// the step's tokens; the convolution and the delta rule per group, prompts in the chunked
+/// form and decoding sequences in the recurrent one, each reading the state its earlier
+/// tokens left.
+fn linear_attention(w: &mut Builder<'_>, c: &ModelConfig, lin: &LinearAttention, step: &Step) {
+    let (layers, h, tokens) = (lin.layers as f64, c.hidden as f64, step.tokens());
+    let (kw, vw) = (lin.key_width() as f64, lin.value_width() as f64);
+    let value_heads = lin.value_heads as f64;
+    let qkv = gemm(tokens, 2.0 * kw + vw, h);
+    w.push(OpId::LinearQkvProj, layers, qkv, Role::Linear);
+    w.push(OpId::LinearZProj, layers, gemm(tokens, vw, h), Role::Linear);
+    let ba = gemm(tokens, 2.0 * value_heads, h);
+    w.push(OpId::LinearBaProj, layers, ba, Role::Linear);
+    for g in &step.groups {
+        let conv = Op::CausalConv1d {
+            tokens: g.tokens(),
+            sequences: g.sequences,
+            channels: lin.conv_channels() as f64,
+            kernel: lin.conv_kernel as f64,
+            state: lin.conv_format,
+        };
+        w.push(OpId::LinearConv, layers, conv, Role::Plain);
+    }
+    for g in &step.groups {
+        let rule = DeltaRuleShape {
+            batch: g.sequences,
+            new_tokens: g.new_tokens,
+            key_heads: lin.key_heads as f64,
+            value_heads,
+            key_dim: lin.key_dim as f64,
+            value_dim: lin.value_dim as f64,
+            carries_state: g.past > 0.0,
+            chunked: g.phase == Phase::Prefill,
+            state: lin.state_format,
+        };
+        w.push(OpId::DeltaRule, layers, Op::DeltaRule(rule), Role::Plain);
+    }
+    let normed = norm(tokens * value_heads, lin.value_dim as f64);
+    w.push(OpId::LinearNorm, layers, normed, Role::Plain);
+    let gated = Op::SiluMul { tokens, dim: vw };
+    w.push(OpId::LinearGate, layers, gated, Role::Plain);
+    w.push(
+        OpId::LinearOutProj,
+        layers,
+        gemm(tokens, h, vw),
+        Role::Linear,
+    );
+}
+
 fn mla_attention(w: &mut Builder<'_>, c: &ModelConfig, mla: &Mla, step: &Step) {
-    let (layers, h, heads) = (c.layers as f64, c.hidden as f64, c.heads as f64);
+    let (layers, h, heads) = (c.attention_layers() as f64, c.hidden as f64, c.heads as f64);
     let tokens = step.tokens();
     let (nope, rope, v) = (
         mla.qk_nope_dim as f64,
@@ -546,7 +609,16 @@ pub fn mla_attention_shape(
     }
 }
 
-fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f64) {
+/// The MoE layers' operators; `gated_shared`: the shared experts' output is scaled by a
+/// sigmoid of a logit of its own (Qwen3.5's `shared_expert_gate`).
+fn moe_block(
+    w: &mut Builder<'_>,
+    moe: &Moe,
+    moe_layers: f64,
+    tokens: f64,
+    h: f64,
+    gated_shared: bool,
+) {
     let (e, k, ie) = (
         moe.experts as f64,
         moe.top_k as f64,
@@ -634,5 +706,9 @@ fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f6
             gemm(tokens, h, is),
             Role::Linear,
         );
+        if gated_shared {
+            let logit = gemm(tokens, 1.0, h);
+            w.push(OpId::SharedExpertGate, moe_layers, logit, Role::Plain);
+        }
     }
 }

@@ -532,3 +532,138 @@ fn gpt_oss_runs_its_checkpoints_formats_experts_apart() {
     .unwrap();
     assert_eq!(other.checkpoint_experts, None);
 }
+
+#[test]
+fn qwen3_5_counts_match_its_model_cards_to_their_precision() {
+    // The model cards give whole billions ("397B in total and 17B activated"): each count
+    // is within 0.5 % of the card or within the card's rounding (half a billion), whichever
+    // is looser. We count the language model: its vision encoder (0.46 B by its
+    // `vision_config`) and its multi-token-prediction layer are apart; the active count
+    // includes the embedding and the LM head, as Mixtral's published one does.
+    for (preset, total_b, active_b) in [
+        ("qwen3.5-27b", 27.0, 27.0),
+        ("qwen3.5-35b-a3b", 35.0, 3.0),
+        ("qwen3.5-122b-a10b", 122.0, 10.0),
+        ("qwen3.5-397b-a17b", 397.0, 17.0),
+    ] {
+        let p = params::count(&presets::get(preset).unwrap());
+        for (count, card) in [(p.total / 1e9, total_b), (p.active / 1e9, active_b)] {
+            let tolerance = f64::max(0.005 * card, 0.5);
+            assert!((count - card).abs() <= tolerance, "{preset}: {p:?}");
+        }
+    }
+}
+
+#[test]
+fn a_hybrid_holds_a_constant_state_beside_its_attention_layers_cache() {
+    let c = presets::get("qwen3.5-397b-a17b").unwrap();
+    let lin = c.linear_attention.clone().unwrap();
+    assert_eq!((lin.layers, c.attention_layers()), (45, 15));
+    // Per sequence: 45 layers x 64 value heads x 128 x 128 FP32 state, and the
+    // convolution's last 3 inputs of 2 x 2048 + 8192 BF16 channels.
+    let state = 45.0 * (64.0 * 128.0 * 128.0 * 4.0 + 12288.0 * 3.0 * 2.0);
+    assert_eq!(recurrent_state_bytes(&c).get(), state);
+    // Only the 15 attention layers cache tokens: 2 KV heads x 256 x 2 (K and V).
+    let per_token = 15.0 * 2.0 * 2.0 * 256.0 * 2.0;
+    assert_eq!(kv_bytes_per_token(&c, Format::Bf16).get(), per_token);
+    for seq in [1, 4096, 131_072] {
+        let bytes = kv_cache_bytes(&c, Format::Bf16, seq).get();
+        assert_eq!(bytes, state + per_token * seq as f64, "{seq}");
+    }
+    // A decode step reads and writes each sequence's state once per linear layer, and
+    // its delta rule is the recurrent form on the vector units.
+    let h200 = registry::get("h200").unwrap();
+    let s = scenario(Phase::Decode, 8, 4096, Format::Bf16, Format::Bf16);
+    let a = analyze(&c, &h200, &s, &Efficiency::IDEAL).unwrap();
+    let rule = a.ops.iter().find(|o| o.id == OpId::DeltaRule).unwrap();
+    assert_eq!(rule.count, 45.0);
+    let one_layer_state = 8.0 * 64.0 * 128.0 * 128.0 * 4.0;
+    let io = 8.0 * (2.0 * 2048.0 + 8192.0) * 2.0 + 8.0 * 2.0 * 64.0 * 4.0 + 8.0 * 8192.0 * 2.0;
+    assert_eq!(
+        rule.result.cost.work.bytes.get(),
+        2.0 * one_layer_state + io
+    );
+    assert_eq!(
+        rule.result.cost.work.flops.0,
+        7.0 * 8.0 * 64.0 * 128.0 * 128.0
+    );
+    assert_eq!(
+        a.ops.iter().find(|o| o.id == OpId::QProj).unwrap().count,
+        15.0
+    );
+    // A prompt runs the chunked form on tensor cores, chunks of 64 tokens: per token and
+    // value head 6 dk dv + 64 (6 dk + 4 dv) + 2 x 64^2 / 3 FLOPs, more than decoding's 7 dk dv.
+    let p = scenario(Phase::Prefill, 1, 4096, Format::Bf16, Format::Bf16);
+    let pre = analyze(&c, &h200, &p, &Efficiency::IDEAL).unwrap();
+    let chunked = pre.ops.iter().find(|o| o.id == OpId::DeltaRule).unwrap();
+    assert!(chunked.result.cost.math != rule.result.cost.math);
+    let per_token = 6.0 * 128.0 * 128.0 + 64.0 * (10.0 * 128.0) + 2.0 * 64.0 * 64.0 / 3.0;
+    let flops = chunked.result.cost.work.flops.0;
+    assert!(
+        (flops / (4096.0 * 64.0 * per_token) - 1.0).abs() < 1e-12,
+        "{flops}"
+    );
+    assert!(per_token > 7.0 * 128.0 * 128.0);
+}
+
+#[test]
+fn qwen3_5_configs_name_the_field_at_fault() {
+    let text = presets::PRESETS
+        .iter()
+        .find(|(k, _, _)| *k == "qwen3.5-35b-a3b")
+        .unwrap()
+        .2;
+    for (bad, field) in [
+        (
+            text.replace("\"full_attention\"]", "\"mamba\"]"),
+            "layer_types",
+        ),
+        (
+            text.replace("\"linear_num_key_heads\": 16, ", ""),
+            "linear_num_key_heads",
+        ),
+        (
+            text.replace(
+                "\"linear_num_value_heads\": 32",
+                "\"linear_num_value_heads\": 24",
+            ),
+            "linear_num_value_heads",
+        ),
+        (
+            text.replace(
+                "\"partial_rotary_factor\": 0.25",
+                "\"partial_rotary_factor\": 0.3",
+            ),
+            "partial_rotary_factor",
+        ),
+        (text.replace("\"float32\"", "\"int3\""), "mamba_ssm_dtype"),
+        (
+            text.replace(
+                "\"shared_expert_intermediate_size\": 512",
+                "\"shared_expert_intermediate_size\": 700",
+            ),
+            "shared_expert_intermediate_size",
+        ),
+        (
+            text.replace(
+                "\"model_type\": \"qwen3_5_moe_text\"",
+                "\"model_type\": \"qwen3_5_moe\"",
+            ),
+            "text_config.model_type",
+        ),
+    ] {
+        assert_ne!(bad, text, "{field}: the replacement must change the config");
+        let e = ModelConfig::from_json(&bad).unwrap_err().to_string();
+        assert!(e.contains(field), "{e}");
+    }
+    // Without layer_types, every fourth layer is attention (`full_attention_interval`).
+    let mut value: serde_json::Value = serde_json::from_str(text).unwrap();
+    value["text_config"]
+        .as_object_mut()
+        .unwrap()
+        .remove("layer_types");
+    let c = ModelConfig::from_value(&value).unwrap();
+    assert_eq!((c.attention_layers(), c.rotary_dim), (10, 64));
+    assert!(c.attn_output_gate && c.qk_norm);
+    assert_eq!(c.moe.unwrap().shared_experts, 1);
+}

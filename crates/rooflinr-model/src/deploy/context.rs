@@ -13,7 +13,7 @@ use crate::analysis::{
 use crate::config::ModelConfig;
 use crate::error::ModelError;
 use crate::hardware::Hardware;
-use crate::ops::{AttentionShape, Op};
+use crate::ops::{AttentionShape, DeltaRuleShape, Op};
 use crate::roofline::Efficiency;
 use crate::units::{Bytes, Seconds};
 
@@ -95,10 +95,15 @@ pub fn shard_op(id: OpId, op: &Op, s: &OpShard) -> Op {
                 | OpId::UpProj
                 | OpId::SharedExpertGateProj
                 | OpId::SharedExpertUpProj
+                | OpId::LinearQkvProj
+                | OpId::LinearZProj
+                | OpId::LinearBaProj
                 | OpId::LmHead => (n / t, k),
                 OpId::KProj | OpId::VProj => (n * s.kv_share, k),
                 // Row-parallel: the reduction splits, partial sums are all-reduced.
-                OpId::OProj | OpId::DownProj | OpId::SharedExpertDownProj => (n, k / t),
+                OpId::OProj | OpId::DownProj | OpId::SharedExpertDownProj | OpId::LinearOutProj => {
+                    (n, k / t)
+                }
                 // Replicated: routers, MLA's down projections.
                 _ => (n, k),
             };
@@ -163,7 +168,7 @@ pub fn shard_op(id: OpId, op: &Op, s: &OpShard) -> Op {
         (Op::AttentionScores(a), _) => Op::AttentionScores(attention(&a)),
         (Op::AttentionSoftmax(a), _) => Op::AttentionSoftmax(attention(&a)),
         (Op::AttentionContext(a), _) => Op::AttentionContext(attention(&a)),
-        (Op::Norm { tokens, dim, kind }, OpId::QkNorm) => Op::Norm {
+        (Op::Norm { tokens, dim, kind }, OpId::QkNorm | OpId::LinearNorm) => Op::Norm {
             tokens: tokens / d / t,
             dim,
             kind,
@@ -210,6 +215,30 @@ pub fn shard_op(id: OpId, op: &Op, s: &OpShard) -> Op {
             tokens: tokens / d,
             dim,
         },
+        // Linear attention splits by heads as attention does (vLLM's column-parallel
+        // convolution taps and state, `tp_size` in `gated_delta_net_state_shape`).
+        (
+            Op::CausalConv1d {
+                tokens,
+                sequences,
+                channels,
+                kernel,
+                state,
+            },
+            _,
+        ) => Op::CausalConv1d {
+            tokens: tokens / d,
+            sequences: sequences / d,
+            channels: channels / t,
+            kernel,
+            state,
+        },
+        (Op::DeltaRule(r), _) => Op::DeltaRule(DeltaRuleShape {
+            batch: r.batch / d,
+            key_heads: r.key_heads / t,
+            value_heads: r.value_heads / t,
+            ..r
+        }),
     }
 }
 
@@ -267,10 +296,14 @@ impl Context<'_> {
         }
     }
 
-    /// One sequence's KV cache on one GPU at `context` tokens.
+    /// One sequence's KV cache on one GPU at `context` tokens: the attention layers' split
+    /// by KV heads, a hybrid's recurrent state by value heads over the whole tensor
+    /// parallelism.
     fn kv_per_sequence(&self, scenario: &Scenario, context: u64) -> Bytes {
-        analysis::kv_cache_bytes(self.config, scenario.precision.kv, context)
-            * (self.layer_fraction() / self.kv_split())
+        let state = analysis::recurrent_state_bytes(self.config);
+        let all = analysis::kv_cache_bytes(self.config, scenario.precision.kv, context);
+        ((all - state) * (1.0 / self.kv_split()) + state * (1.0 / self.tensor()))
+            * self.layer_fraction()
     }
 
     fn weights(&self, scenario: &Scenario) -> Bytes {

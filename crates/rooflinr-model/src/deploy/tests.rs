@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::analysis::{AttentionKernel, analyze};
+use crate::analysis::{self, AttentionKernel, analyze};
 use crate::format::Format;
 
 use crate::hardware::{LinkKind, registry};
@@ -65,6 +65,7 @@ fn one_gpu_is_the_single_device_analysis_exactly() {
         ("mixtral-8x7b", "b200", Format::Fp8E4m3),
         ("deepseek-v3", "b200", Format::Fp8E4m3),
         ("qwen2.5-7b", "m4-max", Format::Int4),
+        ("qwen3.5-35b-a3b", "h200", Format::Bf16),
     ] {
         let s = scenario(weights, Format::Bf16);
         let w = Workload {
@@ -258,6 +259,35 @@ fn deepseek_v3_ep8_with_attention_dp_per_gpu_memory() {
             .comms
             .iter()
             .all(|c| c.id != CommId::AttentionAllReduce)
+    );
+}
+
+/// Qwen3.5-397B-A17B on TP4: the attention layers' cache splits over its 2 KV heads,
+/// the recurrent state over all 4 GPUs (by value heads).
+#[test]
+fn a_hybrids_state_splits_over_the_whole_tensor_parallelism() {
+    let s = scenario(Format::Fp8E4m3, Format::Bf16);
+    let w = Workload {
+        prompt: 8192,
+        output: 1024,
+        concurrency: 32,
+    };
+    let d = deploy(
+        "qwen3.5-397b-a17b",
+        "b200",
+        &s,
+        layout(4, 1, 1, false),
+        w,
+        &DeployOptions::default(),
+    );
+    let c = presets::get("qwen3.5-397b-a17b").unwrap();
+    let state = analysis::recurrent_state_bytes(&c).get();
+    let per_token = analysis::kv_bytes_per_token(&c, Format::Bf16).get();
+    let expected = 32.0 * (per_token * 9216.0 / 2.0 + state / 4.0);
+    assert!(
+        (d.memory.kv_cache.get() / expected - 1.0).abs() < 1e-12,
+        "{} {expected}",
+        d.memory.kv_cache
     );
 }
 

@@ -133,6 +133,46 @@ impl AttentionShape {
     }
 }
 
+/// The tokens the chunked delta rule processes together (the `chunk_size` 64 of the
+/// flash-linear-attention kernels that vLLM and SGLang run, `chunk_gated_delta_rule`).
+pub const DELTA_RULE_CHUNK: f64 = 64.0;
+
+/// The delta rule of one gated DeltaNet layer over a group of sequences (Yang, Kautz and
+/// Hatamizadeh, ICLR 2025): for each token and value head, the state `S` (`key_dim x
+/// value_dim`) decays by the token's gate, takes `beta (v - S^T k) k^T`, and gives the
+/// output `S^T q`. Queries and keys have `key_heads` heads, each serving `value_heads /
+/// key_heads` value heads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeltaRuleShape {
+    /// Sequences.
+    pub batch: f64,
+    /// New tokens per sequence.
+    pub new_tokens: f64,
+    /// Query and key heads.
+    pub key_heads: f64,
+    /// Value heads, each with its own state.
+    pub value_heads: f64,
+    /// Channels per query and key head.
+    pub key_dim: f64,
+    /// Channels per value head.
+    pub value_dim: f64,
+    /// Whether each sequence's state from earlier tokens is read (else it starts at zero).
+    pub carries_state: bool,
+    /// Whether the chunked form runs (a prompt's tokens; Yang et al., NeurIPS 2024,
+    /// "Parallelizing Linear Transformers with the Delta Rule over Sequence Length"), else
+    /// the recurrent one, token by token (decoding).
+    pub chunked: bool,
+    /// The state's storage format.
+    pub state: Format,
+}
+
+impl DeltaRuleShape {
+    /// The state's elements of one sequence.
+    fn state_elements(&self) -> f64 {
+        self.value_heads * self.key_dim * self.value_dim
+    }
+}
+
 /// One operator instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Op {
@@ -217,6 +257,23 @@ pub enum Op {
         /// Row length.
         dim: f64,
     },
+    /// A depthwise causal convolution of `kernel` taps over `channels`, then SiLU (gated
+    /// DeltaNet's short convolution over its queries, keys and values), each sequence
+    /// carrying its last `kernel - 1` inputs between steps.
+    CausalConv1d {
+        /// Rows (every sequence's new tokens).
+        tokens: f64,
+        /// Sequences, each with its window.
+        sequences: f64,
+        /// Channels convolved.
+        channels: f64,
+        /// Taps.
+        kernel: f64,
+        /// The window's storage format.
+        state: Format,
+    },
+    /// Gated DeltaNet's delta rule ([`DeltaRuleShape`]).
+    DeltaRule(DeltaRuleShape),
     /// Embedding lookup: a gather of `tokens` rows.
     Embedding {
         /// Rows gathered.
@@ -380,6 +437,24 @@ impl Op {
                 let inputs = tokens * top_k * dim;
                 vector(2.0 * inputs, act(inputs) + act(tokens * dim))
             }
+            Op::CausalConv1d {
+                tokens,
+                sequences,
+                channels,
+                kernel,
+                state,
+            } => {
+                // A multiply-add per tap and SiLU (4) per output; the input read and the
+                // output written once, the taps read, each sequence's window read and
+                // written back.
+                let elements = tokens * channels;
+                let window = state.tensor_bytes(sequences * channels * (kernel - 1.0));
+                vector(
+                    (2.0 * kernel + 4.0) * elements,
+                    act(elements) * 2.0 + act(channels * kernel) + window * 2.0,
+                )
+            }
+            Op::DeltaRule(d) => delta_rule_cost(&d, p),
             Op::Embedding { tokens, dim } => {
                 // A gather: rows of the table in the weights format, written as activations.
                 vector(
@@ -405,6 +480,55 @@ impl Op {
             ceiling,
             prediction,
         }
+    }
+}
+
+/// The delta rule's work ([`DeltaRuleShape`]).
+///
+/// Recurrent (decoding), per token and value head: the decay (`dk dv`), `S^T k` (2), the
+/// rank-one update (2) and `S^T q` (2) multiply-adds over the state: `7 dk dv` FLOPs on
+/// the vector units.
+///
+/// Chunked (a prompt), per chunk of `C` tokens and value head, as the
+/// flash-linear-attention kernels compute it: `K K^T` (`2 C^2 dk`), the inverse of its
+/// unit-triangular part (`2 C^3 / 3`), the WY factors `W = A K` and `U = A V` (`2 C^2
+/// (dk + dv)`), `U - W S` (`2 C dk dv`), the state's update `K^T (U - W S)` (`2 C dk
+/// dv`), and the output `Q S + mask(Q K^T) (U - W S)` (`2 C dk dv + 2 C^2 (dk + dv)`), on
+/// tensor cores. Beside queries, keys, values, gates and output, the kernels write and
+/// read back the WY factors, the triangular matrix (FP32) and the state at each chunk's
+/// start (`chunk_gated_delta_rule_fwd_h`'s `h`, in the activation format).
+///
+/// The kernels take 16-bit operands: activations narrower than that are counted in BF16.
+fn delta_rule_cost(d: &DeltaRuleShape, p: &Precision) -> OpCost {
+    let format = if p.activations.bits_per_element() >= 16.0 {
+        p.activations
+    } else {
+        Format::Bf16
+    };
+    let act = |n: f64| format.tensor_bytes(n);
+    let (dk, dv, vh) = (d.key_dim, d.value_dim, d.value_heads);
+    let tokens = d.batch * d.new_tokens;
+    let inputs = act(tokens * (2.0 * d.key_heads * dk + vh * dv))
+        + Format::Fp32.tensor_bytes(tokens * 2.0 * vh);
+    let output = act(tokens * vh * dv);
+    let reads = if d.carries_state { 2.0 } else { 1.0 };
+    let state = d.state.tensor_bytes(d.batch * d.state_elements()) * reads;
+    if !d.chunked {
+        return vector(7.0 * tokens * vh * dk * dv, inputs + output + state);
+    }
+    let c = DELTA_RULE_CHUNK.min(d.new_tokens);
+    let chunks = d.batch * (d.new_tokens / DELTA_RULE_CHUNK).ceil();
+    let per_token = 6.0 * dk * dv + c * (6.0 * dk + 4.0 * dv) + 2.0 * c * c / 3.0;
+    let staged = act(tokens * vh * (dk + dv))
+        + Format::Fp32.tensor_bytes(tokens * vh * c)
+        + act(chunks * d.state_elements());
+    OpCost {
+        work: Work {
+            flops: Flops(per_token * tokens * vh),
+            bytes: inputs + output + state + staged * 2.0,
+        },
+        math: product_math(format, format),
+        block_scaled: false,
     }
 }
 

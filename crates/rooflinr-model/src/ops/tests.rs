@@ -359,3 +359,22 @@ fn sliding_windows_cap_each_querys_keys() {
             .work
     );
 }
+
+#[test]
+fn causal_conv_counts_its_taps_and_each_sequences_window() {
+    // 10 tokens of 2 sequences, 6 channels, 4 taps: 2 x 4 + 4 (SiLU) FLOPs per output; the
+    // input read and the output written (BF16), the taps read, and each sequence's 3
+    // inputs of window read and written back (FP32 here).
+    let op = Op::CausalConv1d {
+        tokens: 10.0,
+        sequences: 2.0,
+        channels: 6.0,
+        kernel: 4.0,
+        state: Format::Fp32,
+    };
+    let cost = op.cost(&Precision::uniform(Format::Bf16));
+    assert_eq!(cost.work.flops.0, 12.0 * 60.0);
+    let bytes = 60.0 * 2.0 * 2.0 + 24.0 * 2.0 + 2.0 * 6.0 * 3.0 * 4.0 * 2.0;
+    assert_eq!(cost.work.bytes.get(), bytes);
+    assert_eq!(cost.math, Math::Fp32);
+}

@@ -193,9 +193,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "b200",
         framework: Framework::Sglang,
-        rows: 97,
-        ttft_median_pct: 25.3,
-        tpot_median_pct: 12.2,
+        rows: 321,
+        ttft_median_pct: 50.4,
+        tpot_median_pct: 12.4,
     },
     ServingError {
         hardware: "b300",
@@ -207,9 +207,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "b300",
         framework: Framework::Sglang,
-        rows: 31,
-        ttft_median_pct: 63.9,
-        tpot_median_pct: 28.0,
+        rows: 101,
+        ttft_median_pct: 42.5,
+        tpot_median_pct: 28.8,
     },
     ServingError {
         hardware: "gb200",
@@ -256,9 +256,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "h200",
         framework: Framework::Sglang,
-        rows: 85,
-        ttft_median_pct: 55.4,
-        tpot_median_pct: 38.0,
+        rows: 130,
+        ttft_median_pct: 40.4,
+        tpot_median_pct: 26.9,
     },
 ];
 
