@@ -82,6 +82,9 @@ pub struct Moe {
     pub shared_experts: u64,
     /// Leading layers that use a dense MLP instead (DeepSeek's `first_k_dense_replace`).
     pub dense_layers: u64,
+    /// The shared experts' output is scaled by a sigmoid of a logit of its own (Qwen3.5's
+    /// `shared_expert_gate`, one weight row per MoE layer).
+    pub shared_gate: bool,
 }
 
 impl Moe {
@@ -94,6 +97,7 @@ impl Moe {
             expert_intermediate: width,
             shared_experts: 0,
             dense_layers: 0,
+            shared_gate: false,
         }
     }
 }
@@ -432,6 +436,7 @@ impl ModelConfig {
                     ));
                 }
                 moe.shared_experts = shared / moe.expert_intermediate;
+                moe.shared_gate = moe.shared_experts > 0;
                 Some(moe)
             }
             Family::GptOss => {
@@ -468,6 +473,7 @@ impl ModelConfig {
                     dense_layers: f
                         .optional_int("first_k_dense_replace", 0, layers)?
                         .unwrap_or(0),
+                    shared_gate: false,
                 }),
             },
             _ => None,

@@ -1,7 +1,7 @@
 //! Parameter inventory of a model: counts (total and active per token) and storage bytes
 //! with each tensor in its format.
 
-use crate::config::{Family, ModelConfig};
+use crate::config::ModelConfig;
 use crate::format::Format;
 use crate::units::Bytes;
 
@@ -152,13 +152,12 @@ fn inventory(c: &ModelConfig) -> Vec<Group> {
         let moe_layers = l - dense_layers;
         let (e, ie) = (m.experts as f64, m.expert_intermediate as f64);
         add(e * h, moe_layers, Kind::Plain, Split::Replicated); // router
+        if m.shared_gate {
+            add(h, moe_layers, Kind::Plain, Split::Replicated); // Qwen3.5's shared_expert_gate
+        } else if m.shared_experts > 0 {
+            add(e, moe_layers, Kind::Plain, Split::Replicated); // DeepSeek's e_score_correction_bias
+        }
         if m.shared_experts > 0 {
-            match c.family {
-                // Qwen3.5's shared_expert_gate: one logit per token.
-                Family::Qwen35 => add(h, moe_layers, Kind::Plain, Split::Replicated),
-                // DeepSeek's e_score_correction_bias.
-                _ => add(e, moe_layers, Kind::Plain, Split::Replicated),
-            }
             add(
                 h * ie * m.shared_experts as f64,
                 3.0 * moe_layers,

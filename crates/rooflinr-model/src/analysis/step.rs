@@ -18,7 +18,7 @@
 //!   sequence (each of its positions when it verifies drafted tokens) and one per sequence
 //!   whose prompt ends in this step.
 
-use crate::config::{Family, LinearAttention, Mla, ModelConfig, Moe};
+use crate::config::{LinearAttention, Mla, ModelConfig, Moe};
 use crate::error::ModelError;
 use crate::hardware::Hardware;
 use crate::ops::{AttentionShape, DeltaRuleShape, NormKind, Op, Precision};
@@ -199,8 +199,7 @@ pub fn step_ops(
         Role::Linear,
     );
     if let Some(moe) = &c.moe {
-        let gated_shared = c.family == Family::Qwen35;
-        moe_block(&mut w, moe, layers - dense_layers, tokens, h, gated_shared);
+        moe_block(&mut w, moe, layers - dense_layers, tokens, h);
     }
     w.push(OpId::FinalNorm, 1.0, norm(tokens, h), Role::Plain);
     if step.logits > 0.0 {
@@ -609,16 +608,7 @@ pub fn mla_attention_shape(
     }
 }
 
-/// The MoE layers' operators; `gated_shared`: the shared experts' output is scaled by a
-/// sigmoid of a logit of its own (Qwen3.5's `shared_expert_gate`).
-fn moe_block(
-    w: &mut Builder<'_>,
-    moe: &Moe,
-    moe_layers: f64,
-    tokens: f64,
-    h: f64,
-    gated_shared: bool,
-) {
+fn moe_block(w: &mut Builder<'_>, moe: &Moe, moe_layers: f64, tokens: f64, h: f64) {
     let (e, k, ie) = (
         moe.experts as f64,
         moe.top_k as f64,
@@ -706,7 +696,7 @@ fn moe_block(
             gemm(tokens, h, is),
             Role::Linear,
         );
-        if gated_shared {
+        if moe.shared_gate {
             let logit = gemm(tokens, 1.0, h);
             w.push(OpId::SharedExpertGate, moe_layers, logit, Role::Plain);
         }
