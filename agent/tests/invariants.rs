@@ -106,3 +106,43 @@ fn only_the_backends_and_stats_time_kernels_and_the_rest_read_wall_time_by_name(
         "stats times the samples"
     );
 }
+
+/// Files with a line outside comments that `matches`, sorted.
+fn files_where(matches: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut found: Vec<String> = files()
+        .into_iter()
+        .filter(|(_, source)| {
+            source
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .any(&matches)
+        })
+        .map(|(rel, _)| rel)
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn the_agent_defines_no_wire_type_and_parses_messages_only_through_the_protocol_decoder() {
+    // What crosses the wire is the protocol crate's: the agent derives serde only for the
+    // HTTP API's `?hardware_key=` query (a URL's query string, not a message).
+    let derives =
+        |name: &'static str| move |line: &str| line.contains("derive(") && line.contains(name);
+    assert_eq!(files_where(derives("Serialize")), Vec::<String>::new());
+    assert_eq!(files_where(derives("Deserialize")), ["server/api.rs"]);
+    let api = files()
+        .into_iter()
+        .find(|(rel, _)| rel == "server/api.rs")
+        .expect("server/api.rs")
+        .1;
+    assert_eq!(api.matches("derive(Deserialize)").count(), 1);
+    assert!(api.contains("#[derive(Deserialize)]\npub struct HardwareQuery"));
+    // WebSocket messages and request bodies go through `rooflinr_protocol::decode`;
+    // serde_json reads only the GPU check's torch script output (a local subprocess's one
+    // line of JSON).
+    assert_eq!(
+        files_where(|line| line.contains("serde_json::from_")),
+        ["gpu_check.rs"]
+    );
+}

@@ -70,3 +70,28 @@ fn pure_modules_do_not_depend_on_the_lab_or_the_chart() {
         }
     }
 }
+
+#[test]
+fn the_calculator_defines_no_wire_type_and_parses_messages_only_through_the_protocol_decoder() {
+    // The protocol crate owns what crosses the wire: nothing here derives serde, and
+    // serde_json only writes (exports, the lab file); the agent's messages are read by
+    // `rooflinr_protocol::decode` in the one module that holds the WebSocket.
+    for (path, text) in files() {
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            assert!(
+                !(line.contains("derive(") && line.contains("Serialize")),
+                "{path} derives serde: {line}"
+            );
+            assert!(
+                !line.contains("serde_json::from_"),
+                "{path} parses JSON itself: {line}"
+            );
+        }
+    }
+    let readers: Vec<String> = files()
+        .into_iter()
+        .filter(|(_, text)| text.contains("decode::<ServerMessage>"))
+        .map(|(path, _)| path)
+        .collect();
+    assert_eq!(readers, ["lab/link.rs"]);
+}

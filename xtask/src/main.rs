@@ -17,8 +17,14 @@
 //!   hook runs it; see `web.rs`); `web-name`: its folder named by its contents (the
 //!   post-build hook).
 //! - `validate`: `rooflinr validate` over NVIDIA's measured GEMM tables (set-up fetches them).
+//! - `screenshot`: the README's picture of the calculator, taken by an end-to-end test in
+//!   headless Chromium and copied into the book's images.
+//! - `docs`: the book into `target/book` and the links of every Markdown file checked;
+//!   `--check` fails where a generated part (README's accuracy table, the CLI reference,
+//!   the calibration tables) differs from what the code produces, `--bless` rewrites them.
 
 mod cuda;
+mod docs;
 mod setup;
 mod web;
 
@@ -40,10 +46,20 @@ fn main() -> std::process::ExitCode {
             args.iter().any(|a| a == "--serving"),
             args.iter().any(|a| a == "--check"),
         ),
+        Some("docs") => docs::run(if args.iter().any(|a| a == "--bless") {
+            docs::Mode::Bless
+        } else if args.iter().any(|a| a == "--check") {
+            docs::Mode::Check
+        } else {
+            docs::Mode::Build
+        }),
+        Some("screenshot") => screenshot(),
         Some("web-wasm") => web::build(),
         Some("web-name") => web::name_by_contents(),
         _ => {
-            eprintln!("usage: cargo xtask <setup|test|run|bench|bench-web|cuda-check>\n");
+            eprintln!(
+                "usage: cargo xtask <setup|test|run|bench|bench-web|cuda-check|gpu-bundle|validate|docs|screenshot>\n"
+            );
             eprintln!(
                 "  setup   install the wasm target, Trunk, wasm-bindgen, wasm-opt, Chromium (idempotent)"
             );
@@ -63,6 +79,12 @@ fn main() -> std::process::ExitCode {
             );
             eprintln!(
                 "  validate  hold the kernel model against NVIDIA's measured kernel tables (downloads them once); --serving: the serving model against its measured serving sample"
+            );
+            eprintln!(
+                "  docs    build the book into target/book and check links (--check: generated parts match the code; --bless: rewrite them)"
+            );
+            eprintln!(
+                "  screenshot  take the README's picture of the calculator in headless Chromium"
             );
             return std::process::ExitCode::from(2);
         }
@@ -195,10 +217,13 @@ fn test() -> Result<()> {
     )?;
     // The serving model's fitted constants are what a fit on NVIDIA's sample gives today.
     validate(true, true)?;
+    // The book builds, its links and the README's resolve, and every generated part
+    // (accuracy tables, the CLI reference, command examples) is what the code gives now.
+    docs::run(docs::Mode::Check)?;
     // The GPU kernels, compiled and assembled with no GPU.
     cuda::check(false)?;
     println!(
-        "\nGPU checks run here, with no GPU: every kernel's decoding header against the model crate (host build, bit-exact), launch configurations, byte counts and probe messages (native tests), and cuda-check (NVRTC + ptxas for {}). NOT run: the device run (`rooflinr-agent gpu-check`, README \"On a GPU\"), which needs an NVIDIA GPU; CI has none (the runs so far: docs/gpu-runs/).",
+        "\nGPU checks run here, with no GPU: every kernel's decoding header against the model crate (host build, bit-exact), launch configurations, byte counts and probe messages (native tests), and cuda-check (NVRTC + ptxas for {}). NOT run: the device run (`rooflinr-agent gpu-check`, the book's \"On a GPU\", docs/book/src/gpu.md), which needs an NVIDIA GPU; CI has none (the runs so far: docs/gpu-runs/).",
         cuda::ARCHITECTURES.join(", ")
     );
     Ok(())
@@ -268,6 +293,34 @@ fn validate(serving: bool, check: bool) -> Result<()> {
         args.push("--fit");
     }
     step("cargo", &args)
+}
+
+/// The README's picture: the end-to-end test `readme` takes it from the release bundle,
+/// and it is copied to where the README and the book show it.
+fn screenshot() -> Result<()> {
+    setup::all()?;
+    let dist = build_bundle()?;
+    step_with(
+        "cargo",
+        &[
+            "test",
+            "--locked",
+            "--package",
+            "rooflinr-web-e2e",
+            "--test",
+            "readme",
+        ],
+        &[
+            ("ROOFLINR_WEB_DIST", dist.display().to_string()),
+            ("CHROMEDRIVER", "/usr/bin/chromedriver".to_string()),
+        ],
+    )?;
+    let taken = root().join("target/e2e/readme-calculator.png");
+    let shown = root().join("docs/book/src/images/calculator.png");
+    std::fs::copy(&taken, &shown)
+        .with_context(|| format!("cannot copy {} to {}", taken.display(), shown.display()))?;
+    println!("wrote {} (commit it)", shown.display());
+    Ok(())
 }
 
 fn bench() -> Result<()> {

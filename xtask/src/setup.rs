@@ -10,6 +10,9 @@ use crate::{root, step};
 
 const TRUNK_VERSION: &str = "0.21.14";
 const BINARYEN_VERSION: &str = "132";
+/// mdBook, which builds the book (`cargo xtask docs`); only its search feature (no
+/// live-reload server).
+const MDBOOK_VERSION: &str = "0.5.4";
 
 /// The CUDA wheels the kernel checks use (PyPI), pinned to CUDA 13.0: the lent GPU
 /// machines run driver 580 (CUDA 13.0), and PTX from a newer NVRTC would not load there.
@@ -25,6 +28,7 @@ pub fn all() -> Result<()> {
     println!("==> set-up (skips what is installed)");
     rust_targets()?;
     trunk()?;
+    mdbook()?;
     wasm_bindgen()?;
     wasm_opt()?;
     chromium()?;
@@ -262,6 +266,31 @@ fn trunk() -> Result<()> {
             step(
                 "cargo",
                 &["install", "--locked", "trunk", "--version", TRUNK_VERSION],
+            )
+        },
+    )
+}
+
+/// mdBook, for the book (`cargo xtask docs`).
+pub fn mdbook() -> Result<()> {
+    ensure(
+        "mdbook",
+        "mdbook",
+        |v| v.ends_with(MDBOOK_VERSION),
+        "about 5 minutes on 2 cores",
+        || {
+            step(
+                "cargo",
+                &[
+                    "install",
+                    "--locked",
+                    "mdbook",
+                    "--version",
+                    MDBOOK_VERSION,
+                    "--no-default-features",
+                    "--features",
+                    "search",
+                ],
             )
         },
     )

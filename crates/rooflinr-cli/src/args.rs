@@ -10,6 +10,14 @@ use rooflinr_model::hardware::{Hardware, custom, registry};
 use rooflinr_model::ops::Precision;
 use rooflinr_model::roofline::Efficiency;
 
+/// The values `--preset` takes: every preset of the model crate (and `deepseek-r1`, the
+/// same architecture as `deepseek-v3`), listed in `--help` and suggested on a typo.
+pub fn preset_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        rooflinr_model::presets::keys().chain(std::iter::once("deepseek-r1")),
+    )
+}
+
 /// Which device to predict for.
 #[derive(Args, Clone, Debug)]
 pub struct HardwareArgs {

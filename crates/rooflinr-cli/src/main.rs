@@ -41,6 +41,10 @@ enum Command {
     /// Hold predictions against NVIDIA's measured kernel tables (parquet), or with
     /// `--serving` against its measured serving sample.
     Validate(commands::validate::Args),
+    /// The reference of every command and option as Markdown (the book's CLI chapter,
+    /// written by `cargo xtask docs --bless`).
+    #[command(hide = true)]
+    MarkdownHelp,
 }
 
 /// A reader that stops early (`rooflinr ... | head`) closes the pipe: the output ends there,
@@ -62,6 +66,16 @@ fn quiet_on_closed_pipe() {
     }));
 }
 
+/// Every command's help as Markdown, from the same definitions `--help` prints, so the
+/// book's reference cannot drift from the binary.
+fn markdown_help() -> String {
+    let options = clap_markdown::MarkdownOptions::new()
+        .title("Command-line reference".to_string())
+        .show_footer(false)
+        .show_table_of_contents(true);
+    clap_markdown::help_markdown_custom::<Cli>(&options)
+}
+
 fn main() -> std::process::ExitCode {
     quiet_on_closed_pipe();
     let cli = Cli::parse();
@@ -77,6 +91,10 @@ fn main() -> std::process::ExitCode {
         Command::Tiling(a) => commands::tiling::run(a),
         Command::Report(a) => commands::report::run(a),
         Command::Validate(a) => commands::validate::run(a),
+        Command::MarkdownHelp => {
+            print!("{}", markdown_help());
+            Ok(())
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

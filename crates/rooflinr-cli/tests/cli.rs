@@ -347,7 +347,7 @@ fn bad_input_is_named() {
     );
     check_error(
         &["model", "--preset", "gpt-9"],
-        "unknown model preset `gpt-9`",
+        "invalid value 'gpt-9' for '--preset <PRESET>'",
     );
     check_error(
         &["model", "--preset", "llama-3-8b", "--batch", "0"],

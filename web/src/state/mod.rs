@@ -2,8 +2,8 @@
 //! that a link reproduces an analysis exactly. Numbers are kept as the text the user typed:
 //! validation happens once, in [`crate::compute`], where the message can name the field.
 //!
-//! The query keys are documented in the README ("Sharing a link"); `v` is the version of
-//! this encoding. Unknown keys are ignored; a known key with a value that cannot be used
+//! The query keys are documented in the book (`docs/book/src/calculator.md`, "Sharing a
+//! link"); `v` is the version of this encoding. Unknown keys are ignored; a known key with a value that cannot be used
 //! is reported as a warning and left at its default.
 
 use std::collections::BTreeSet;

@@ -34,8 +34,14 @@ enum BatchingArg {
 /// Arguments of `rooflinr deploy`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A built-in model (`rooflinr model --help` lists them).
-    #[arg(long, conflicts_with = "config", required_unless_present = "config")]
+    /// A built-in model.
+    #[arg(
+        long,
+        conflicts_with = "config",
+        required_unless_present = "config",
+        value_parser = crate::args::preset_parser(),
+        ignore_case = true
+    )]
     preset: Option<String>,
     /// A Hugging Face config.json.
     #[arg(long, value_name = "FILE")]

@@ -19,9 +19,14 @@ use crate::table;
 /// Arguments of `rooflinr model`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A built-in model: llama-3-8b, llama-3-70b, llama-2-70b, mixtral-8x7b, qwen2.5-7b,
-    /// deepseek-v3, deepseek-r1.
-    #[arg(long, conflicts_with = "config", required_unless_present = "config")]
+    /// A built-in model.
+    #[arg(
+        long,
+        conflicts_with = "config",
+        required_unless_present = "config",
+        value_parser = crate::args::preset_parser(),
+        ignore_case = true
+    )]
     preset: Option<String>,
     /// A Hugging Face config.json.
     #[arg(long, value_name = "FILE")]

@@ -17,8 +17,13 @@ use crate::table;
 /// Arguments of `rooflinr recommend`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A built-in model (see `rooflinr model --help`).
-    #[arg(long, conflicts_with_all = ["config", "gemm"])]
+    /// A built-in model.
+    #[arg(
+        long,
+        conflicts_with_all = ["config", "gemm"],
+        value_parser = crate::args::preset_parser(),
+        ignore_case = true
+    )]
     preset: Option<String>,
     /// A Hugging Face config.json.
     #[arg(long, value_name = "FILE", conflicts_with = "gemm")]
