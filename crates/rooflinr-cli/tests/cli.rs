@@ -1064,7 +1064,7 @@ fn deploy_json_matches_the_model_and_searches() {
             tensor: 4,
             pipeline: 2,
             data: 1,
-            expert: false,
+            expert: 1,
         },
         Workload {
             prompt: 1000,
@@ -1163,6 +1163,18 @@ fn deploy_errors_name_the_problem() {
     check_error(
         &["deploy", "--preset", "llama-3-8b", "--dp", "2", "--ep"],
         "has no experts",
+    );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "deepseek-v3",
+            "--tp",
+            "8",
+            "--ep",
+            "3",
+        ],
+        "EP3 does not divide a stage's TP x DP = 8 GPUs",
     );
     check_error(
         &["deploy", "--preset", "llama-3-8b", "--weights", "fp8,bf16"],
@@ -1401,4 +1413,36 @@ fn a_calibrated_moe_layer_names_the_tiles_its_kernel_pads_to() {
         time(&at_48)
     );
     assert!(time(&at_48) < 1.3 * 3.41e-3 && time(&at_32) > 2.36e-3 / 1.3);
+}
+
+/// `--ep N` below the stage's GPUs is MoE TP x EP: experts over N groups, each expert's
+/// columns split over the rest; `--ep` alone places whole experts.
+#[test]
+fn deploy_reads_mixed_moe_tensor_and_expert_parallelism() {
+    let layout = |ep: &[&str]| {
+        let mut args = vec![
+            "deploy",
+            "--preset",
+            "deepseek-v3",
+            "--hardware",
+            "b200",
+            "--weights",
+            "fp8",
+            "--tp",
+            "8",
+            "--json",
+        ];
+        args.extend_from_slice(ep);
+        let v = json(&args);
+        (
+            v["deployment"]["layout"].as_str().unwrap().to_string(),
+            v["deployment"]["ep"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(
+        layout(&["--ep", "4"]),
+        ("TP8 PP1 DP1 EP4 MoE-TP2".into(), 4)
+    );
+    assert_eq!(layout(&["--ep"]), ("TP8 PP1 DP1 EP8".into(), 8));
+    assert_eq!(layout(&[]), ("TP8 PP1 DP1".into(), 1));
 }

@@ -306,7 +306,7 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
             tensor: 4,
             pipeline: 2,
             data: 1,
-            expert: false,
+            expert: 1,
         },
         rooflinr_model::deploy::Workload {
             prompt: 1024,

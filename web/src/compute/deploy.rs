@@ -88,8 +88,9 @@ fn deploy_inputs(
         tensor: degree("TP", &state.tp)?,
         pipeline: degree("PP", &state.pp)?,
         data: degree("DP", &state.dp)?,
-        expert: state.ep,
-    };
+        expert: 1,
+    }
+    .with_whole_experts(state.ep);
     let workload = Workload {
         prompt: whole("prompt tokens", &state.prompt, 1 << 20)?,
         output: whole("output tokens", &state.generated, 1 << 20)?,

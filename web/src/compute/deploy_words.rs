@@ -257,7 +257,7 @@ impl Take {
         s.tp = decode.tensor.to_string();
         s.pp = decode.pipeline.to_string();
         s.dp = decode.data.to_string();
-        s.ep = decode.expert;
+        s.ep = decode.whole_experts();
         s.concurrency = concurrency.max(1).to_string();
     }
 }

@@ -562,7 +562,7 @@ fn the_workers_search_is_the_model_crates_and_takes_its_budget_and_floor() {
         tp: best.deployment.decode.tensor.to_string(),
         pp: best.deployment.decode.pipeline.to_string(),
         dp: best.deployment.decode.data.to_string(),
-        ep: best.deployment.decode.expert,
+        ep: best.deployment.decode.whole_experts(),
         prefill_layout: best.deployment.prefill.to_string(),
         prefill_workers: best.deployment.prefill_workers.to_string(),
         decode_workers: best.deployment.decode_workers.to_string(),

@@ -74,9 +74,11 @@ pub struct Args {
     /// Attention replicas per stage (data parallelism).
     #[arg(long, default_value_t = 1)]
     dp: u32,
-    /// Place whole experts on the stage's GPUs (expert parallelism over TP x DP).
-    #[arg(long)]
-    ep: bool,
+    /// Expert parallelism: `--ep` alone places whole experts on each of a stage's TP x DP
+    /// GPUs; `--ep N` spreads them over N groups of those GPUs, each expert's columns split
+    /// over the TP x DP / N GPUs of its group (MoE TP x EP).
+    #[arg(long, value_name = "N", num_args = 0..=1)]
+    ep: Option<Option<u32>>,
     /// Prompt tokens per request.
     #[arg(long, default_value_t = 1024)]
     pub(super) prompt: u64,
@@ -295,7 +297,15 @@ pub fn run(args: Args) -> Result<()> {
         tensor: args.tp,
         pipeline: args.pp,
         data: args.dp,
-        expert: args.ep,
+        expert: 1,
+    };
+    let layout = match args.ep {
+        None => layout,
+        Some(None) => layout.with_whole_experts(true),
+        Some(Some(degree)) => Layout {
+            expert: degree,
+            ..layout
+        },
     };
     let workload = Workload {
         prompt: args.prompt,

@@ -76,12 +76,7 @@ pub fn measured_runs(sample: &serving_sample::Sample) -> Vec<MeasuredRun> {
                 preset: runs::architecture(r.preset).to_string(),
                 hardware: r.hardware.to_string(),
                 framework: r.framework,
-                layout: deploy::Layout {
-                    tensor: l.tp,
-                    pipeline: l.pp,
-                    data: l.dp,
-                    expert: l.ep,
-                },
+                layout: l.layout(),
                 weights: r.weights,
                 workload: deploy::Workload {
                     prompt: r.isl,

@@ -76,7 +76,7 @@ mod tests {
                 tp: 8,
                 pp: 1,
                 dp: 1,
-                ep: true,
+                ep: 8,
             }),
             ttft_s: 1.0,
             tpot_s: 0.01,
@@ -101,7 +101,7 @@ mod tests {
             tp: 4,
             pp: 1,
             dp: 1,
-            ep: false,
+            ep: 1,
         });
         assert_eq!(reads(&r), 10);
         // The H200 recipe sets no interval, NVIDIA's own runs publish none, and a dense
@@ -121,7 +121,7 @@ mod tests {
             tp: 1,
             pp: 1,
             dp: 8,
-            ep: true,
+            ep: 8,
         });
         let balanced = scheduler(&t, trtllm);
         assert_eq!(

@@ -12,7 +12,8 @@
 //!   `moe_tp_size` = `moe_ep_size` = k: where that product is more GPUs than the system's
 //!   scale-up domain (8 on HGX boards), the row is read as k GPUs with attention TP k (or
 //!   DP k) and EP k, and its concurrency is taken from `silicon_concurrency`.
-//! - Mixed MoE TP x EP (both above 1) is not modelled: refused.
+//! - Mixed MoE TP x EP (both above 1) is read as experts over `moe_ep` groups, each
+//!   expert's columns split over the `moe_tp` GPUs of its group.
 //! - A checkpoint that quantises only its routed experts (gpt-oss's MXFP4,
 //!   `ModelConfig::checkpoint_experts`) runs in its own formats: experts in that format,
 //!   every other layer and the activations in BF16, whatever `gemm_quant_mode` says (the
@@ -80,8 +81,22 @@ pub struct SampleLayout {
     pub pp: u32,
     /// Attention data parallelism.
     pub dp: u32,
-    /// Whether the routed experts are whole on each GPU (MoE EP = `tp x dp`).
-    pub ep: bool,
+    /// MoE expert parallelism: the groups of the `tp x dp` GPUs the routed experts are
+    /// spread over (1 for a dense model or experts split by columns), each expert's
+    /// columns split over the `tp x dp / ep` GPUs of its group (MoE TP).
+    pub ep: u32,
+}
+
+impl SampleLayout {
+    /// The deployment layout it is.
+    pub fn layout(self) -> rooflinr_model::deploy::Layout {
+        rooflinr_model::deploy::Layout {
+            tensor: self.tp,
+            pipeline: self.pp,
+            data: self.dp,
+            expert: self.ep,
+        }
+    }
 }
 
 /// How the row was served.
@@ -285,7 +300,7 @@ fn layout(
                 tp: small(tp)?,
                 pp: small(pp)?,
                 dp: small(dp)?,
-                ep: false,
+                ep: 1,
             },
             false,
         ));
@@ -307,20 +322,17 @@ fn layout(
                 tp,
                 pp: small(pp)?,
                 dp,
-                ep: true,
+                ep: k,
             },
             true,
         ));
-    }
-    if mtp > 1 && mep > 1 {
-        return Err("mixed MoE TP x EP is not modelled");
     }
     Ok((
         SampleLayout {
             tp: small(tp)?,
             pp: small(pp)?,
             dp: small(dp)?,
-            ep: mep > 1,
+            ep: small(mep)?,
         },
         false,
     ))
@@ -546,12 +558,12 @@ mod tests {
             "g,x,vllm,,openai/gpt-oss-120b,h100_sxm,fp4,agg,1024,1024,nvfp4,nvfp4,4,1,1,1,1,1,,,,,,,,,,,,,,,1,1",
             // Inconsistent MoE grid.
             "e,x,sglang,,deepseek-ai/DeepSeek-V3,h200_sxm,fp8,agg,1024,1024,fp8,fp8,4,8,1,1,4,1,,,,,,,,,,,,,,,1,1",
-            // Mixed MoE TP x EP.
+            // Mixed MoE TP x EP: experts over 4 groups of 2 GPUs.
             "f,x,trtllm,,nvidia/DeepSeek-R1-NVFP4,b200_sxm,fp4,agg,4000,1000,nvfp4,nvfp4,12,8,1,,2,4,,,,,,,,,,,,,,,1,1",
         ])
         .unwrap();
         assert_eq!(s.rows, 7);
-        assert_eq!(s.usable.len(), 4);
+        assert_eq!(s.usable.len(), 5);
         let a = &s.usable[0];
         assert_eq!(
             a.serving,
@@ -559,7 +571,7 @@ mod tests {
                 tp: 8,
                 pp: 1,
                 dp: 1,
-                ep: true
+                ep: 8
             })
         );
         assert!(a.square_layout);
@@ -577,7 +589,8 @@ mod tests {
             (c.preset, c.concurrency, c.origin),
             ("llama-3.1-70b", 16, Origin::InferenceX)
         );
-        assert_eq!(s.empty_dp, 1);
+        // Rows c and f (usable now that mixed MoE TP x EP is read) leave attention DP empty.
+        assert_eq!(s.empty_dp, 2);
         assert_eq!(s.square_layouts, 1);
         assert_eq!(s.unreadable.get("zhipuai/GLM-5"), Some(&1));
         let g = s.usable.iter().find(|r| r.id == "g").unwrap();
@@ -597,7 +610,15 @@ mod tests {
                 .get("attention GPUs (TP x DP) differ from the MoE grid (MoE TP x EP)"),
             Some(&1)
         );
-        assert_eq!(s.refused.get("mixed MoE TP x EP is not modelled"), Some(&1));
+        let f = s.usable.iter().find(|r| r.id == "f").unwrap();
+        let mixed = SampleLayout {
+            tp: 8,
+            pp: 1,
+            dp: 1,
+            ep: 4,
+        };
+        assert_eq!(f.serving, Serving::Aggregated(mixed));
+        assert_eq!(mixed.layout().moe_tensor(), 2);
     }
 
     #[test]

@@ -428,15 +428,6 @@ pub(super) fn deployments(
     (by_deployment.into_iter().collect(), disaggregated)
 }
 
-fn layout_of(l: SampleLayout) -> Layout {
-    Layout {
-        tensor: l.tp,
-        pipeline: l.pp,
-        data: l.dp,
-        expert: l.ep,
-    }
-}
-
 /// A disaggregated row's bound and calibrated steady state
 /// ([`deploy::evaluate_disaggregated`]; no benchmark is simulated for these).
 fn predict_disaggregated(row: &SampleRow) -> std::result::Result<Predicted, String> {
@@ -452,9 +443,9 @@ fn predict_disaggregated(row: &SampleRow) -> std::result::Result<Predicted, Stri
     let config = rooflinr_model::presets::get(row.preset).map_err(|e| e.to_string())?;
     let hw = registry::get(row.hardware).map_err(|e| e.to_string())?;
     let d = deploy::Disaggregated {
-        prefill: layout_of(prefill),
+        prefill: prefill.layout(),
         prefill_workers,
-        decode: layout_of(decode),
+        decode: decode.layout(),
         decode_workers,
     };
     let s = scenario(row);
@@ -529,12 +520,7 @@ pub(super) fn predict_all(
                                 continue;
                             }
                         };
-                        let layout = Layout {
-                            tensor: d.layout.tp,
-                            pipeline: d.layout.pp,
-                            data: d.layout.dp,
-                            expert: d.layout.ep,
-                        };
+                        let layout = d.layout.layout();
                         out.extend(predict_deployment(
                             &config,
                             &hw,

@@ -104,7 +104,8 @@ pub enum CommId {
     /// parallelism, over the stage), or the shared experts' and the replica's tokens
     /// (expert parallelism with TP > 1, over the tensor-parallel GPUs).
     MoeAllReduce,
-    /// Each token's hidden state to its top-k experts' GPUs.
+    /// Each token's hidden state to its top-k experts' GPUs (every GPU of the MoE TP
+    /// group an expert's columns split over).
     MoeDispatch,
     /// The experts' outputs back to each token's GPU.
     MoeCombine,

@@ -58,11 +58,13 @@ pub struct OpShard {
     pub tensor: f64,
     /// Attention replicas (the stage's tokens divide among them).
     pub data: f64,
-    /// GPUs the routed experts are spread over.
+    /// GPUs the routed experts are spread over (a stage's).
     pub experts_over: f64,
-    /// Whether the experts are whole on each GPU (else split by columns).
-    pub expert_parallel: bool,
-    /// The busiest GPU's routed tokens over the mean.
+    /// Expert-parallel degree: the groups of those GPUs the experts are spread over, each
+    /// expert's columns split over the `experts_over / expert_parallel` GPUs of its group
+    /// (1: every expert split by columns over them all; `experts_over`: whole experts).
+    pub expert_parallel: f64,
+    /// The busiest expert-parallel group's routed tokens over the mean.
     pub imbalance: f64,
     /// The share of the KV heads one GPU holds: `1 / min(TP, KV heads)` (a GPU holds one
     /// head at least, replicated when there are fewer heads than GPUs).
@@ -121,45 +123,25 @@ pub fn shard_op(id: OpId, op: &Op, s: &OpShard) -> Op {
             k,
         },
         (Op::BatchedGemm { batch, m, n, k }, _) => {
-            // Routed experts: the stage's tokens, the experts spread over its GPUs.
-            let g = s.experts_over;
-            if s.expert_parallel {
-                Op::BatchedGemm {
-                    batch: batch / g,
-                    m: m * s.imbalance,
-                    n,
-                    k,
-                }
-            } else if id == OpId::ExpertsDownProj {
-                Op::BatchedGemm {
-                    batch,
-                    m,
-                    n,
-                    k: k / g,
-                }
+            // Routed experts: the stage's tokens, `batch / EP` experts on each GPU, each
+            // one's columns (its rows for the down projection) split over MoE TP GPUs.
+            let (ep, moe_tp) = (s.expert_parallel, s.experts_over / s.expert_parallel);
+            let (n, k) = if id == OpId::ExpertsDownProj {
+                (n, k / moe_tp)
             } else {
-                Op::BatchedGemm {
-                    batch,
-                    m,
-                    n: n / g,
-                    k,
-                }
+                (n / moe_tp, k)
+            };
+            Op::BatchedGemm {
+                batch: batch / ep,
+                m: m * s.imbalance,
+                n,
+                k,
             }
         }
-        (Op::SiluMul { tokens, dim }, OpId::ExpertsSiluMul) => {
-            let g = s.experts_over;
-            if s.expert_parallel {
-                Op::SiluMul {
-                    tokens: tokens / g * s.imbalance,
-                    dim,
-                }
-            } else {
-                Op::SiluMul {
-                    tokens,
-                    dim: dim / g,
-                }
-            }
-        }
+        (Op::SiluMul { tokens, dim }, OpId::ExpertsSiluMul) => Op::SiluMul {
+            tokens: tokens / s.expert_parallel * s.imbalance,
+            dim: dim * s.expert_parallel / s.experts_over,
+        },
         (Op::SiluMul { tokens, dim }, _) => Op::SiluMul {
             tokens: tokens / d,
             dim: dim / t,
@@ -286,8 +268,8 @@ impl Context<'_> {
             tensor: self.tensor(),
             data,
             experts_over: self.stage_gpus(),
-            expert_parallel: self.layout.expert,
-            imbalance: if self.layout.expert {
+            expert_parallel: f64::from(self.layout.expert),
+            imbalance: if self.layout.expert_parallel() {
                 self.options.expert_imbalance
             } else {
                 1.0
@@ -542,17 +524,12 @@ impl Context<'_> {
             })
             .collect();
         let expected = self.options.calibrated.then(|| {
-            let expert_parallel = if shard.expert_parallel {
-                shard.experts_over
-            } else {
-                1.0
-            };
             crate::kernel_time::calibrated_pass_placed(
                 &ops,
                 self.hardware,
                 self.options.framework,
                 crate::kernel_time::Activations::QuantisedFirst,
-                expert_parallel,
+                shard.expert_parallel,
             )
         });
         Ok((ops, expected))
@@ -663,8 +640,16 @@ impl Context<'_> {
         )?;
         if let Some(moe) = &c.moe {
             let count = moe_layers * fraction;
-            if l.expert {
-                let held = element * (stage_tokens / f64::from(g) * moe.top_k as f64 * h);
+            if l.expert_parallel() {
+                // Each GPU's tokens, top-k copies, each copy to the MoE TP GPUs its expert's
+                // columns split over (an all-to-all over the EP groups, then an all-gather
+                // within the MoE TP group, as a single exchange); the combine returns as
+                // many partial outputs.
+                let held = element
+                    * (stage_tokens / f64::from(g)
+                        * moe.top_k as f64
+                        * f64::from(l.moe_tensor())
+                        * h);
                 add(CommId::MoeDispatch, Collective::AllToAll, g, g, count, held)?;
                 add(CommId::MoeCombine, Collective::AllToAll, g, g, count, held)?;
                 add(

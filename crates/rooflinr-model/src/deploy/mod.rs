@@ -7,9 +7,12 @@
 //!   MLP by intermediate columns (Megatron-LM, arXiv 1909.08053); data parallelism `DP`
 //!   runs `DP` replicas of attention on different sequences (DeepSeek's "attention DP",
 //!   arXiv 2412.19437 section 3.4); the `TP x DP` GPUs of a pipeline stage share the
-//!   routed experts, either whole experts per GPU (expert parallelism, `EP = TP x DP`, as
-//!   vLLM and SGLang number it) or each expert split by columns; pipeline parallelism `PP`
-//!   gives each stage `ceil(layers / PP)` layers.
+//!   routed experts: whole experts per GPU (expert parallelism, `EP = TP x DP`, as vLLM
+//!   and SGLang number it), each expert split by columns over them all, or between the
+//!   two, experts spread over `EP` groups and each split by columns over the `TP x DP /
+//!   EP` GPUs of its group (TensorRT-LLM's `moe_tensor_parallel_size x
+//!   moe_expert_parallel_size`); pipeline parallelism `PP` gives each stage `ceil(layers /
+//!   PP)` layers.
 //! - **Compute**: one GPU's operators are the single-device analysis's operators with
 //!   their shapes cut by the layout ([`shard_op`]) and costed by the same roofline.
 //!   A layout of one GPU changes nothing, so its figures equal [`analysis::analyze`]'s.
@@ -89,9 +92,13 @@ pub struct Layout {
     pub pipeline: u32,
     /// Attention replicas per stage, each on its own sequences.
     pub data: u32,
-    /// Whether routed experts are placed whole on the stage's GPUs (expert parallelism
-    /// over all `tensor x data` of them) instead of split by columns.
-    pub expert: bool,
+    /// Expert-parallel degree of the routed experts, dividing the stage's `tensor x data`
+    /// GPUs: the experts are spread over `expert` groups, and each expert's columns split
+    /// over the `tensor x data / expert` GPUs of its group (MoE tensor parallelism, as
+    /// TensorRT-LLM's `moe_tensor_parallel_size x moe_expert_parallel_size` and SGLang's
+    /// `--tp` with `--ep` name it). 1 splits every expert by columns over the stage; the
+    /// stage's GPU count places whole experts on each GPU.
+    pub expert: u32,
 }
 
 impl Layout {
@@ -100,7 +107,7 @@ impl Layout {
         tensor: 1,
         pipeline: 1,
         data: 1,
-        expert: false,
+        expert: 1,
     };
 
     /// GPUs in all.
@@ -113,8 +120,18 @@ impl Layout {
         self.tensor * self.data
     }
 
+    /// The same degrees with whole experts on every GPU of a stage (`whole`) or every
+    /// expert split by columns.
+    pub fn with_whole_experts(self, whole: bool) -> Layout {
+        Layout {
+            expert: if whole { self.stage_gpus() } else { 1 },
+            ..self
+        }
+    }
+
     /// The layout as people write it, the short form its `FromStr` reads: `tp8`,
-    /// `tp4-pp2`, `tp1-dp8-ep` (degrees of 1 left out, but for TP).
+    /// `tp4-pp2`, `tp1-dp8-ep` (whole experts), `tp4-ep2` (experts over 2 groups, each
+    /// split over 2 GPUs); degrees of 1 left out, but for TP.
     pub fn spec(&self) -> String {
         let mut s = format!("tp{}", self.tensor);
         for (name, degree) in [("pp", self.pipeline), ("dp", self.data)] {
@@ -122,25 +139,46 @@ impl Layout {
                 s.push_str(&format!("-{name}{degree}"));
             }
         }
-        if self.expert {
+        if self.whole_experts() {
             s.push_str("-ep");
+        } else if self.expert > 1 {
+            s.push_str(&format!("-ep{}", self.expert));
         }
         s
     }
 
-    /// Expert-parallel degree: the stage's GPUs with expert parallelism, else 1.
+    /// Expert-parallel degree: the groups the routed experts are spread over.
     pub fn expert_degree(&self) -> u32 {
-        if self.expert { self.stage_gpus() } else { 1 }
+        self.expert
+    }
+
+    /// MoE tensor-parallel degree: the GPUs each routed expert's columns split over,
+    /// `tensor x data / expert`.
+    pub fn moe_tensor(&self) -> u32 {
+        self.stage_gpus() / self.expert.max(1)
+    }
+
+    /// Whether experts are spread over GPUs (expert parallelism of 2 or more).
+    pub fn expert_parallel(&self) -> bool {
+        self.expert > 1
+    }
+
+    /// Whether every GPU of a stage holds whole experts (expert parallelism over all of
+    /// them, on more than one GPU).
+    pub fn whole_experts(&self) -> bool {
+        self.expert > 1 && self.expert == self.stage_gpus()
     }
 
     /// Checks the layout against the model: every degree at least 1, tensor parallelism
     /// dividing the query heads and the KV heads (or divided by them), no more stages
-    /// than layers, expert parallelism only for a mixture of experts.
+    /// than layers, expert parallelism only for a mixture of experts and dividing a
+    /// stage's GPUs.
     pub fn validate(&self, c: &ModelConfig) -> Result<(), ModelError> {
         for (field, v) in [
             ("tp", self.tensor),
             ("pp", self.pipeline),
             ("dp", self.data),
+            ("ep", self.expert),
         ] {
             if v == 0 {
                 return Err(ModelError::invalid(field, "must be at least 1"));
@@ -175,10 +213,20 @@ impl Layout {
                 format!("{} stages for {} layers", self.pipeline, c.layers),
             ));
         }
-        if self.expert && c.moe.is_none() {
+        if self.expert > 1 && c.moe.is_none() {
             return Err(ModelError::invalid(
                 "ep",
                 format!("{} has no experts to place", c.name),
+            ));
+        }
+        if !self.stage_gpus().is_multiple_of(self.expert) {
+            return Err(ModelError::invalid(
+                "ep",
+                format!(
+                    "EP{} does not divide a stage's TP x DP = {} GPUs",
+                    self.expert,
+                    self.stage_gpus()
+                ),
             ));
         }
         Ok(())
@@ -188,26 +236,31 @@ impl Layout {
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TP{} PP{} DP{}", self.tensor, self.pipeline, self.data)?;
-        if self.expert {
-            write!(f, " EP{}", self.expert_degree())?;
+        if self.expert > 1 {
+            write!(f, " EP{}", self.expert)?;
+        }
+        if self.expert > 1 && !self.whole_experts() {
+            write!(f, " MoE-TP{}", self.moe_tensor())?;
         }
         Ok(())
     }
 }
 
-/// A layout as people write it: `tp8`, `tp1-dp8-ep`, `tp4,pp2`, or as it is printed,
-/// `TP8 PP1 DP1 EP8` (tensor, pipeline and data degrees, each 1 unless given; `ep` places
-/// whole experts on the stage's GPUs, and a degree given with it must be the stage's
-/// `tp x dp`).
+/// A layout as people write it: `tp8`, `tp1-dp8-ep`, `tp4,pp2`, `tp4-ep2`, or as it is
+/// printed, `TP8 PP1 DP1 EP8`, `TP4 PP1 DP1 EP2 MoE-TP2` (tensor, pipeline and data degrees,
+/// each 1 unless given; `ep` alone places whole experts on each of the stage's GPUs, `epN`
+/// spreads them over N groups of the stage's `tp x dp` GPUs, `moe-tpN` names the GPUs each
+/// expert's columns split over, `tp x dp / N` groups).
 impl std::str::FromStr for Layout {
     type Err = ModelError;
 
     fn from_str(s: &str) -> Result<Layout, ModelError> {
         let mut layout = Layout::SINGLE;
-        let mut expert_degree = None;
-        let parts: Vec<&str> = s
+        let (mut expert, mut whole, mut moe_tensor) = (None, false, None);
+        let parts: Vec<String> = s
             .split(['-', ',', ':', 'x', ' '])
-            .filter(|p| !p.trim().is_empty())
+            .map(|p| p.trim().to_ascii_lowercase())
+            .filter(|p| !p.is_empty())
             .collect();
         if parts.is_empty() {
             return Err(ModelError::invalid(
@@ -215,45 +268,82 @@ impl std::str::FromStr for Layout {
                 "empty: write the degrees, as tp8 or tp4-pp2 or tp1-dp8-ep",
             ));
         }
-        for part in parts {
-            let p = part.trim().to_ascii_lowercase();
-            let (name, value) = p.split_at(p.find(|c: char| c.is_ascii_digit()).unwrap_or(p.len()));
-            if name == "ep" {
-                layout.expert = true;
-                if value.is_empty() {
-                    continue;
+        let mut parts = parts.iter();
+        while let Some(p) = parts.next() {
+            let (mut name, mut value) =
+                p.split_at(p.find(|c: char| c.is_ascii_digit()).unwrap_or(p.len()));
+            let moe = name == "moe";
+            if moe {
+                let next = parts.next().map(String::as_str).unwrap_or("");
+                (name, value) = next.split_at(
+                    next.find(|c: char| c.is_ascii_digit())
+                        .unwrap_or(next.len()),
+                );
+                if name != "tp" {
+                    return Err(ModelError::invalid(
+                        "layout",
+                        format!("`moe` in {s:?} names MoE tensor parallelism: write moe-tpN"),
+                    ));
                 }
+            }
+            if name == "ep" && value.is_empty() {
+                whole = true;
+                continue;
             }
             let n: u32 = value.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
                 ModelError::invalid(
                     "layout",
-                    format!("`{part}` in {s:?}: give a degree of 1 or more, as tp8"),
+                    format!("`{p}` in {s:?}: give a degree of 1 or more, as tp8"),
                 )
             })?;
             match name {
+                "tp" if moe => moe_tensor = Some(n),
                 "tp" => layout.tensor = n,
                 "pp" => layout.pipeline = n,
                 "dp" => layout.data = n,
-                "ep" => expert_degree = Some(n),
+                "ep" => expert = Some(n),
                 _ => {
                     return Err(ModelError::invalid(
                         "layout",
-                        format!("`{part}` in {s:?}: use tpN, ppN, dpN and ep"),
+                        format!("`{p}` in {s:?}: use tpN, ppN, dpN, ep or epN, and moe-tpN"),
                     ));
                 }
             }
         }
-        if let Some(n) = expert_degree
-            && n != layout.stage_gpus()
-        {
-            return Err(ModelError::invalid(
-                "layout",
-                format!(
-                    "EP{n} in {s:?}: experts spread over a stage's TP x DP = {} GPUs; write ep alone",
-                    layout.stage_gpus()
-                ),
-            ));
-        }
+        let stage = layout.stage_gpus();
+        let divides = |n: u32, what: &str| {
+            if stage.is_multiple_of(n) {
+                Ok(stage / n)
+            } else {
+                Err(ModelError::invalid(
+                    "layout",
+                    format!("{what} in {s:?} does not divide a stage's TP x DP = {stage} GPUs"),
+                ))
+            }
+        };
+        layout.expert = match (expert, moe_tensor) {
+            (Some(e), _) if whole && e != stage => {
+                return Err(ModelError::invalid(
+                    "layout",
+                    format!("`ep` and `ep{e}` in {s:?}: write one"),
+                ));
+            }
+            (Some(e), Some(m)) if divides(e, &format!("EP{e}"))? != m => {
+                return Err(ModelError::invalid(
+                    "layout",
+                    format!(
+                        "EP{e} and MoE TP{m} in {s:?}: their product must be a stage's TP x DP = {stage} GPUs"
+                    ),
+                ));
+            }
+            (Some(e), _) => {
+                divides(e, &format!("EP{e}"))?;
+                e
+            }
+            (None, Some(m)) => divides(m, &format!("MoE TP{m}"))?,
+            (None, None) if whole => stage,
+            (None, None) => 1,
+        };
         Ok(layout)
     }
 }

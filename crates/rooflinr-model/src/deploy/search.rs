@@ -159,7 +159,8 @@ pub(super) fn default_gpu_counts(hardware: &Hardware, max: u32) -> Vec<u32> {
 }
 
 /// Every valid layout on `gpus` GPUs: TP a power of two, PP any divisor, DP the rest;
-/// expert parallelism on and off for a mixture of experts.
+/// for a mixture of experts, whole experts per GPU and experts split by columns (mixed
+/// MoE TP x EP is not searched).
 pub(super) fn layouts(config: &ModelConfig, gpus: u32) -> Vec<Layout> {
     let mut out = Vec::new();
     let mut t = 1;
@@ -168,14 +169,15 @@ pub(super) fn layouts(config: &ModelConfig, gpus: u32) -> Vec<Layout> {
             let rest = gpus / t;
             for p in (1..=rest).filter(|p| rest.is_multiple_of(*p)) {
                 let d = rest / p;
-                for expert in [false, true] {
+                for whole in [false, true] {
                     let layout = Layout {
                         tensor: t,
                         pipeline: p,
                         data: d,
-                        expert,
-                    };
-                    if expert && layout.stage_gpus() == 1 {
+                        expert: 1,
+                    }
+                    .with_whole_experts(whole);
+                    if whole && layout.stage_gpus() == 1 {
                         continue;
                     }
                     if layout.validate(config).is_ok() {

@@ -49,13 +49,15 @@ fn deploy(
     .unwrap()
 }
 
+/// A layout with whole experts per GPU (`expert`) or experts split by columns.
 fn layout(tensor: u32, pipeline: u32, data: u32, expert: bool) -> Layout {
     Layout {
         tensor,
         pipeline,
         data,
-        expert,
+        expert: 1,
     }
+    .with_whole_experts(expert)
 }
 
 #[test]
@@ -710,9 +712,23 @@ fn layouts_read_as_written_and_as_printed() {
         tensor: 1,
         pipeline: 1,
         data: 8,
-        expert: true,
+        expert: 8,
     };
     assert_eq!(read("tp1-dp8-ep").unwrap(), dep);
+    assert_eq!(read("tp1-dp8-ep8").unwrap(), dep);
+    // Experts over 2 groups, each expert's columns over the 4 GPUs of its group.
+    let mixed = Layout {
+        tensor: 8,
+        expert: 2,
+        ..Layout::SINGLE
+    };
+    assert_eq!(read("tp8-ep2").unwrap(), mixed);
+    assert_eq!(read("tp8-moe-tp4").unwrap(), mixed);
+    assert_eq!(read("tp8-ep2-moe-tp4").unwrap(), mixed);
+    assert_eq!(mixed.to_string(), "TP8 PP1 DP1 EP2 MoE-TP4");
+    assert_eq!(mixed.spec(), "tp8-ep2");
+    assert_eq!(read(&mixed.to_string()).unwrap(), mixed);
+    assert_eq!(mixed.moe_tensor(), 4);
     assert_eq!(dep.spec(), "tp1-dp8-ep");
     assert_eq!(read(&dep.to_string()).unwrap(), dep, "{dep}");
     assert_eq!(
@@ -728,6 +744,10 @@ fn layouts_read_as_written_and_as_printed() {
         ("tp0", "degree of 1 or more"),
         ("tq4", "use tpN"),
         ("tp4 ep8", "TP x DP = 4"),
+        ("tp4-ep3", "does not divide"),
+        ("tp8-ep2-moe-tp2", "product must be"),
+        ("tp8-moe-pp2", "write moe-tpN"),
+        ("tp4-ep-ep2", "write one"),
     ] {
         let e = read(bad).unwrap_err().to_string();
         assert!(e.contains(says), "{bad:?}: {e}");
@@ -744,10 +764,77 @@ proptest! {
 
     #[test]
     fn every_layout_reads_back_from_its_print(
-        tensor in 1u32..65, pipeline in 1u32..9, data in 1u32..65, expert: bool
+        tensor in 1u32..65, pipeline in 1u32..9, data in 1u32..65, pick in 0usize..64
     ) {
+        // An expert-parallel degree among the divisors of the stage's GPUs.
+        let stage = tensor * data;
+        let divisors: Vec<u32> = (1..=stage).filter(|e| stage.is_multiple_of(*e)).collect();
+        let expert = divisors[pick % divisors.len()];
         let layout = Layout { tensor, pipeline, data, expert };
         prop_assert_eq!(layout.to_string().parse::<Layout>().unwrap(), layout);
         prop_assert_eq!(layout.spec().parse::<Layout>().unwrap(), layout);
     }
+}
+
+/// DeepSeek-V3 on 8 GPUs at TP8 with its experts over 4 groups of 2 (EP4, MoE TP2): each
+/// GPU holds 64 of the 256 routed experts, each expert's columns halved, so the same
+/// weight bytes as whole experts or columns over all 8; the experts' GEMMs run a quarter of
+/// the touched experts at half width, and each token's copies go to both GPUs of its experts' group.
+#[test]
+fn mixed_moe_tp_and_ep_splits_experts_by_group_then_by_columns() {
+    let s = scenario(Format::Fp8E4m3, Format::Bf16);
+    let w = Workload {
+        prompt: 1024,
+        output: 256,
+        concurrency: 32,
+    };
+    let at = |expert| {
+        deploy(
+            "deepseek-v3",
+            "b200",
+            &s,
+            Layout {
+                tensor: 8,
+                expert,
+                ..Layout::SINGLE
+            },
+            w,
+            &DeployOptions::default(),
+        )
+    };
+    let (columns, mixed, whole) = (at(1), at(4), at(8));
+    assert_eq!(mixed.memory.weights, whole.memory.weights);
+    assert!((mixed.memory.weights.get() / columns.memory.weights.get() - 1.0).abs() < 1e-12);
+    let gate = |d: &Deployment| {
+        d.decode
+            .ops
+            .iter()
+            .find(|o| o.id == analysis::OpId::ExpertsGateProj)
+            .map(|o| o.op)
+            .unwrap()
+    };
+    let (
+        crate::ops::Op::BatchedGemm { batch, n, .. },
+        crate::ops::Op::BatchedGemm {
+            batch: whole_batch,
+            n: whole_n,
+            ..
+        },
+    ) = (gate(&mixed), gate(&whole))
+    else {
+        panic!("the routed experts are a batched GEMM");
+    };
+    // The experts the step's tokens touch, a quarter of them on each GPU (an eighth with
+    // whole experts), at half the width.
+    assert_eq!((batch, n), (whole_batch * 2.0, whole_n / 2.0));
+    assert_eq!(whole_n, 2048.0);
+    let dispatch = |d: &Deployment| {
+        d.decode
+            .comms
+            .iter()
+            .find(|c| c.id == CommId::MoeDispatch)
+            .map(|c| c.message)
+    };
+    assert_eq!(dispatch(&columns), None);
+    assert_eq!(dispatch(&mixed).unwrap(), dispatch(&whole).unwrap() * 2.0);
 }

@@ -179,9 +179,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "b200",
         framework: Framework::TensorRtLlm,
-        rows: 182,
-        ttft_median_pct: 21.5,
-        tpot_median_pct: 29.5,
+        rows: 189,
+        ttft_median_pct: 24.2,
+        tpot_median_pct: 29.4,
     },
     ServingError {
         hardware: "b200",
@@ -207,9 +207,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "b300",
         framework: Framework::Sglang,
-        rows: 101,
-        ttft_median_pct: 42.5,
-        tpot_median_pct: 28.8,
+        rows: 113,
+        ttft_median_pct: 43.0,
+        tpot_median_pct: 27.8,
     },
     ServingError {
         hardware: "gb200",
@@ -221,9 +221,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "h100-sxm",
         framework: Framework::TensorRtLlm,
-        rows: 485,
+        rows: 489,
         ttft_median_pct: 32.5,
-        tpot_median_pct: 11.8,
+        tpot_median_pct: 11.9,
     },
     ServingError {
         hardware: "h100-sxm",
@@ -242,9 +242,9 @@ pub const SERVING_ERRORS: &[ServingError] = &[
     ServingError {
         hardware: "h200",
         framework: Framework::TensorRtLlm,
-        rows: 112,
-        ttft_median_pct: 34.1,
-        tpot_median_pct: 13.5,
+        rows: 127,
+        ttft_median_pct: 32.2,
+        tpot_median_pct: 10.3,
     },
     ServingError {
         hardware: "h200",

@@ -111,7 +111,7 @@ impl MeasuredRun {
             l.tensor,
             l.pipeline,
             l.data,
-            u8::from(l.expert),
+            l.expert,
             self.weights,
             w.prompt,
             w.output,
@@ -218,11 +218,13 @@ fn read_line(line: &str) -> Result<MeasuredRun, Bad> {
             format!("`{}` is not trtllm, vllm or sglang", field("framework")),
         )
     })?;
-    let expert = match field("ep") {
-        "0" => false,
-        "1" => true,
-        other => return Err(Bad("ep", format!("`{other}` is not 0 or 1"))),
-    };
+    let (tensor, data, expert) = (degree("tp")?, degree("dp")?, degree("ep")?);
+    if !(tensor * data).is_multiple_of(expert) {
+        return Err(Bad(
+            "ep",
+            format!("EP{expert} does not divide TP x DP = {}", tensor * data),
+        ));
+    }
     let weights = field("weights")
         .parse::<Format>()
         .map_err(|e| Bad("weights", e.to_string()))?;
@@ -232,9 +234,9 @@ fn read_line(line: &str) -> Result<MeasuredRun, Bad> {
         hardware: text("hardware")?,
         framework,
         layout: Layout {
-            tensor: degree("tp")?,
+            tensor,
             pipeline: degree("pp")?,
-            data: degree("dp")?,
+            data,
             expert,
         },
         weights,
@@ -263,7 +265,7 @@ mod tests {
                 tensor: 4,
                 pipeline: 1,
                 data: 1,
-                expert: false,
+                expert: 1,
             },
             weights: Format::Fp8E4m3,
             workload: Workload {
@@ -282,6 +284,14 @@ mod tests {
             run(),
             MeasuredRun {
                 weights: Format::NvFp4,
+                ..run()
+            },
+            // Experts over 2 groups of 2 GPUs.
+            MeasuredRun {
+                layout: Layout {
+                    expert: 2,
+                    ..run().layout
+                },
                 ..run()
             },
         ];
@@ -325,6 +335,7 @@ mod tests {
             (good.replace(",fp8-e4m3,", ",fp7,"), "line 2: weights"),
             (good.replace("0.0161", "-1"), "line 2: tpot_s"),
             (good.replace(",4,1,1,", ",4,1,"), "line 2: columns"),
+            (good.replace(",4,1,1,1,", ",4,1,1,3,"), "line 2: ep"),
             (good.replace("model,", "name,"), "first line"),
         ];
         for (text, named) in cases {
