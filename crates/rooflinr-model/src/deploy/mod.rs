@@ -141,15 +141,10 @@ impl Layout {
         }
         if self.whole_experts() {
             s.push_str("-ep");
-        } else if self.expert > 1 {
+        } else if self.expert_parallel() {
             s.push_str(&format!("-ep{}", self.expert));
         }
         s
-    }
-
-    /// Expert-parallel degree: the groups the routed experts are spread over.
-    pub fn expert_degree(&self) -> u32 {
-        self.expert
     }
 
     /// MoE tensor-parallel degree: the GPUs each routed expert's columns split over,
@@ -166,7 +161,7 @@ impl Layout {
     /// Whether every GPU of a stage holds whole experts (expert parallelism over all of
     /// them, on more than one GPU).
     pub fn whole_experts(&self) -> bool {
-        self.expert > 1 && self.expert == self.stage_gpus()
+        self.expert_parallel() && self.expert == self.stage_gpus()
     }
 
     /// Checks the layout against the model: every degree at least 1, tensor parallelism
@@ -213,7 +208,7 @@ impl Layout {
                 format!("{} stages for {} layers", self.pipeline, c.layers),
             ));
         }
-        if self.expert > 1 && c.moe.is_none() {
+        if self.expert_parallel() && c.moe.is_none() {
             return Err(ModelError::invalid(
                 "ep",
                 format!("{} has no experts to place", c.name),
@@ -236,10 +231,10 @@ impl Layout {
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TP{} PP{} DP{}", self.tensor, self.pipeline, self.data)?;
-        if self.expert > 1 {
+        if self.expert_parallel() {
             write!(f, " EP{}", self.expert)?;
         }
-        if self.expert > 1 && !self.whole_experts() {
+        if self.expert_parallel() && !self.whole_experts() {
             write!(f, " MoE-TP{}", self.moe_tensor())?;
         }
         Ok(())

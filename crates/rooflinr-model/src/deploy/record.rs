@@ -238,7 +238,7 @@ impl DeploymentRecord {
             tp: l.tensor,
             pp: l.pipeline,
             dp: l.data,
-            ep: l.expert_degree(),
+            ep: l.expert,
             gpus: l.gpus(),
             weights: weights.to_string(),
             weights_per_gpu_bytes: d.memory.weights.get(),
