@@ -1446,3 +1446,227 @@ fn deploy_reads_mixed_moe_tensor_and_expert_parallelism() {
     assert_eq!(layout(&["--ep"]), ("TP8 PP1 DP1 EP8".into(), 8));
     assert_eq!(layout(&[]), ("TP8 PP1 DP1".into(), 1));
 }
+
+/// A result file of `crates/rooflinr-report/testdata/serving-runs/`.
+fn serving_run(name: &str) -> String {
+    let p: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "rooflinr-report",
+        "testdata",
+        "serving-runs",
+        name,
+    ]
+    .iter()
+    .collect();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn deploy_measured_simulates_each_run_as_its_file_says() {
+    // vLLM's run of Qwen3-32B on H200, TP4 x DP2, 100 clients, 4,096 in and 128 out: the
+    // simulation of `--measured` is `--benchmark`'s for the workload the file gives.
+    let layout = [
+        "deploy",
+        "--preset",
+        "qwen3-32b",
+        "--hardware",
+        "h200",
+        "--tp",
+        "4",
+        "--dp",
+        "2",
+        "--framework",
+        "vllm",
+        "--calibrated",
+    ];
+    let file = serving_run("vllm-bench-serve_h200x8_qwen3-32b_tp4-dp2_c100.json");
+    let measured = json(&[&layout[..], &["--measured", &file, "--json"]].concat());
+    assert_eq!(measured["client"], "vllm bench serve");
+    assert_eq!(measured["file_model"], "Qwen/Qwen3-32B");
+    assert_eq!(measured["layout"], "TP4 PP1 DP2");
+    let run = &measured["runs"][0];
+    assert_eq!(run["load"], "100 clients");
+    assert_eq!(run["requests"], 100);
+    assert_eq!(run["measured_ttft_statistic"], "mean");
+    // The file's milliseconds in seconds (to the last bit serde_json's reader keeps).
+    let seconds = |v: &Value, ms: f64| (v.as_f64().unwrap() / (ms / 1e3) - 1.0).abs() < 1e-12;
+    assert!(
+        seconds(&run["measured_ttft_s"], 2536.9435972347856),
+        "{run}"
+    );
+    assert!(
+        seconds(&run["measured_tpot_s"], 26.352361489937998),
+        "{run}"
+    );
+    let bench = json(
+        &[
+            &layout[..],
+            &[
+                "--benchmark",
+                "100",
+                "--concurrency",
+                "100",
+                "--prompt",
+                "4096",
+                "--output",
+                "128",
+                "--json",
+            ],
+        ]
+        .concat(),
+    );
+    let b = &bench["benchmark"];
+    assert_eq!(run["predicted_ttft_s"], b["ttft_mean_s"]);
+    assert_eq!(run["predicted_tpot_s"], b["tpot_mean_s"]);
+    assert_eq!(
+        run["predicted_output_tokens_per_s"],
+        b["output_tokens_per_s"]
+    );
+
+    // The table says each figure's kind and error.
+    let table = stdout(&[&layout[..], &["--measured", &file]].concat());
+    assert!(
+        table.contains("written by vllm bench serve, model Qwen/Qwen3-32B"),
+        "{table}"
+    );
+    assert!(table.contains("2.54 s mean"), "{table}");
+    assert!(table.contains("how far to trust the prediction"), "{table}");
+}
+
+#[test]
+fn deploy_measured_compares_a_median_with_the_simulated_median() {
+    // SGLang's reduced lines give the median TTFT of Poisson arrivals, lengths uniform in
+    // [1, 1,024] (`random_range_ratio` 0).
+    let base = [
+        "deploy",
+        "--preset",
+        "llama-3.1-70b",
+        "--hardware",
+        "h200",
+        "--tp",
+        "4",
+        "--framework",
+        "sglang",
+    ];
+    let file = serving_run("sglang-bench-serving_h200x4_llama-3.3-70b_online.jsonl");
+    let measured = json(&[&base[..], &["--measured", &file, "--json"]].concat());
+    let runs = measured["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 7);
+    assert_eq!(runs[0]["load"], "1 req/s");
+    assert_eq!(runs[0]["measured_ttft_statistic"], "median");
+    assert_eq!(runs[0]["measured_tpot_s"], Value::Null);
+    let floor = (1.0f64 / 1024.0).to_string();
+    let bench = json(
+        &[
+            &base[..],
+            &[
+                "--benchmark",
+                "300",
+                "--rate",
+                "1",
+                "--prompt",
+                "1024",
+                "--output",
+                "1024",
+                "--length-floor",
+                &floor,
+                "--json",
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        runs[0]["predicted_ttft_s"],
+        bench["benchmark"]["ttft_median_s"]
+    );
+    let table = stdout(&[&base[..], &["--measured", &file]].concat());
+    assert!(
+        table.contains("not in file (median ITL 13.6 ms)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("it is not TPOT and is not compared"),
+        "{table}"
+    );
+}
+
+#[test]
+fn deploy_measured_refuses_what_it_cannot_simulate() {
+    let base = [
+        "deploy",
+        "--preset",
+        "llama-3-8b",
+        "--hardware",
+        "h100-sxm",
+        "--measured",
+    ];
+    check_error(
+        &[
+            &base[..],
+            &[&serving_run("genai-perf_llama3-8b-nim_c10.csv")],
+        ]
+        .concat(),
+        "import the profile_export_genai_perf.json of the same run",
+    );
+    check_error(
+        &[&base[..], &[&serving_run("README.md")]].concat(),
+        "not a serving benchmark's result",
+    );
+    // GenAI-Perf's JSON does not count its requests: ten per client are simulated, said so.
+    let out = stdout(
+        &[
+            &base[..],
+            &[&serving_run("genai-perf_llama3-8b-nim_c10.json")],
+        ]
+        .concat(),
+    );
+    assert!(
+        out.contains("100 requests simulated (the file does not count them)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn deploy_energy_is_board_power_over_tokens_per_gpu() {
+    let base = [
+        "deploy",
+        "--preset",
+        "llama-3-70b",
+        "--hardware",
+        "h200",
+        "--tp",
+        "4",
+        "--weights",
+        "fp8",
+        "--gpu-hour-price",
+        "2.5",
+        "--json",
+    ];
+    let v = json(&base);
+    let per_gpu = v["deployment"]["tokens_per_s_per_gpu"].as_f64().unwrap();
+    let e = &v["energy"];
+    assert_eq!(e["watts_per_gpu"], 700.0);
+    assert!(e["power_source"].as_str().unwrap().contains("H200"), "{e}");
+    let j = e["joules_per_output_token"].as_f64().unwrap();
+    assert!((j - 700.0 / per_gpu).abs() < 1e-9 * j);
+    let usd = e["usd_per_million_output_tokens"].as_f64().unwrap();
+    assert!((usd - 2.5 / 3600.0 / per_gpu * 1e6).abs() < 1e-9 * usd);
+    let given = json(&[&base[..], &["--power", "550"]].concat());
+    assert_eq!(given["energy"]["watts_per_gpu"], 550.0);
+    assert_eq!(given["energy"]["power_source"], "user: given by the user");
+    check_error(
+        &["deploy", "--preset", "llama-3-8b", "--power=-5"],
+        "--power -5: give a positive number of watts per GPU",
+    );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "llama-3-8b",
+            "--gpu-hour-price",
+            "nan",
+        ],
+        "--gpu-hour-price NaN",
+    );
+}

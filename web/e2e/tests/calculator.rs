@@ -517,6 +517,71 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     );
     screenshot(&client, "calculator-deploy-measured.png").await?;
 
+    // Energy per output token: the H200's board power over the tokens/s per GPU shown.
+    let energy = text_of(&client, "[data-figure=deploy-energy]").await?;
+    let per_gpu: f64 = text_of(&client, "[data-figure=deploy-gpu]")
+        .await?
+        .parse()?;
+    let joules: f64 = energy.trim_end_matches(" J").parse()?;
+    assert!(
+        (joules / (700.0 / per_gpu) - 1.0).abs() < 0.01,
+        "{energy} at {per_gpu} tokens/s per GPU"
+    );
+
+    // A serving benchmark's own result file, imported: vLLM's run of Qwen3-32B on 8 H200s
+    // (TP4 x DP2, 100 clients) beside the page's prediction for the same clients and
+    // lengths, one row and one cross in the second colour.
+    let query = "v=1&mode=deploy&hw=h200&act=bf16&w=bf16&kv=bf16&out=bf16&model=qwen3-32b&tp=4&pp=1&dp=2&ep=0&prompt=4096&gen=128&conc=100&cal=1&fw=vllm";
+    client.goto(&format!("{page}?{query}")).await?;
+    client
+        .wait()
+        .for_element(fantoccini::Locator::Css("#serving-import"))
+        .await?;
+    let bad = root().join("crates/rooflinr-report/testdata/serving-runs/README.md");
+    client
+        .find(fantoccini::Locator::Css("#serving-import"))
+        .await?
+        .send_keys(&bad.display().to_string())
+        .await?;
+    client
+        .wait()
+        .for_element(fantoccini::Locator::XPath(
+            "//p[@id='serving-import-status'][contains(., 'was not imported')]",
+        ))
+        .await?;
+    let status = text_of(&client, "#serving-import-status").await?;
+    assert!(status.contains("vllm bench serve"), "{status}");
+    let file = root().join(
+        "crates/rooflinr-report/testdata/serving-runs/vllm-bench-serve_h200x8_qwen3-32b_tp4-dp2_c100.json",
+    );
+    client
+        .find(fantoccini::Locator::Css("#serving-import"))
+        .await?
+        .send_keys(&file.display().to_string())
+        .await?;
+    client
+        .wait()
+        .for_element(fantoccini::Locator::Css(".serving-chart .imported-run"))
+        .await?;
+    let shown = client
+        .execute(
+            "return [document.querySelectorAll('table.imported-runs tbody tr').length, Array.from(document.querySelectorAll('table.imported-runs tbody td')).map(td => td.textContent)]",
+            vec![],
+        )
+        .await?;
+    let (rows, cells): (usize, Vec<String>) = serde_json::from_value(shown)?;
+    assert_eq!(rows, 1);
+    assert_eq!(cells[0], "100 clients");
+    assert_eq!(cells[1], "4096 / 128");
+    assert_eq!(cells[2], "2.54 s mean");
+    assert!(
+        cells[3].ends_with(" %)"),
+        "a prediction with its error: {cells:?}"
+    );
+    // 2,138.4 output tokens/s over the page's 8 GPUs.
+    assert_eq!(cells[6], "267.3");
+    screenshot(&client, "calculator-deploy-imported.png").await?;
+
     // The layout search: DeepSeek-V3 on up to 72 H200s at 20 tokens/s per user or more,
     // run from the page; its winner is the model crate's, and the time it took is printed.
     let query = "v=1&mode=deploy&hw=h200&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=deepseek-v3&tp=1&pp=1&dp=8&ep=1&prompt=2048&gen=512&conc=64&ovl=0&sg=72&sf=20";

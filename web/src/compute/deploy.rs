@@ -6,6 +6,7 @@
 use rooflinr_model::ModelError;
 use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::energy::{Energy, GpuPower, dollars_per_million_output_tokens};
 use rooflinr_model::deploy::serving::runs::MeasuredRun;
 use rooflinr_model::deploy::{
     self, Batching, CommModel, DeployOptions, Deployment, Disaggregated, DisaggregatedServing,
@@ -15,6 +16,7 @@ use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::Efficiency;
 
 use super::deploy_words::{DeployWords, words};
+use super::imported::{self, Imported, ImportedRuns};
 use super::measured::{self, Measured, Runs};
 use super::{Problem, model_config, precision, whole};
 use crate::state::{self, State};
@@ -35,13 +37,30 @@ pub struct DeployView {
     pub measured_error: Option<&'static deploy::ServingError>,
     /// NVIDIA's measured runs of this model, device, engine and format.
     pub measured: Measured,
+    /// The runs of a serving benchmark's file the user imported, beside the prediction.
+    pub imported: Imported,
     /// Disaggregated serving: the workers and their steady state at the chosen
     /// concurrency (`None`: the engine serves on the one layout of `deployment`). The
     /// serving figures and `curve` are then the workers'; `deployment` is one decode
     /// worker's, for its memory and its decode step.
     pub disaggregated: Option<DisaggregatedView>,
+    /// Energy and cost per token of the serving figures, where the device has a board
+    /// power.
+    pub energy: Option<EnergyView>,
     /// The words beside the figures.
     pub words: DeployWords,
+}
+
+/// Energy per token at the device's board power, and the cost per token at the price the
+/// user gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnergyView {
+    /// Joules per output token and what they rest on.
+    pub energy: Energy,
+    /// The price per GPU-hour given, US dollars.
+    pub gpu_hour_price: Option<f64>,
+    /// US dollars per million output tokens at that price.
+    pub dollars_per_million: Option<f64>,
 }
 
 /// A disaggregated deployment and its steady state.
@@ -75,7 +94,7 @@ pub struct FrontPoint {
 }
 
 /// The layout and workload the state describes, and how the engine serves them on `hw`.
-fn deploy_inputs(
+pub(super) fn deploy_inputs(
     state: &State,
     config: &ModelConfig,
     hw: &Hardware,
@@ -218,7 +237,7 @@ fn deploy_problem(e: ModelError) -> Problem {
     Problem::model(field, e)
 }
 
-fn deploy_scenario(state: &State) -> Result<Scenario, Problem> {
+pub(super) fn deploy_scenario(state: &State) -> Result<Scenario, Problem> {
     Ok(Scenario {
         phase: Phase::Decode,
         batch: 1,
@@ -232,7 +251,7 @@ fn deploy_scenario(state: &State) -> Result<Scenario, Problem> {
 
 /// Deployment mode: the chosen layout, and its curve over concurrency.
 pub fn deployment(state: &State, hw: &Hardware) -> Result<DeployView, Problem> {
-    deployment_beside(state, hw, &[])
+    deployment_beside(state, hw, &[], None)
 }
 
 /// [`deployment`], with those of NVIDIA's measured `runs` that are of its model, device,
@@ -241,17 +260,25 @@ pub fn deployment_beside(
     state: &State,
     hw: &Hardware,
     runs: &[MeasuredRun],
+    imported: Option<&ImportedRuns>,
 ) -> Result<DeployView, Problem> {
     let config = model_config(state)?;
     let scenario = deploy_scenario(state)?;
     let (layout, workload, options) = deploy_inputs(state, &config, hw)?;
+    let price = gpu_hour_price(state)?;
     let eff = Efficiency::IDEAL;
     let run = |w: Workload| {
         deploy::evaluate(&config, hw, &scenario, &eff, layout, w, &options).map_err(deploy_problem)
     };
     if state.serving == state::Serving::Disaggregated {
         let workers = workers(state, layout)?;
-        return disaggregated(hw, (&config, &scenario, &options), workers, workload);
+        let mut view = disaggregated(hw, (&config, &scenario, &options), workers, workload)?;
+        if let Some(file) = imported {
+            view.imported = imported::beside(file, workers.gpus(), |_| {
+                Err("disaggregated workers are not simulated run by run; set the serving to in-flight for the simulation on one layout".into())
+            });
+        }
+        return Ok(worded(energised(view, hw, workload.output, price)));
     }
     let deployment = run(workload)?;
     let limit = deployment.max_concurrency.clamp(1, 1 << 16);
@@ -268,15 +295,63 @@ pub fn deployment_beside(
         },
         |w| run(w).ok().map(|d| d.serving),
     );
-    Ok(worded(DeployView {
+    let imported = imported
+        .map(|file| {
+            let mut simulator =
+                deploy::Simulator::new(&config, hw, &scenario, &eff, layout, &options)
+                    .map_err(|e| e.to_string());
+            imported::beside(file, layout.gpus(), |benchmark| match &mut simulator {
+                Ok(s) => s.run(benchmark).map_err(|e| e.to_string()),
+                Err(e) => Err(e.clone()),
+            })
+        })
+        .unwrap_or_default();
+    let view = DeployView {
         config,
         deployment,
         curve,
         measured_error: deploy::serving_error(&hw.key, state.framework),
         measured,
+        imported,
         disaggregated: None,
+        energy: None,
         words: DeployWords::default(),
-    }))
+    };
+    Ok(worded(energised(view, hw, workload.output, price)))
+}
+
+/// The price per GPU-hour the state gives, if any.
+fn gpu_hour_price(state: &State) -> Result<Option<f64>, Problem> {
+    let text = state.gpu_price.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.trim_start_matches('$')
+        .parse::<f64>()
+        .ok()
+        .filter(|p| *p >= 0.0 && p.is_finite())
+        .map(Some)
+        .ok_or_else(|| {
+            Problem::new(
+                "price per GPU-hour",
+                format!("`{text}` is not a price in US dollars (for example 2.50)"),
+            )
+        })
+}
+
+/// `view` with the energy and cost per token of its serving figures, at the device's
+/// board power ([`GpuPower::board`]) and `price` per GPU-hour.
+fn energised(mut view: DeployView, hw: &Hardware, output: u64, price: Option<f64>) -> DeployView {
+    let serving = view.serving();
+    view.energy = GpuPower::board(hw)
+        .and_then(|power| Energy::of(&serving, output, power).ok())
+        .map(|energy| EnergyView {
+            energy,
+            gpu_hour_price: price,
+            dollars_per_million: price
+                .and_then(|p| dollars_per_million_output_tokens(&serving, p).ok()),
+        });
+    view
 }
 
 /// The serving figures of `workload` at powers of two of concurrency up to `limit` and at
@@ -304,7 +379,8 @@ fn curve(
 
 /// Disaggregated mode: the workers' steady state at the chosen concurrency and as it
 /// grows, up to what the decode workers' memory holds, and one decode worker's own
-/// deployment at the requests it holds (its memory and its decode step).
+/// deployment at the requests it holds (its memory and its decode step); without its
+/// words and energy, which the caller adds.
 fn disaggregated(
     hw: &Hardware,
     (config, scenario, options): (&ModelConfig, &Scenario, &DeployOptions),
@@ -343,7 +419,7 @@ fn disaggregated(
         .saturating_mul(u64::from(workers.decode_workers)))
     .clamp(1, 1 << 16);
     let curve = curve(limit, workload, |w| run(w).ok().map(|d| d.serving));
-    Ok(worded(DeployView {
+    Ok(DeployView {
         config: config.clone(),
         deployment: decode,
         curve,
@@ -351,9 +427,11 @@ fn disaggregated(
         // workers.
         measured_error: None,
         measured: measured::disaggregated(),
+        imported: Imported::default(),
         disaggregated: Some(DisaggregatedView { workers, steady }),
+        energy: None,
         words: DeployWords::default(),
-    }))
+    })
 }
 
 /// `view` with its words.

@@ -25,6 +25,14 @@ pub struct DeployWords {
     pub memory: String,
     /// How far to trust the serving figures (empty: nothing to say).
     pub trust: String,
+    /// Joules per output token (empty: the device has no board power in the registry).
+    pub energy: String,
+    /// Under it: tokens/s per kW and the power it rests on.
+    pub energy_note: String,
+    /// US dollars per million output tokens (empty: no price given).
+    pub cost: String,
+    /// Under it: the price it rests on.
+    pub cost_note: String,
     /// The decode step's heading.
     pub step_heading: String,
     /// The decode step's compute and communication in one line.
@@ -191,7 +199,35 @@ pub(super) fn words(view: &DeployView) -> DeployWords {
             c.profiled_comms + c.bound_comms
         ),
     };
+    let (energy, energy_note) = match &view.energy {
+        Some(e) => (
+            format!("{:.3} J", e.energy.joules_per_output_token),
+            format!(
+                "{:.0} output tokens/s per kW · {} per request · {:.0} W per GPU: {}",
+                e.energy.output_tokens_per_s_per_kw,
+                si(e.energy.joules_per_request, "J"),
+                e.energy.power.watts,
+                e.energy.power.assumption()
+            ),
+        ),
+        None => Default::default(),
+    };
+    let (cost, cost_note) = match view
+        .energy
+        .as_ref()
+        .and_then(|e| e.dollars_per_million.zip(e.gpu_hour_price))
+    {
+        Some((usd, price)) => (
+            format!("${usd:.3}"),
+            format!("per million output tokens at ${price} per GPU-hour, the price given"),
+        ),
+        None => Default::default(),
+    };
     DeployWords {
+        energy,
+        energy_note,
+        cost,
+        cost_note,
         ttft: ttft_note,
         tpot: tpot_note,
         per_user: format!("request done in {}", si(s.request_time.get(), "s")),

@@ -17,6 +17,7 @@ use crate::state::{CUSTOM, OpKind, State, Vary};
 
 mod deploy;
 mod deploy_words;
+mod imported;
 mod measured;
 
 pub use deploy::{
@@ -26,6 +27,7 @@ pub use deploy::{
 pub use deploy_words::{
     Cell, DeployWords, SEARCH_ROWS, SearchLine, SearchTable, Take, layouts_table, workers_table,
 };
+pub use imported::{Imported, ImportedPoint, ImportedRuns};
 pub use measured::{Measured, MeasuredPoint};
 
 /// A problem with the input, shown inline beside the field it names.

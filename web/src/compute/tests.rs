@@ -645,7 +645,7 @@ fn measured_runs_of_the_deployment_sit_beside_its_predictions_for_their_clients(
         ..State::default()
     };
     let hw = hardware(&state).unwrap();
-    let view = deployment_beside(&state, &hw, &runs).unwrap();
+    let view = deployment_beside(&state, &hw, &runs, None).unwrap();
     let of_model: Vec<&MeasuredRun> = runs
         .iter()
         .filter(|r| {
@@ -714,14 +714,16 @@ fn measured_runs_of_the_deployment_sit_beside_its_predictions_for_their_clients(
         ..state.clone()
     };
     let hw = hardware(&bf16).unwrap();
-    let v = deployment_beside(&bf16, &hw, &runs).unwrap();
+    let v = deployment_beside(&bf16, &hw, &runs, None).unwrap();
     assert!(!v.measured.here.is_empty() || !v.measured.elsewhere.is_empty());
     let other = State {
         model: "llama-3-70b".into(),
         ..state.clone()
     };
     let hw = hardware(&other).unwrap();
-    let none = deployment_beside(&other, &hw, &runs).unwrap().measured;
+    let none = deployment_beside(&other, &hw, &runs, None)
+        .unwrap()
+        .measured;
     assert!(none.here.is_empty() && none.elsewhere.is_empty());
     assert!(
         none.coverage.contains("no runs of this model") && none.coverage.contains("llama-3.1-70b"),
@@ -775,5 +777,147 @@ fn the_experts_can_take_weights_of_their_own() {
         ),
         "experts",
         "fp5",
+    );
+}
+
+#[test]
+fn energy_and_cost_per_token_rest_on_board_power_and_the_price_given() {
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "llama-3-70b".into(),
+        hardware: "h200".into(),
+        weights: "fp8-e4m3".into(),
+        tp: "4".into(),
+        pp: "1".into(),
+        dp: "1".into(),
+        concurrency: "32".into(),
+        ..State::default()
+    };
+    let hw = rooflinr_model::hardware::registry::get("h200").unwrap();
+    let view = deployment(&state, &hw).unwrap();
+    let per_gpu = view.serving().tokens_per_s_per_gpu;
+    let e = view.energy.as_ref().expect("the H200 has a board power");
+    assert_eq!(e.energy.power.watts, 700.0);
+    assert!((e.energy.joules_per_output_token - 700.0 / per_gpu).abs() < 1e-9);
+    assert_eq!(e.dollars_per_million, None, "no price, no cost");
+    assert!(view.words.energy.ends_with(" J"), "{}", view.words.energy);
+    assert!(
+        view.words.energy_note.contains("an upper bound"),
+        "{}",
+        view.words.energy_note
+    );
+    assert!(view.words.cost.is_empty());
+
+    let priced = deployment(
+        &State {
+            gpu_price: "$3.60".into(),
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap();
+    let usd = priced.energy.unwrap().dollars_per_million.unwrap();
+    // $3.60 an hour is a thousandth of a dollar a second.
+    assert!((usd - 1e-3 / per_gpu * 1e6).abs() < 1e-9 * usd);
+    assert!(
+        priced.words.cost_note.contains("$3.6 per GPU-hour"),
+        "{}",
+        priced.words.cost_note
+    );
+    check_problem(
+        deployment(
+            &State {
+                gpu_price: "cheap".into(),
+                ..state
+            },
+            &hw,
+        ),
+        "price per GPU-hour",
+        "`cheap` is not a price",
+    );
+}
+
+#[test]
+fn an_imported_run_is_beside_the_prediction_for_its_own_clients_and_lengths() {
+    let text = include_str!(
+        "../../../crates/rooflinr-report/testdata/serving-runs/vllm-bench-serve_h200x8_qwen3-32b_tp4-dp2_c100.json"
+    );
+    let file = ImportedRuns {
+        name: "run.json".into(),
+        runs: rooflinr_report::import::serving::import_serving(text).unwrap(),
+    };
+    // The page at other lengths and clients: the run is predicted at its own.
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "qwen3-32b".into(),
+        hardware: "h200".into(),
+        tp: "4".into(),
+        pp: "1".into(),
+        dp: "2".into(),
+        concurrency: "8".into(),
+        framework: rooflinr_model::kernel_time::Framework::Vllm,
+        ..State::default()
+    };
+    let hw = rooflinr_model::hardware::registry::get("h200").unwrap();
+    let view = deployment_beside(&state, &hw, &[], Some(&file)).unwrap();
+    let [p] = view.imported.points.as_slice() else {
+        panic!("one run")
+    };
+    // The page's simulation of the run's own benchmark (100 clients, 100 requests, 4,096
+    // in and 128 out), whatever the page's own lengths and clients.
+    let config = model_config(&state).unwrap();
+    let scenario = deploy::deploy_scenario(&state).unwrap();
+    let (layout, _, options) = deploy::deploy_inputs(&state, &config, &hw).unwrap();
+    let benchmark = p.point.reproduction(1.0, 0.0).unwrap().benchmark;
+    assert_eq!(
+        (benchmark.prompt, benchmark.output, benchmark.requests),
+        (4096, 128, 100)
+    );
+    let same = rooflinr_model::deploy::benchmark(
+        &config,
+        &hw,
+        &scenario,
+        &rooflinr_model::roofline::Efficiency::IDEAL,
+        layout,
+        &benchmark,
+        &options,
+    )
+    .unwrap();
+    assert_eq!(p.predicted, Some(same));
+    // 2,138.4 output tokens/s over 8 GPUs; one over the 26.35 ms mean TPOT per user.
+    assert!((p.per_gpu.unwrap() - 2138.4145177586597 / 8.0).abs() < 1e-9);
+    assert!((p.per_user().unwrap() - 1.0 / 0.026352361489937998).abs() < 1e-9);
+    assert!(
+        view.imported
+            .caption
+            .starts_with("run.json: 1 run measured by vllm bench serve of Qwen/Qwen3-32B"),
+        "{}",
+        view.imported.caption
+    );
+    assert!(
+        view.imported
+            .html
+            .contains("<td class=\"num\">2.54 s mean</td>"),
+        "{}",
+        view.imported.html
+    );
+    // Without a file there is nothing beside it; under static batching nothing is
+    // simulated, and the table says why.
+    assert!(deployment(&state, &hw).unwrap().imported.points.is_empty());
+    let fixed = deployment_beside(
+        &State {
+            serving: crate::state::Serving::Static,
+            ..state
+        },
+        &hw,
+        &[],
+        Some(&file),
+    )
+    .unwrap();
+    assert_eq!(fixed.imported.points[0].predicted, None);
+    assert!(
+        fixed.imported.html.contains("run 1 not simulated"),
+        "{}",
+        fixed.imported.html
     );
 }

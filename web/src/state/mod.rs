@@ -191,6 +191,9 @@ pub struct State {
     pub acceptance: String,
     /// Deployment: the share of each prompt already in the prefix cache.
     pub prefix_hit: String,
+    /// Deployment: the price per GPU-hour in US dollars for the cost per token; empty for
+    /// none (prices vary, so there is no default).
+    pub gpu_price: String,
     /// Whose kernels the expected times are fitted on (every mode).
     pub framework: Framework,
     /// Deployment search: the GPU budget.
@@ -249,6 +252,7 @@ impl Default for State {
             draft_tokens: String::new(),
             acceptance: String::new(),
             prefix_hit: "0".into(),
+            gpu_price: String::new(),
             framework: Framework::default(),
             search_gpus: "8".into(),
             search_floor: "20".into(),
@@ -391,6 +395,9 @@ impl State {
                 if self.prefix_hit.trim() != "0" {
                     q.append_pair("pfx", &self.prefix_hit);
                 }
+                if !self.gpu_price.trim().is_empty() {
+                    q.append_pair("usd", &self.gpu_price);
+                }
                 q.append_pair("sg", &self.search_gpus);
                 q.append_pair("sf", &self.search_floor);
             }
@@ -518,6 +525,7 @@ impl State {
             "mtp" => &mut self.draft_tokens,
             "acc" => &mut self.acceptance,
             "pfx" => &mut self.prefix_hit,
+            "usd" => &mut self.gpu_price,
             "pl" => &mut self.prefill_layout,
             "pw" => &mut self.prefill_workers,
             "dw" => &mut self.decode_workers,

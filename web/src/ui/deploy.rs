@@ -15,7 +15,7 @@ use super::fields::{CheckField, Segmented, TextField};
 use super::results::Card;
 use crate::browser;
 use crate::chart::palette::{Palette, text_on};
-use crate::compute::{self, Cell, DeployView, FrontPoint, Problem, SearchTable};
+use crate::compute::{self, Cell, DeployView, FrontPoint, ImportedRuns, Problem, SearchTable};
 use crate::lab::link::{Lab, LinkState};
 use crate::state::{Serving, State};
 
@@ -168,6 +168,9 @@ pub fn DeployPanel(
                 <TextField label="acceptance" get=|s| &s.acceptance set=|s| &mut s.acceptance numeric=true hint="per drafted token; empty: DeepSeek's published 0.85" />
                 <TextField label="cached prompt share" get=|s| &s.prefix_hit set=|s| &mut s.prefix_hit numeric=true hint="of each prompt, in the prefix cache" />
             </div>
+            <div class="row three">
+                <TextField label="price per GPU-hour" get=|s| &s.gpu_price set=|s| &mut s.gpu_price numeric=true hint="US dollars, for the cost per million tokens; empty: none (prices vary)" />
+            </div>
             <PowerSlider label="requests at once" min_exp=0 max_exp=14 get=|s| &s.concurrency set=|s| &mut s.concurrency />
             <PowerSlider label="prompt tokens" min_exp=4 max_exp=17 get=|s| &s.prompt set=|s| &mut s.prompt />
             <PowerSlider label="output tokens" min_exp=0 max_exp=15 get=|s| &s.generated set=|s| &mut s.generated />
@@ -258,6 +261,12 @@ pub fn DeployResults(
                 </span>
                 <span class="note" class:bad=!m.fits()>{w.memory}</span>
             </div>
+            {(!w.energy.is_empty()).then(|| view! {
+                <Card label="energy per output token" value={w.energy} note={w.energy_note} figure="deploy-energy" />
+            })}
+            {(!w.cost.is_empty()).then(|| view! {
+                <Card label="cost" value={w.cost} note={w.cost_note} figure="deploy-cost" />
+            })}
         </div>
         {(!w.trust.is_empty()).then(|| view! { <p class="hint" id="deploy-trust">{w.trust}</p> })}
         <h3>{w.step_heading}</h3>
@@ -461,10 +470,22 @@ crate::split_point! {
         state: State,
         hw: Hardware,
         runs: Arc<[MeasuredRun]>,
+        imported: Option<Arc<ImportedRuns>>,
     ) -> (Result<DeployView, Problem>, f64) {
         let start = browser::now_ms();
-        let deployment = compute::deployment_beside(&state, &hw, &runs);
+        let deployment = compute::deployment_beside(&state, &hw, &runs, imported.as_deref());
         (deployment, browser::now_ms() - start)
+    }
+}
+
+crate::split_point! {
+    deploy,
+    /// Reads a serving benchmark's result file ([`rooflinr_report::import::serving`]);
+    /// the error says what is wrong with it and which commands write one.
+    pub fn read_serving_runs(name: String, text: String) -> Result<ImportedRuns, String> {
+        rooflinr_report::import::serving::import_serving(&text)
+            .map(|runs| ImportedRuns { name, runs })
+            .map_err(|e| e.to_string())
     }
 }
 

@@ -28,7 +28,8 @@ use deploy::{DeployPanel, DeployResults, LayoutSearch, deployment_timed, layout_
 use fields::{CurrentProblem, Segmented};
 use results::{ModelResults, OperatorResults, OperatorTable, op_rows};
 use serving::{
-    MeasuredRuns, MeasuredRunsPanel, ServingChart, ServingChartLoading, fetch_measured_runs,
+    ImportedRunsPanel, MeasuredRuns, MeasuredRunsPanel, ServingChart, ServingChartLoading,
+    fetch_measured_runs,
 };
 
 /// The state to start from: the link's, else the last session's, else the defaults.
@@ -256,25 +257,31 @@ pub fn App() -> impl IntoView {
         });
     });
     provide_context(measured_runs);
+    // A serving benchmark's result file the user imported (not kept in the address).
+    let imported_runs = RwSignal::new(None::<std::sync::Arc<crate::compute::ImportedRuns>>);
+    provide_context(imported_runs);
     let deployment_answer = RwSignal::new(None::<(Result<DeployView, Problem>, f64)>);
     let deployments = Latest::new();
     Effect::new(move |_| {
         let inputs = (mode.get() == Mode::Deploy).then(|| (hardware.get(), state.get()));
         let runs = measured_runs.with(MeasuredRuns::runs);
+        let imported = imported_runs.get();
         let ticket = deployments.start();
         match inputs {
             None => deployment_answer.set(None),
             Some((Err(p), _)) => deployment_answer.set(Some((Err(p), 0.0))),
             Some((Ok(hw), s)) => wasm_bindgen_futures::spawn_local(async move {
-                let answer = deployment_timed(s, hw, runs).await.unwrap_or_else(|e| {
-                    (
-                        Err(Problem {
-                            field: "Many GPUs".into(),
-                            message: e.to_string(),
-                        }),
-                        0.0,
-                    )
-                });
+                let answer = deployment_timed(s, hw, runs, imported)
+                    .await
+                    .unwrap_or_else(|e| {
+                        (
+                            Err(Problem {
+                                field: "Many GPUs".into(),
+                                message: e.to_string(),
+                            }),
+                            0.0,
+                        )
+                    });
                 if deployments.is_current(ticket) {
                     deployment_answer.set(Some(answer));
                 }
@@ -502,6 +509,7 @@ pub fn App() -> impl IntoView {
             Some((Ok(v), _)) => view! {
                 <ServingChart view=v.clone() front=front.with(|f| f.0.clone()) palette=palette.get() />
                 <MeasuredRunsPanel view=v.clone() />
+                <ImportedRunsPanel view=v.clone() />
             }
             .into_any(),
             // The chart's frame while deployment mode's code loads, so nothing moves when

@@ -14,7 +14,7 @@ use crate::chart::geometry::{self, Extent, Frame};
 use crate::chart::palette::Palette;
 use crate::chart::view::log_grid;
 use crate::chart::view::{CHART_ID, MEASURED};
-use crate::compute::{DeployView, FrontPoint};
+use crate::compute::{DeployView, FrontPoint, ImportedRuns};
 
 /// NVIDIA's measured serving runs as the page has them: fetched when deployment mode first
 /// opens.
@@ -72,6 +72,64 @@ pub fn MeasuredRunsPanel(
             <p class="hint" role="status">{status}</p>
             <div inner_html=m.html></div>
             <p class="hint">{format!("Measured runs: {}.", runs::MEASURED_RUNS_SOURCE)}</p>
+        </section>
+    }
+}
+
+/// A serving benchmark's result file of the user's: the button that reads one, what went
+/// wrong, and its runs beside the prediction ([`crate::compute::Imported`]).
+#[component]
+pub fn ImportedRunsPanel(
+    /// The deployment and the imported runs beside it.
+    view: DeployView,
+) -> impl IntoView {
+    let imported = expect_context::<RwSignal<Option<Arc<ImportedRuns>>>>();
+    let notice = RwSignal::new(None::<String>);
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(file) = browser::chosen_file(&ev) else {
+            return;
+        };
+        let name = file.name();
+        wasm_bindgen_futures::spawn_local(async move {
+            let read = match browser::read_text(file).await {
+                Err(e) => Err(e),
+                Ok(text) => super::deploy::read_serving_runs(name.clone(), text)
+                    .await
+                    .unwrap_or_else(|e| Err(e.to_string())),
+            };
+            match read {
+                Ok(runs) => {
+                    notice.set(None);
+                    imported.set(Some(Arc::new(runs)));
+                }
+                Err(e) => notice.set(Some(format!("{name} was not imported: {e}"))),
+            }
+        });
+    };
+    let m = view.imported;
+    let has = !m.points.is_empty();
+    view! {
+        <section class="imported" aria-label="Your measured serving runs">
+            <div class="exports" role="toolbar" aria-label="serving runs">
+                <label class="button">
+                    "Import a serving benchmark's result"
+                    <input id="serving-import" type="file" accept=".json,.jsonl,.csv" class="visually-hidden" on:change=on_file />
+                </label>
+                {has.then(|| view! {
+                    <button class="link" on:click=move |_| imported.set(None)>"Remove"</button>
+                })}
+            </div>
+            <p class="hint" role="status" id="serving-import-status">{move || notice.get().unwrap_or_else(|| {
+                if has {
+                    String::new()
+                } else {
+                    "vllm bench serve --save-result, SGLang bench_serving, GuideLLM or GenAI-Perf JSON: each run is put beside this deployment's prediction for its clients and lengths. The file stays in this browser.".to_string()
+                }
+            })}</p>
+            {has.then(|| view! {
+                <p class="hint">{m.caption}</p>
+                <div inner_html=m.html></div>
+            })}
         </section>
     }
 }
@@ -144,6 +202,16 @@ pub fn ServingChart(
     let measured = view.measured.here.clone();
     for m in &measured {
         extent.include(m.run.tokens_per_s_per_user(), m.run.tokens_per_s_per_gpu());
+    }
+    // The user's imported runs with both figures to place them by.
+    let imported: Vec<_> = view
+        .imported
+        .points
+        .iter()
+        .filter_map(|p| Some((p, p.per_user()?, p.per_gpu?)))
+        .collect();
+    for (_, x, y) in &imported {
+        extent.include(*x, *y);
     }
     let v = extent.fit();
     let grid = log_grid(&v, &f, &pal);
@@ -232,24 +300,57 @@ pub fn ServingChart(
             }
         })
         .collect_view();
-    // NVIDIA's measured runs of this layout and these lengths: crosses, each with a
-    // dotted line to the prediction for its clients (one path for all the lines).
+    // Measured runs (NVIDIA's of this layout and these lengths, and the imported file's):
+    // crosses, each with a dotted line to its prediction (one path for all the lines).
     let mut to_predicted = String::new();
+    let mut mark = |class: &'static str,
+                    colour: &'static str,
+                    at: (f64, f64),
+                    predicted: Option<(f64, f64)>,
+                    title: String| {
+        let (x, y) = v.project(&f, at.0, at.1);
+        if let Some((px, py)) = predicted.map(|(u, g)| v.project(&f, u, g)) {
+            to_predicted += &format!("M{x:.1},{y:.1} L{px:.1},{py:.1} ");
+        }
+        view! {
+            <path class=class d=cross(x, y, 6.0) fill="none" stroke=colour stroke-width="2.5" stroke-linecap="round">
+                <title>{title}</title>
+            </path>
+        }
+    };
     let measured_marks = measured
         .iter()
         .map(|m| {
-            let (x, y) = v.project(&f, m.run.tokens_per_s_per_user(), m.run.tokens_per_s_per_gpu());
-            if let Some(p) = m.predicted {
-                let (px, py) = v.project(&f, p.tokens_per_s_per_user, p.tokens_per_s_per_gpu);
-                to_predicted += &format!("M{x:.1},{y:.1} L{px:.1},{py:.1} ");
-            }
-            view! {
-                <path class="measured-run" d=cross(x, y, 6.0) fill="none" stroke=MEASURED stroke-width="2.5" stroke-linecap="round">
-                    <title>{m.title.clone()}</title>
-                </path>
-            }
+            mark(
+                "measured-run",
+                MEASURED,
+                (m.run.tokens_per_s_per_user(), m.run.tokens_per_s_per_gpu()),
+                m.predicted
+                    .map(|p| (p.tokens_per_s_per_user, p.tokens_per_s_per_gpu)),
+                m.title.clone(),
+            )
         })
         .collect_view();
+    let imported_colour = pal.series[1];
+    let imported_marks = imported
+        .iter()
+        .map(|(p, per_user, per_gpu)| {
+            mark(
+                "imported-run",
+                imported_colour,
+                (*per_user, *per_gpu),
+                p.predicted_point(gpus),
+                p.title.clone(),
+            )
+        })
+        .collect_view();
+    let imported_legend = (!imported.is_empty()).then(|| {
+        let n = imported.len();
+        format!(
+            "measured, your file, {n} run{}",
+            if n == 1 { "" } else { "s" }
+        )
+    });
     let measured_legend = (!measured.is_empty()).then(|| {
         let n = measured.len();
         format!(
@@ -270,14 +371,20 @@ pub fn ServingChart(
         },
         measured_legend
             .as_ref()
-            .map_or(String::new(), |l| format!(" Crosses: {l}."))
-    );
+            .map_or(String::new(), |l| format!(" Crosses: {l}.")),
+    ) + &imported_legend.as_ref().map_or(String::new(), |l| {
+        format!(" Crosses in the second colour: {l}.")
+    });
     // Bottom left: low throughput at low speed, where no curve goes.
     let legend_y = f.y1()
-        - if measured_legend.is_some() {
-            48.0
+        - 30.0
+        - if measured_legend.is_some() { 18.0 } else { 0.0 }
+        - if imported_legend.is_some() { 18.0 } else { 0.0 };
+    let imported_y = legend_y
+        + if measured_legend.is_some() {
+            54.0
         } else {
-            30.0
+            36.0
         };
     let lx = f.x0() + 12.0;
     view! {
@@ -303,6 +410,7 @@ pub fn ServingChart(
                     {curve_points}
                     <path d=to_predicted fill="none" stroke=pal.muted stroke-width="1" stroke-dasharray="2 3"></path>
                     {measured_marks}
+                    {imported_marks}
                 </g>
                 <rect x=f.x0() y=f.y0() width=f.x1() - f.x0() height=f.y1() - f.y0() fill="none" stroke=pal.muted></rect>
                 <g font-size="12">
@@ -316,6 +424,10 @@ pub fn ServingChart(
                     {measured_legend.map(|l| view! {
                         <path d=cross(lx + 12.0, legend_y + 36.0, 5.0) fill="none" stroke=MEASURED stroke-width="2.5" stroke-linecap="round"></path>
                         <text x=lx + 30.0 y=legend_y + 40.0 fill=pal.ink>{l}</text>
+                    })}
+                    {imported_legend.map(|l| view! {
+                        <path d=cross(lx + 12.0, imported_y, 5.0) fill="none" stroke=imported_colour stroke-width="2.5" stroke-linecap="round"></path>
+                        <text x=lx + 30.0 y=imported_y + 4.0 fill=pal.ink>{l}</text>
                     })}
                 </g>
                 <text x=(f.x0() + f.x1()) / 2.0 y=f.height - 10.0 text-anchor="middle" font-size="12" fill=pal.ink>

@@ -6,10 +6,11 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use rooflinr_model::analysis::{AttentionKernel, ExpertFormats, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::energy::{self, Energy, GpuPower};
 use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint};
 use rooflinr_model::deploy::{
     self, AdpBalance, Batching, Benchmark, Clients, CommModel, DeployOptions, HostOverhead, Layout,
-    Scheduler, SearchSpace, Speculation, Workload,
+    Scheduler, SearchSpace, Serving, Speculation, Workload,
 };
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Figure, Source};
@@ -185,7 +186,7 @@ pub struct Args {
     acceptance: Option<f64>,
     /// The share of each prompt already in the prefix cache (its prefill is skipped).
     #[arg(long, default_value_t = 0.0, value_name = "SHARE")]
-    prefix_hit: f64,
+    pub(super) prefix_hit: f64,
     /// Also simulate a benchmark of this many requests from a cold start, as `vllm bench
     /// serve` runs one: `--concurrency` clients at once (or `--rate`), lengths as
     /// `--length-floor` says.
@@ -199,6 +200,13 @@ pub struct Args {
     /// length] (`--random-range-ratio`; InferenceX runs 0.8); 1 is a fixed length.
     #[arg(long, default_value_t = 1.0, value_name = "FLOOR")]
     pub(super) length_floor: f64,
+    /// A serving benchmark's result file (`vllm bench serve --save-result`, SGLang's
+    /// `bench_serving --output-file`, GuideLLM's report, GenAI-Perf's
+    /// profile_export_genai_perf.json): each measured run beside a simulation of the same
+    /// benchmark (its clients, requests and lengths; `--prompt`, `--output`,
+    /// `--concurrency` and `--rate` are then unused) on this layout, with its errors.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["search", "prefill", "benchmark"])]
+    pub(super) measured: Option<PathBuf>,
     /// Disaggregated serving: one prefill worker's layout (`tp8`, `tp1-dp8-ep`), with
     /// `--decode`; `--tp`, `--pp`, `--dp` and `--ep` are then unused.
     #[arg(long, value_parser = crate::args::parse_layout, requires = "decode", value_name = "LAYOUT")]
@@ -216,6 +224,14 @@ pub struct Args {
     /// ratio at --max-gpus) instead of aggregated ones.
     #[arg(long, requires = "search")]
     pub(super) disaggregated: bool,
+    /// Power per GPU, watts, for the energy per token (default: the registry's board
+    /// power, taken as drawn at full load).
+    #[arg(long, value_name = "WATTS")]
+    pub(super) power: Option<f64>,
+    /// Price per GPU-hour, US dollars, for the cost per million output tokens (no default:
+    /// prices vary by provider and contract).
+    #[arg(long, value_name = "USD")]
+    pub(super) gpu_hour_price: Option<f64>,
     /// Print JSON instead of tables.
     #[arg(long)]
     pub(super) json: bool,
@@ -231,6 +247,51 @@ struct DeployJson {
     deployment: DeploymentRecord,
     curve: Vec<ServingPoint>,
     benchmark: Option<BenchmarkJson>,
+    energy: Option<EnergyJson>,
+}
+
+/// Energy and cost per token of the steady state (`deploy::energy`).
+#[derive(Serialize)]
+pub(super) struct EnergyJson {
+    pub(super) watts_per_gpu: f64,
+    pub(super) power_source: String,
+    pub(super) assumption: &'static str,
+    pub(super) joules_per_output_token: f64,
+    pub(super) joules_per_request: f64,
+    pub(super) output_tokens_per_s_per_kw: f64,
+    pub(super) gpu_hour_price_usd: Option<f64>,
+    pub(super) usd_per_million_output_tokens: Option<f64>,
+}
+
+/// The energy and cost of `serving`, where a power is known (`--power` or the registry's).
+pub(super) fn energy_figures(
+    args: &Args,
+    hw: &Hardware,
+    serving: &Serving,
+) -> Result<Option<EnergyJson>> {
+    let power = match args.power {
+        Some(w) => GpuPower::given(w),
+        None => match GpuPower::board(hw) {
+            Some(p) => p,
+            None => return Ok(None),
+        },
+    };
+    let assumption = power.assumption();
+    let e = Energy::of(serving, args.output, power)?;
+    let usd = args
+        .gpu_hour_price
+        .map(|p| energy::dollars_per_million_output_tokens(serving, p))
+        .transpose()?;
+    Ok(Some(EnergyJson {
+        watts_per_gpu: e.power.watts,
+        power_source: e.power.source.to_string(),
+        assumption,
+        joules_per_output_token: e.joules_per_output_token,
+        joules_per_request: e.joules_per_request,
+        output_tokens_per_s_per_kw: e.output_tokens_per_s_per_kw,
+        gpu_hour_price_usd: args.gpu_hour_price,
+        usd_per_million_output_tokens: usd,
+    }))
 }
 
 /// A simulated benchmark run (`--benchmark`).
@@ -263,6 +324,16 @@ const KIND_CALIBRATED: &str = "expected (roofline per GPU and collectives with t
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
+    if let Some(w) = args.power
+        && !(w > 0.0 && w.is_finite())
+    {
+        bail!("--power {w}: give a positive number of watts per GPU");
+    }
+    if let Some(p) = args.gpu_hour_price
+        && !(p >= 0.0 && p.is_finite())
+    {
+        bail!("--gpu-hour-price {p}: give a price in US dollars of at least 0");
+    }
     let config = load_config(args.preset.as_deref(), args.config.as_deref())?;
     let hw = interconnect(&args, args.hardware.load()?)?;
     let efficiency = args.hardware.efficiency()?;
@@ -293,20 +364,19 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--weights takes one format unless --search is given");
     }
     let scenario = scenario(&args, args.weights[0]);
-    let layout = Layout {
-        tensor: args.tp,
-        pipeline: args.pp,
-        data: args.dp,
-        expert: 1,
-    };
-    let layout = match args.ep {
-        None => layout,
-        Some(None) => layout.with_whole_experts(true),
-        Some(Some(degree)) => Layout {
-            expert: degree,
-            ..layout
-        },
-    };
+    let layout = layout(&args);
+    if let Some(path) = &args.measured {
+        return super::deploy_measured::run(
+            &args,
+            path,
+            &config,
+            &hw,
+            &scenario,
+            &efficiency,
+            &options,
+            layout,
+        );
+    }
     let workload = Workload {
         prompt: args.prompt,
         output: args.output,
@@ -339,6 +409,7 @@ pub fn run(args: Args) -> Result<()> {
         curve.push(ServingPoint::of(&at.serving));
         c *= 2;
     }
+    let energy = energy_figures(&args, &hw, &d.serving)?;
     let run = match args.benchmark {
         None => None,
         Some(requests) => Some(deploy::benchmark(
@@ -384,14 +455,36 @@ pub fn run(args: Args) -> Result<()> {
                 output_tokens_per_s_per_gpu: r.output_tokens_per_s / f64::from(layout.gpus()),
                 steps: r.steps,
             }),
+            energy,
         });
     }
     deploy_print::print_deployment(&config, &hw, &scenario, &d, &args);
+    if let Some(e) = &energy {
+        deploy_print::print_energy(e);
+    }
     deploy_print::print_curve(&curve);
     if let Some(r) = &run {
         deploy_print::print_benchmark(&args, layout, r);
     }
     Ok(())
+}
+
+/// The one layout `--tp`, `--pp`, `--dp` and `--ep` give.
+fn layout(args: &Args) -> Layout {
+    let layout = Layout {
+        tensor: args.tp,
+        pipeline: args.pp,
+        data: args.dp,
+        expert: 1,
+    };
+    match args.ep {
+        None => layout,
+        Some(None) => layout.with_whole_experts(true),
+        Some(Some(degree)) => Layout {
+            expert: degree,
+            ..layout
+        },
+    }
 }
 
 fn clients(args: &Args) -> Clients {

@@ -10,7 +10,7 @@ use rooflinr_model::hardware::Hardware;
 use rooflinr_model::units::si;
 use serde::Serialize;
 
-use super::deploy::{Args, BENCHMARK_KIND, kind, link_line};
+use super::deploy::{Args, BENCHMARK_KIND, EnergyJson, kind, link_line};
 use crate::table;
 
 #[derive(Serialize)]
@@ -22,6 +22,7 @@ struct CandidateJson {
     best: Option<DeploymentRecord>,
     loss: Option<String>,
     curve: Vec<CurvePointJson>,
+    energy: Option<EnergyJson>,
 }
 
 #[derive(Serialize)]
@@ -104,6 +105,25 @@ pub(super) fn print_benchmark(args: &Args, layout: Layout, r: &BenchmarkRun) {
         r.output_tokens_per_s,
         r.output_tokens_per_s / f64::from(layout.gpus())
     );
+}
+
+/// The energy and cost lines of the steady state.
+pub(super) fn print_energy(e: &EnergyJson) {
+    println!(
+        "energy: {:.3} J per output token, {} per request, {:.0} output tokens/s per kW ({:.0} W per GPU, {}; {})",
+        e.joules_per_output_token,
+        si(e.joules_per_request, "J"),
+        e.output_tokens_per_s_per_kw,
+        e.watts_per_gpu,
+        e.power_source,
+        e.assumption
+    );
+    match (e.usd_per_million_output_tokens, e.gpu_hour_price_usd) {
+        (Some(usd), Some(price)) => println!(
+            "cost: ${usd:.3} per million output tokens at ${price} per GPU-hour (the price given)\n"
+        ),
+        _ => println!("cost: give --gpu-hour-price USD for the cost per million output tokens\n"),
+    }
 }
 
 pub(super) fn print_deployment(
@@ -378,6 +398,13 @@ pub(super) fn print_search(
                         .map(|d| DeploymentRecord::of(d, c.precision.weights)),
                     loss: c.loss.map(|l| l.describe()),
                     curve: curve(c),
+                    // The power and price were checked before the search; a deployment
+                    // that yields no tokens has no energy per token.
+                    energy: c.best.as_ref().and_then(|d| {
+                        super::deploy::energy_figures(args, hw, &d.serving)
+                            .ok()
+                            .flatten()
+                    }),
                 })
                 .collect(),
             pareto: r
@@ -411,46 +438,71 @@ pub(super) fn print_search(
         kind(args)
     );
     println!("links: {}\n", link_line(hw));
-    let mut t = table::new(
-        &[
-            "rank",
-            "layout",
-            "GPUs",
-            "weights",
-            "requests",
-            "tokens/s per user",
-            "tokens/s per GPU",
-            "TTFT",
-            "memory per GPU",
-            "why not first",
-        ],
-        2,
-    );
+    let mut header = vec![
+        "rank",
+        "layout",
+        "GPUs",
+        "weights",
+        "requests",
+        "tokens/s per user",
+        "tokens/s per GPU",
+        "TTFT",
+        "memory per GPU",
+        "J per output token",
+    ];
+    if args.gpu_hour_price.is_some() {
+        header.push("$ per M output tokens");
+    }
+    header.push("why not first");
+    let mut t = table::new(&header, 2);
+    let mut power_line = None;
     for (i, c) in r.candidates.iter().enumerate().take(args.top) {
-        let (requests, user, gpu, ttft, mem) = match &c.best {
-            Some(d) => (
-                d.serving.concurrency.to_string(),
-                format!("{:.1}", d.serving.tokens_per_s_per_user),
-                format!("{:.1}", d.serving.tokens_per_s_per_gpu),
-                si(d.serving.ttft.get(), "s"),
-                si(d.memory.total().get(), "B"),
-            ),
-            None => ("-".into(), "-".into(), "-".into(), "-".into(), "-".into()),
-        };
-        t.add_row(vec![
+        let mut row = vec![
             (i + 1).to_string(),
             c.layout.to_string(),
             c.layout.gpus().to_string(),
             weights(c),
-            requests,
-            user,
-            gpu,
-            ttft,
-            mem,
-            c.loss.map_or("best".into(), |l| l.describe()),
-        ]);
+        ];
+        match &c.best {
+            Some(d) => {
+                let e = super::deploy::energy_figures(args, hw, &d.serving)?;
+                row.extend([
+                    d.serving.concurrency.to_string(),
+                    format!("{:.1}", d.serving.tokens_per_s_per_user),
+                    format!("{:.1}", d.serving.tokens_per_s_per_gpu),
+                    si(d.serving.ttft.get(), "s"),
+                    si(d.memory.total().get(), "B"),
+                    e.as_ref()
+                        .map_or("-".into(), |e| format!("{:.3}", e.joules_per_output_token)),
+                ]);
+                if args.gpu_hour_price.is_some() {
+                    row.push(
+                        e.as_ref()
+                            .and_then(|e| e.usd_per_million_output_tokens)
+                            .map_or("-".into(), |usd| format!("{usd:.3}")),
+                    );
+                }
+                if let Some(e) = e {
+                    power_line.get_or_insert(format!(
+                        "{:.0} W per GPU, {}; {}",
+                        e.watts_per_gpu, e.power_source, e.assumption
+                    ));
+                }
+            }
+            None => {
+                let cells = if args.gpu_hour_price.is_some() { 7 } else { 6 };
+                row.extend(std::iter::repeat_n("-".to_string(), cells));
+            }
+        }
+        row.push(c.loss.map_or("best".into(), |l| l.describe()));
+        t.add_row(row);
     }
     table::print(&t);
+    if let Some(p) = power_line {
+        println!(
+            "energy per token at {p}; on one device type, ranking by tokens/s per GPU is ranking by energy and by cost per token\n"
+        );
+    }
     if r.candidates.len() > args.top {
         println!(
             "{} more candidates (--top N shows more, --json all)\n",

@@ -44,9 +44,12 @@
 //!   output / request time / GPUs` (Little's law for a closed loop), and per GPU while
 //!   decoding (prefill on other GPUs, as disaggregated serving does) `concurrency / TPOT /
 //!   GPUs`. Disaggregated prefill and decode workers: [`evaluate_disaggregated`].
+//! - **Energy and cost** ([`energy`]): joules per output token from each GPU's power and
+//!   tokens/s per GPU, and dollars per million output tokens at a given GPU-hour price.
 
 mod collective;
 mod context;
+pub mod energy;
 mod measured;
 pub mod record;
 mod search;

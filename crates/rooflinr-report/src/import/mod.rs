@@ -11,6 +11,7 @@
 //! `fuzz/`, property-tested in `tests.rs`).
 
 mod nsight;
+pub mod serving;
 mod table;
 
 use rooflinr_model::format::Math;
