@@ -6,7 +6,7 @@
 
 use rooflinr_model::deploy::{Benchmark, BenchmarkRun};
 use rooflinr_model::units::si;
-use rooflinr_report::import::serving::{Load, Measured, RunPoint, ServingRuns, Statistic};
+use rooflinr_report::import::serving::{Measured, RunPoint, ServingRuns, Statistic};
 
 /// An imported file as the page keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,12 +125,7 @@ pub(super) fn beside(
             .map_err(|e| notes.push(format!("run {} not simulated: {e}", i + 1)))
             .ok();
         let per_gpu = p.output_tokens_per_s.map(|t| t / f64::from(gpus));
-        let load = match p.load {
-            Some(Load::Concurrency(c)) => format!("{c} clients"),
-            Some(Load::AllAtOnce) => format!("all {} at once", p.requests.unwrap_or(0)),
-            Some(Load::Rate { per_s, .. }) => format!("{per_s} req/s"),
-            None => "not stated".into(),
-        };
+        let load = p.load.map_or("not stated".into(), |l| l.to_string());
         let cells = [
             load.clone(),
             format!("{:.0} / {:.0}", p.prompt_tokens, p.output_tokens),

@@ -61,12 +61,7 @@ struct MeasuredJson {
 }
 
 fn load_text(load: Option<Load>) -> String {
-    match load {
-        Some(Load::Concurrency(c)) => format!("{c} clients"),
-        Some(Load::Rate { per_s, .. }) => format!("{per_s} req/s"),
-        Some(Load::AllAtOnce) => "all at once".into(),
-        None => "not stated".into(),
-    }
+    load.map_or("not stated".into(), |l| l.to_string())
 }
 
 /// The simulated latency of the statistic the file measured (the mean where it has none).

@@ -91,6 +91,21 @@ pub enum Load {
     AllAtOnce,
 }
 
+impl std::fmt::Display for Load {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Load::Concurrency(1) => f.write_str("1 client"),
+            Load::Concurrency(c) => write!(f, "{c} clients"),
+            Load::Rate { per_s, cap: None } => write!(f, "{per_s} req/s"),
+            Load::Rate {
+                per_s,
+                cap: Some(cap),
+            } => write!(f, "{per_s} req/s, at most {cap} in flight"),
+            Load::AllAtOnce => f.write_str("all at once"),
+        }
+    }
+}
+
 /// Which statistic over the requests a figure is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Statistic {
