@@ -1652,6 +1652,26 @@ fn deploy_energy_is_board_power_over_tokens_per_gpu() {
     assert!((j - 700.0 / per_gpu).abs() < 1e-9 * j);
     let usd = e["usd_per_million_output_tokens"].as_f64().unwrap();
     assert!((usd - 2.5 / 3600.0 / per_gpu * 1e6).abs() < 1e-9 * usd);
+    // Disaggregated workers: the same power over tokens/s per GPU of both sides.
+    let disagg = json(&[
+        "deploy",
+        "--preset",
+        "llama-3-70b",
+        "--hardware",
+        "h200",
+        "--weights",
+        "fp8",
+        "--prefill",
+        "tp4",
+        "--decode",
+        "tp4",
+        "--json",
+    ]);
+    let both = disagg["tokens_per_s_per_gpu"].as_f64().unwrap();
+    let j = disagg["energy"]["joules_per_output_token"]
+        .as_f64()
+        .unwrap();
+    assert!((j - 700.0 / both).abs() < 1e-9 * j, "{disagg}");
     let given = json(&[&base[..], &["--power", "550"]].concat());
     assert_eq!(given["energy"]["watts_per_gpu"], 550.0);
     assert_eq!(given["energy"]["power_source"], "user: given by the user");

@@ -37,6 +37,7 @@ struct DisaggregatedJson {
     prefill_step_s: f64,
     prefill_utilisation: f64,
     decode_batch: f64,
+    energy: Option<super::deploy::EnergyJson>,
 }
 
 #[derive(Serialize)]
@@ -113,6 +114,7 @@ pub fn run(
     };
     let r = deploy::evaluate_disaggregated(config, hw, scenario, efficiency, &d, w, options)?;
     let s = r.serving;
+    let energy = super::deploy::energy_figures(args, hw, &s)?;
     if args.json {
         return super::print_json(&DisaggregatedJson {
             model: config.name.clone(),
@@ -134,6 +136,7 @@ pub fn run(
             prefill_step_s: r.prefill_step.get(),
             prefill_utilisation: r.prefill_utilisation,
             decode_batch: r.decode_batch,
+            energy,
         });
     }
     println!(
@@ -162,6 +165,9 @@ pub fn run(
         "tokens/s per GPU (both sides)",
         false,
     ));
+    if let Some(e) = &energy {
+        super::deploy_print::print_energy(e);
+    }
     Ok(())
 }
 
