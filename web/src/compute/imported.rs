@@ -4,9 +4,11 @@
 //! requests and lengths, from a cold start, as `rooflinr deploy --measured FILE` runs it)
 //! on the page's layout, device, engine and formats.
 
-use rooflinr_model::deploy::{Benchmark, BenchmarkRun};
+use rooflinr_model::deploy::{Benchmark, BenchmarkRun, Latency};
 use rooflinr_model::units::si;
-use rooflinr_report::import::serving::{Measured, RunPoint, ServingRuns, Statistic};
+use rooflinr_report::import::serving::{
+    Measured, RunPoint, ServingRuns, error_text, predicted_text,
+};
 
 /// An imported file as the page keeps it.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,30 +65,12 @@ pub struct Imported {
     pub html: String,
 }
 
-fn error(predicted: f64, measured: f64) -> String {
-    if measured > 0.0 {
-        format!("{:+.0} %", (predicted / measured - 1.0) * 100.0)
-    } else {
-        "n/a".into()
-    }
-}
-
 fn latency(m: Option<Measured>) -> String {
-    m.map_or("not in file".into(), |m| {
-        format!("{} {}", si(m.value.get(), "s"), m.statistic.name())
-    })
+    m.map_or("not in file".into(), |m| m.to_string())
 }
 
-/// The simulated latency of the statistic the file measured, with its error.
-fn predicted_latency(run: Option<&rooflinr_model::deploy::Latency>, m: Option<Measured>) -> String {
-    let Some(run) = run else {
-        return "-".into();
-    };
-    let p = m.map_or(Statistic::Mean, |m| m.statistic).of(run).get();
-    match m {
-        Some(m) => format!("{} ({})", si(p, "s"), error(p, m.value.get())),
-        None => si(p, "s"),
-    }
+fn predicted_latency(run: Option<&Latency>, m: Option<Measured>) -> String {
+    run.map_or("-".into(), |run| predicted_text(m, run))
 }
 
 /// The runs of `file` beside `simulate`'s run of each one's benchmark, on a deployment of
@@ -138,7 +122,7 @@ pub(super) fn beside(
                 simulated.map(|r| r.output_tokens_per_s / f64::from(gpus)),
                 per_gpu,
             ) {
-                (Some(s), Some(m)) => format!("{s:.1} ({})", error(s, m)),
+                (Some(s), Some(m)) => format!("{s:.1} ({})", error_text(s, m)),
                 (Some(s), None) => format!("{s:.1}"),
                 (None, _) => "-".into(),
             },

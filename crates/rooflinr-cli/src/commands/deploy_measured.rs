@@ -15,7 +15,8 @@ use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::Efficiency;
 use rooflinr_model::units::si;
 use rooflinr_report::import::serving::{
-    Load, Measured, Reproduction, ServingRuns, Statistic, import_serving,
+    Load, Measured, Reproduction, ServingRuns, Statistic, error_text, import_serving,
+    predicted_text,
 };
 use serde::Serialize;
 
@@ -44,6 +45,8 @@ struct Compared {
     ttft: Option<Measured>,
     #[serde(skip)]
     tpot: Option<Measured>,
+    #[serde(skip)]
+    simulated: BenchmarkRun,
 }
 
 #[derive(Serialize)]
@@ -69,27 +72,12 @@ fn predicted(m: Option<Measured>, run: &Latency) -> f64 {
     m.map_or(Statistic::Mean, |m| m.statistic).of(run).get()
 }
 
-fn error(predicted: f64, measured: f64) -> String {
-    if measured > 0.0 {
-        format!("{:+.0} %", (predicted / measured - 1.0) * 100.0)
-    } else {
-        "n/a".into()
-    }
-}
-
 /// The two cells of a latency: measured (with its statistic) and predicted (with its error).
-fn latency_cells(m: Option<Measured>, predicted: f64) -> [String; 2] {
-    match m {
-        Some(m) => [
-            format!("{} {}", si(m.value.get(), "s"), m.statistic.name()),
-            format!(
-                "{} ({})",
-                si(predicted, "s"),
-                error(predicted, m.value.get())
-            ),
-        ],
-        None => ["not in file".into(), si(predicted, "s")],
-    }
+fn latency_cells(m: Option<Measured>, simulated: &Latency) -> [String; 2] {
+    [
+        m.map_or("not in file".into(), |m| m.to_string()),
+        predicted_text(m, simulated),
+    ]
 }
 
 /// Runs `deploy --measured`.
@@ -136,6 +124,7 @@ pub(super) fn run(
             notes: assumed,
             ttft: p.ttft,
             tpot: p.tpot,
+            simulated: r,
         });
     }
     let out = MeasuredJson {
@@ -196,8 +185,8 @@ fn print_table(args: &Args, out: &MeasuredJson) {
     );
     let mut notes = Vec::new();
     for (i, c) in out.runs.iter().enumerate() {
-        let ttft = latency_cells(c.ttft, c.predicted_ttft_s);
-        let mut tpot = latency_cells(c.tpot, c.predicted_tpot_s);
+        let ttft = latency_cells(c.ttft, &c.simulated.ttft);
+        let mut tpot = latency_cells(c.tpot, &c.simulated.tpot);
         if c.measured_tpot_s.is_none()
             && let Some(itl) = c.measured_median_itl_s
         {
@@ -221,7 +210,7 @@ fn print_table(args: &Args, out: &MeasuredJson) {
                 Some(m) => format!(
                     "{:.1} ({})",
                     c.predicted_output_tokens_per_s,
-                    error(c.predicted_output_tokens_per_s, m)
+                    error_text(c.predicted_output_tokens_per_s, m)
                 ),
                 None => format!("{:.1}", c.predicted_output_tokens_per_s),
             },

@@ -142,6 +142,35 @@ pub struct Measured {
     pub statistic: Statistic,
 }
 
+impl std::fmt::Display for Measured {
+    /// As the tables print it: `2.54 s mean`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.value, self.statistic.name())
+    }
+}
+
+/// A prediction's error against what was measured, as the tables print it: `+58 %`, or
+/// `n/a` against nothing.
+pub fn error_text(predicted: f64, measured: f64) -> String {
+    if measured > 0.0 {
+        format!("{:+.0} %", (predicted / measured - 1.0) * 100.0)
+    } else {
+        "n/a".into()
+    }
+}
+
+/// A simulated latency of the statistic `measured` is (the mean where nothing was
+/// measured), with its error: `4.01 s (+58 %)`.
+pub fn predicted_text(measured: Option<Measured>, simulated: &Latency) -> String {
+    let p = measured
+        .map_or(Statistic::Mean, |m| m.statistic)
+        .of(simulated);
+    match measured {
+        Some(m) => format!("{p} ({})", error_text(p.get(), m.value.get())),
+        None => p.to_string(),
+    }
+}
+
 /// Random prompt and output lengths as the client drew them: uniform in `[floor x max,
 /// max]` (SGLang's `--random-range-ratio`).
 #[derive(Clone, Copy, Debug, PartialEq)]
