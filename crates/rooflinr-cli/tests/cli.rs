@@ -1690,3 +1690,140 @@ fn deploy_energy_is_board_power_over_tokens_per_gpu() {
         "--gpu-hour-price NaN",
     );
 }
+
+#[test]
+fn deploy_emit_prints_the_engines_command_for_the_layout_evaluated() {
+    use rooflinr_model::deploy::launch::{LaunchSpec, launch};
+    use rooflinr_model::deploy::{Layout, Scheduler, Workload};
+    use rooflinr_model::kernel_time::Framework;
+    let v = json(&[
+        "deploy",
+        "--preset",
+        "qwen3-235b-a22b",
+        "--hardware",
+        "h200",
+        "--tp",
+        "1",
+        "--dp",
+        "8",
+        "--ep",
+        "--kv",
+        "fp8",
+        "--concurrency",
+        "128",
+        "--emit",
+        "sglang",
+        "--json",
+    ]);
+    let l = &v["launch"];
+    assert_eq!(l["engine"], "sglang");
+    assert_eq!(l["release"], "SGLang 0.5.9");
+    assert_eq!(l["layout"], "tp1-dp8-ep");
+    // The same command as the model crate's, under SGLang's default scheduler: --emit set
+    // the framework.
+    let model = presets::get("qwen3-235b-a22b").unwrap();
+    let expected = launch(
+        Framework::Sglang,
+        &LaunchSpec {
+            model: &model,
+            layout: "tp1-dp8-ep".parse::<Layout>().unwrap(),
+            scheduler: Scheduler::default_for(Framework::Sglang, &registry::get("h200").unwrap()),
+            workload: Workload {
+                prompt: 1024,
+                output: 256,
+                concurrency: 128,
+            },
+            weights: Format::Bf16,
+            expert_weights: None,
+            kv: Format::Fp8E4m3,
+            speculation: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(l["command"], expected.shell().as_str());
+    assert!(expected.shell().contains("--enable-dp-attention"));
+    assert!(expected.shell().contains("--kv-cache-dtype fp8_e4m3"));
+    // As text, after the tables.
+    let out = stdout(&[
+        "deploy",
+        "--preset",
+        "llama-3.1-8b",
+        "--hardware",
+        "h100",
+        "--emit",
+        "vllm",
+    ]);
+    assert!(
+        out.contains("launch command for tp1 (vLLM 0.19.0;")
+            && out.contains("vllm serve meta-llama/Llama-3.1-8B-Instruct \\\n"),
+        "{out}"
+    );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "llama-3.1-8b",
+            "--emit",
+            "sglang",
+            "--framework",
+            "vllm",
+        ],
+        "--emit sglang writes SGLang's command, but the figures are vLLM's",
+    );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "llama-3.1-8b",
+            "--emit",
+            "trtllm",
+            "--batching",
+            "static",
+        ],
+        "every engine batches in flight",
+    );
+    check_error(
+        &[
+            "deploy",
+            "--preset",
+            "qwen3-235b-a22b",
+            "--hardware",
+            "h200",
+            "--tp",
+            "8",
+            "--ep",
+            "2",
+            "--emit",
+            "vllm",
+        ],
+        "vLLM places whole experts over TP x DP (8 GPUs)",
+    );
+    // Disaggregated: the prefill workers' command, then the decode workers'.
+    let v = json(&[
+        "deploy",
+        "--preset",
+        "llama-3.1-70b",
+        "--hardware",
+        "h200",
+        "--prefill",
+        "tp4",
+        "--decode",
+        "tp8",
+        "--emit",
+        "trtllm",
+        "--json",
+    ]);
+    let roles: Vec<(&str, &str)> = v["launch"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["role"].as_str().unwrap(), l["layout"].as_str().unwrap()))
+        .collect();
+    assert_eq!(roles, [("prefill", "tp4"), ("decode", "tp8")]);
+    assert!(
+        v["launch"][1]["command"]
+            .as_str()
+            .unwrap()
+            .contains("--tp_size 8")
+    );
+}

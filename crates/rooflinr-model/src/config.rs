@@ -231,6 +231,11 @@ pub struct ModelConfig {
     /// `modules_to_not_convert` leave attention, the router, the embedding and the LM head
     /// in BF16. `None` for any other checkpoint.
     pub checkpoint_experts: Option<Format>,
+    /// Multi-token-prediction modules the checkpoint ships beside its decoder layers, each
+    /// drafting one more token for speculative decoding: DeepSeek-V3's
+    /// `num_nextn_predict_layers` (1; arXiv 2412.19437, section 2.2), Qwen's
+    /// `mtp_num_hidden_layers`; 0 where the config names none.
+    pub mtp_layers: u64,
 }
 
 /// Upper bounds that keep every product finite and every allocation small.
@@ -238,6 +243,7 @@ const MAX_DIM: u64 = 1 << 20;
 const MAX_LAYERS: u64 = 4096;
 const MAX_VOCAB: u64 = 1 << 24;
 const MAX_EXPERTS: u64 = 1 << 16;
+const MAX_MTP_LAYERS: u64 = 16;
 const MAX_CONTEXT: u64 = 1 << 30;
 
 struct Fields<'a> {
@@ -538,6 +544,12 @@ impl ModelConfig {
             _ => false,
         };
         let checkpoint_experts = checkpoint_experts(&f, moe.is_some())?;
+        let mtp_layers = match family {
+            Family::DeepSeek => f.optional_int("num_nextn_predict_layers", 0, MAX_MTP_LAYERS)?,
+            Family::Qwen35 => f.optional_int("mtp_num_hidden_layers", 0, MAX_MTP_LAYERS)?,
+            _ => None,
+        }
+        .unwrap_or(0);
         let rotary_dim = match family {
             Family::Qwen35 => partial_rotary_dim(&f, head_dim)?,
             _ => f
@@ -572,6 +584,7 @@ impl ModelConfig {
             sliding_window,
             window_layers,
             checkpoint_experts,
+            mtp_layers,
         })
     }
 }

@@ -582,6 +582,52 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     assert_eq!(cells[6], "267.3");
     screenshot(&client, "calculator-deploy-imported.png").await?;
 
+    // The launch command of the layout shown: the model crate's for vLLM's scheduler on
+    // an H200, with a button that copies it.
+    let command = text_of(&client, "#deploy-launch pre").await?;
+    let model = presets::get("qwen3-32b")?;
+    let h200 = registry::get("h200")?;
+    let expected = rooflinr_model::deploy::launch::launch(
+        rooflinr_model::kernel_time::Framework::Vllm,
+        &rooflinr_model::deploy::launch::LaunchSpec {
+            model: &model,
+            layout: "tp4-dp2".parse()?,
+            scheduler: rooflinr_model::deploy::Scheduler::default_for(
+                rooflinr_model::kernel_time::Framework::Vllm,
+                &h200,
+            ),
+            workload: rooflinr_model::deploy::Workload {
+                prompt: 4096,
+                output: 128,
+                concurrency: 100,
+            },
+            weights: Format::Bf16,
+            expert_weights: None,
+            kv: Format::Bf16,
+            speculation: None,
+        },
+    )?;
+    assert_eq!(command.trim_end(), expected.shell().trim_end());
+    assert!(
+        command.starts_with("vllm serve Qwen/Qwen3-32B"),
+        "{command}"
+    );
+    let release = text_of(&client, "#deploy-launch-release").await?;
+    assert!(release.contains("vLLM 0.19.0"), "{release}");
+    client
+        .find(fantoccini::Locator::Css(
+            "#deploy-launch button.copy-launch",
+        ))
+        .await?
+        .click()
+        .await?;
+    client
+        .wait()
+        .for_element(fantoccini::Locator::XPath(
+            "//div[@id='deploy-launch']//button[.='Copied']",
+        ))
+        .await?;
+
     // The layout search: DeepSeek-V3 on up to 72 H200s at 20 tokens/s per user or more,
     // run from the page; its winner is the model crate's, and the time it took is printed.
     let query = "v=1&mode=deploy&hw=h200&act=bf16&w=fp8-e4m3&kv=bf16&out=bf16&model=deepseek-v3&tp=1&pp=1&dp=8&ep=1&prompt=2048&gen=512&conc=64&ovl=0&sg=72&sf=20";

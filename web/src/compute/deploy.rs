@@ -7,12 +7,14 @@ use rooflinr_model::ModelError;
 use rooflinr_model::analysis::{AttentionKernel, Phase, Scenario};
 use rooflinr_model::config::ModelConfig;
 use rooflinr_model::deploy::energy::{Energy, GpuPower, dollars_per_million_output_tokens};
+use rooflinr_model::deploy::launch::{self, Launch, LaunchSpec};
 use rooflinr_model::deploy::serving::runs::MeasuredRun;
 use rooflinr_model::deploy::{
     self, Batching, CommModel, DeployOptions, Deployment, Disaggregated, DisaggregatedServing,
     Layout, SearchSpace, Serving, Workload,
 };
 use rooflinr_model::hardware::Hardware;
+use rooflinr_model::kernel_time::Framework;
 use rooflinr_model::roofline::Efficiency;
 
 use super::deploy_words::{DeployWords, words};
@@ -47,6 +49,10 @@ pub struct DeployView {
     /// Energy and cost per token of the serving figures, where the device has a board
     /// power.
     pub energy: Option<EnergyView>,
+    /// The engine's launch commands for the layout and scheduler the figures are for (one;
+    /// for disaggregated serving the prefill worker's, then the decode worker's), each with
+    /// what it launches, or why there are none.
+    pub launch: Result<Vec<(String, Launch)>, String>,
     /// The words beside the figures.
     pub words: DeployWords,
 }
@@ -306,6 +312,15 @@ pub fn deployment_beside(
             })
         })
         .unwrap_or_default();
+    let launch = launch_command(
+        state.framework,
+        &config,
+        &scenario,
+        &options,
+        layout,
+        workload,
+    )
+    .map(|l| vec![(format!("{} on {} GPU(s)", layout.spec(), layout.gpus()), l)]);
     let view = DeployView {
         config,
         deployment,
@@ -315,9 +330,39 @@ pub fn deployment_beside(
         imported,
         disaggregated: None,
         energy: None,
+        launch,
         words: DeployWords::default(),
     };
     Ok(worded(energised(view, hw, workload.output, price)))
+}
+
+/// `framework`'s launch command for `layout` under the in-flight scheduler of `options`, or
+/// why there is none.
+fn launch_command(
+    framework: Framework,
+    config: &ModelConfig,
+    scenario: &Scenario,
+    options: &DeployOptions,
+    layout: Layout,
+    workload: Workload,
+) -> Result<Launch, String> {
+    let Batching::InFlight(scheduler) = options.batching else {
+        return Err(
+            "Static batching is the figure of a fixed batch, not how any engine runs, so it has no launch command: choose in-flight serving for one."
+                .into(),
+        );
+    };
+    let spec = LaunchSpec {
+        model: config,
+        layout,
+        scheduler,
+        workload,
+        weights: scenario.precision.weights,
+        expert_weights: scenario.experts.map(|e| e.weights),
+        kv: scenario.precision.kv,
+        speculation: options.speculation,
+    };
+    launch::launch(framework, &spec).map_err(|e| format!("No launch command: {e}."))
 }
 
 /// The price per GPU-hour the state gives, if any.
@@ -419,10 +464,33 @@ fn disaggregated(
         .saturating_mul(u64::from(workers.decode_workers)))
     .clamp(1, 1 << 16);
     let curve = curve(limit, workload, |w| run(w).ok().map(|d| d.serving));
+    let side = |role: &str, layout: Layout, count: u32| {
+        launch_command(
+            options.framework,
+            config,
+            scenario,
+            options,
+            layout,
+            workload,
+        )
+        .map(|l| {
+            (
+                format!("each of {count} {role} worker(s), {}", layout.spec()),
+                l,
+            )
+        })
+    };
+    let launch = side("prefill", workers.prefill, workers.prefill_workers).and_then(|p| {
+        Ok(vec![
+            p,
+            side("decode", workers.decode, workers.decode_workers)?,
+        ])
+    });
     Ok(DeployView {
         config: config.clone(),
         deployment: decode,
         curve,
+        launch,
         // NVIDIA's runs shipped with the page are of aggregated serving; none is of these
         // workers.
         measured_error: None,

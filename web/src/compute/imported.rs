@@ -31,7 +31,21 @@ pub struct ImportedPoint {
     pub per_gpu: Option<f64>,
     /// Its figures and the prediction's, in words.
     pub title: String,
+    /// Its row of the table ([`IMPORTED_COLUMNS`]).
+    pub cells: [String; 8],
 }
+
+/// The columns of the imported runs' table.
+pub const IMPORTED_COLUMNS: [&str; 8] = [
+    "load",
+    "in / out",
+    "TTFT measured",
+    "predicted",
+    "TPOT measured",
+    "predicted",
+    "per GPU measured",
+    "predicted",
+];
 
 impl ImportedPoint {
     /// Measured output tokens/s per user: one over the mean TPOT, where the file has one.
@@ -61,6 +75,8 @@ pub struct Imported {
     pub points: Vec<ImportedPoint>,
     /// The file's name and who wrote it.
     pub caption: String,
+    /// What each run's simulation assumed or why it could not run, in words.
+    pub notes: Vec<String>,
     /// The table as HTML (escaped).
     pub html: String,
 }
@@ -84,16 +100,7 @@ pub(super) fn beside(
     let runs = &file.runs;
     let mut html =
         String::from("<div class=\"table-wrap\"><table class=\"data imported-runs\"><thead><tr>");
-    for c in [
-        "load",
-        "in / out",
-        "TTFT measured",
-        "predicted",
-        "TPOT measured",
-        "predicted",
-        "per GPU measured",
-        "predicted",
-    ] {
+    for c in IMPORTED_COLUMNS {
         html += &format!("<th scope=\"col\" class=\"num\">{c}</th>");
     }
     html += "</tr></thead><tbody>";
@@ -151,6 +158,7 @@ pub(super) fn beside(
             predicted: simulated,
             per_gpu,
             title,
+            cells,
         });
     }
     html += "</tbody></table></div>";
@@ -171,6 +179,7 @@ pub(super) fn beside(
     Imported {
         points,
         caption,
+        notes,
         html,
     }
 }

@@ -165,7 +165,7 @@ fn measured_html(here: &[MeasuredPoint], elsewhere: &str, layout: Layout, w: Wor
 }
 
 /// The columns of the measured runs' table.
-const MEASURED_COLUMNS: [&str; 7] = [
+pub const MEASURED_COLUMNS: [&str; 7] = [
     "clients",
     "TTFT measured",
     "predicted",

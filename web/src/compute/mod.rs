@@ -27,8 +27,8 @@ pub use deploy::{
 pub use deploy_words::{
     Cell, DeployWords, SEARCH_ROWS, SearchLine, SearchTable, Take, layouts_table, workers_table,
 };
-pub use imported::{Imported, ImportedPoint, ImportedRuns};
-pub use measured::{Measured, MeasuredPoint};
+pub use imported::{IMPORTED_COLUMNS, Imported, ImportedPoint, ImportedRuns};
+pub use measured::{MEASURED_COLUMNS, Measured, MeasuredPoint};
 
 /// A problem with the input, shown inline beside the field it names.
 #[derive(Clone, Debug, PartialEq)]

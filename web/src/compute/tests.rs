@@ -901,6 +901,13 @@ fn an_imported_run_is_beside_the_prediction_for_its_own_clients_and_lengths() {
         "{}",
         view.imported.html
     );
+    // The report's serving section carries the same row, measured beside predicted.
+    let md = crate::export::deploy_markdown(&hw, &view, "https://example.test/?v=1");
+    assert!(md.contains("\n## Measured serving runs\n"), "{md}");
+    assert!(
+        md.contains(&format!("| {} |", p.cells.join(" | "))) && p.cells[2] == "2.54 s mean",
+        "{md}"
+    );
     // Without a file there is nothing beside it; under static batching nothing is
     // simulated, and the table says why.
     assert!(deployment(&state, &hw).unwrap().imported.points.is_empty());
@@ -920,4 +927,77 @@ fn an_imported_run_is_beside_the_prediction_for_its_own_clients_and_lengths() {
         "{}",
         fixed.imported.html
     );
+}
+
+#[test]
+fn the_launch_command_is_the_engines_for_the_layout_and_scheduler_shown() {
+    let state = State {
+        mode: crate::state::Mode::Deploy,
+        model: "deepseek-v3".into(),
+        hardware: "h200".into(),
+        weights: "fp8-e4m3".into(),
+        activations: "fp8-e4m3".into(),
+        kv: "fp8-e4m3".into(),
+        tp: "1".into(),
+        pp: "1".into(),
+        dp: "8".into(),
+        ep: true,
+        concurrency: "64".into(),
+        framework: rooflinr_model::kernel_time::Framework::Sglang,
+        ..State::default()
+    };
+    let hw = hardware(&state).unwrap();
+    let view = deployment(&state, &hw).unwrap();
+    let commands = view.launch.unwrap();
+    assert_eq!(commands.len(), 1);
+    let (what, l) = &commands[0];
+    assert_eq!(what, "tp1-dp8-ep on 8 GPU(s)");
+    let shell = l.shell();
+    for part in [
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3",
+        "--tp-size 8",
+        "--enable-dp-attention",
+        "--ep-size 8",
+        "--kv-cache-dtype fp8_e4m3",
+        "--quantization fp8",
+    ] {
+        assert!(shell.contains(part), "{part} in {shell}");
+    }
+    // Disaggregated: the prefill worker's command, then the decode worker's.
+    let disagg = deployment(
+        &State {
+            serving: crate::state::Serving::Disaggregated,
+            prefill_layout: "tp8".into(),
+            prefill_workers: "2".into(),
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap();
+    let commands = disagg.launch.unwrap();
+    assert_eq!(commands[0].0, "each of 2 prefill worker(s), tp8");
+    assert!(commands[0].1.shell().contains("--tp-size 8 \\\n"));
+    assert_eq!(commands[1].0, "each of 1 decode worker(s), tp1-dp8-ep");
+    // Static batching is no engine's: no command, and why.
+    let stat = deployment(
+        &State {
+            serving: crate::state::Serving::Static,
+            ..state.clone()
+        },
+        &hw,
+    )
+    .unwrap();
+    assert!(stat.launch.unwrap_err().contains("Static batching"));
+    // What the engine cannot express is named.
+    let mixed = deployment(
+        &State {
+            framework: rooflinr_model::kernel_time::Framework::TensorRtLlm,
+            tp: "2".into(),
+            dp: "4".into(),
+            ..state
+        },
+        &hw,
+    )
+    .unwrap();
+    assert!(mixed.launch.unwrap_err().contains("TP 2 x DP 4"));
 }

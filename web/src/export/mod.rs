@@ -482,7 +482,7 @@ pub fn deploy_markdown(hw: &Hardware, view: &DeployView, link: &str) -> String {
          - time to first token: **{ttft}**\n- time per output token: **{tpot}**\n\
          - tokens/s per user: {user:.1}\n- tokens/s per GPU: {gpu:.1} ({decode:.1} while decoding)\n\n\
          ## Decode step\n\n- compute {compute}, communication {comm} ({share:.0}% of the step)\n\n{comms}\n\
-         ## Over concurrency\n\n{curve}",
+         ## Over concurrency\n\n{curve}{serving}",
         model = view.config.name,
         gpus = l.gpus(),
         hw = hw.name,
@@ -522,7 +522,66 @@ pub fn deploy_markdown(hw: &Hardware, view: &DeployView, link: &str) -> String {
             )
         },
         curve = md_table(&SERVING_HEADER, &serving_rows(view)),
+        serving = serving_markdown(view),
     )
+}
+
+/// A deployment report's serving section: energy and cost per token, the measured runs
+/// beside their predictions (NVIDIA's and an imported file's), and the launch commands.
+fn serving_markdown(view: &DeployView) -> String {
+    let w = &view.words;
+    let mut md = String::new();
+    if !w.energy.is_empty() {
+        md += &format!(
+            "\n## Energy and cost\n\n- energy per output token: {} ({})\n",
+            w.energy, w.energy_note
+        );
+        if !w.cost.is_empty() {
+            md += &format!("- cost: {} ({})\n", w.cost, w.cost_note);
+        }
+    }
+    let measured = &view.measured;
+    let imported = &view.imported;
+    if !measured.here.is_empty() || !imported.points.is_empty() {
+        md += "\n## Measured serving runs\n\n";
+        if !measured.here.is_empty() {
+            let rows: Vec<Vec<String>> = measured.here.iter().map(|p| p.cells.to_vec()).collect();
+            md += &format!(
+                "NVIDIA's measured runs of this layout and lengths beside the prediction for the same clients ({}).\n\n{}",
+                rooflinr_model::deploy::serving::runs::MEASURED_RUNS_SOURCE,
+                md_table(&crate::compute::MEASURED_COLUMNS, &rows)
+            );
+        }
+        if !imported.points.is_empty() {
+            let rows: Vec<Vec<String>> = imported.points.iter().map(|p| p.cells.to_vec()).collect();
+            md += &format!(
+                "\n{}\n\n{}",
+                imported.caption,
+                md_table(&crate::compute::IMPORTED_COLUMNS, &rows)
+            );
+            for n in &imported.notes {
+                md += &format!("- {n}\n");
+            }
+        }
+    }
+    match &view.launch {
+        Ok(commands) => {
+            md += "\n## Launch command\n\n";
+            for (what, l) in commands {
+                md += &format!(
+                    "{what}, in the flag names of {}:\n\n```sh\n{}```\n",
+                    l.release,
+                    l.shell()
+                );
+                for n in &l.notes {
+                    md += &format!("- {n}\n");
+                }
+                md += "\n";
+            }
+        }
+        Err(why) => md += &format!("\n## Launch command\n\n{why}\n"),
+    }
+    md
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))] // native only: proptest needs an OS RNG

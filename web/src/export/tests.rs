@@ -156,4 +156,20 @@ fn deployment_exports_carry_the_model_crates_figures_and_say_they_are_prediction
         "{md}"
     );
     assert!(md.contains("attention.all_reduce"));
+    // The serving section: energy at the board power, and the engine's launch command for
+    // the layout shown (the calculator's default engine, TensorRT-LLM).
+    assert!(
+        md.contains("\n## Energy and cost\n\n- energy per output token: "),
+        "{md}"
+    );
+    let launch = &v.launch.as_ref().unwrap()[0].1;
+    assert!(
+        md.contains(&format!("```sh\n{}```", launch.shell())),
+        "{md}"
+    );
+    assert!(
+        launch
+            .shell()
+            .starts_with("trtllm-serve meta-llama/Meta-Llama-3-70B \\\n  --tp_size 8")
+    );
 }

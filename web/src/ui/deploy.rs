@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use rooflinr_model::deploy::launch::Launch;
 use rooflinr_model::deploy::serving::runs::MeasuredRun;
 use rooflinr_model::deploy::{self, Policy, Scheduler};
 use rooflinr_model::hardware::Hardware;
@@ -298,7 +299,75 @@ pub fn DeployResults(
             view! { <p class="hint">"One GPU: no communication."</p> }.into_any()
         }}
         <p class="hint">{w.provenance}        </p>
+        <LaunchCommands launch=view.launch.clone() />
     }
+}
+
+/// The engine's launch commands for the deployment shown, each with a button that copies
+/// it, or why there are none.
+#[component]
+fn LaunchCommands(
+    /// The commands with what each launches, or why there are none.
+    launch: Result<Vec<(String, Launch)>, String>,
+) -> impl IntoView {
+    let commands = match launch {
+        Err(why) => {
+            return view! {
+                <h3>"Launch command"</h3>
+                <p class="hint" id="deploy-launch-none">{why}</p>
+            }
+            .into_any();
+        }
+        Ok(commands) => commands,
+    };
+    let several = commands.len() > 1;
+    let release = commands.first().map_or("", |(_, l)| l.release);
+    let blocks = commands
+        .into_iter()
+        .map(|(what, l)| {
+            let text = l.shell();
+            let copied = RwSignal::new(false);
+            let copy = {
+                let text = text.clone();
+                move |_| {
+                    if browser::copy_to_clipboard(&text) {
+                        copied.set(true);
+                        set_timeout(
+                            move || copied.set(false),
+                            std::time::Duration::from_millis(1500),
+                        );
+                    }
+                }
+            };
+            let notes = l
+                .notes
+                .iter()
+                .map(|n| view! { <li>{n.clone()}</li> })
+                .collect_view();
+            let replicas = (l.replicas > 1).then(|| format!(" (x {} replicas)", l.replicas));
+            view! {
+                <div class="launch">
+                    <div class="launch-head">
+                        <span class="label">{what}{replicas}</span>
+                        <button class="copy-launch" on:click=copy>
+                            {move || if copied.get() { "Copied" } else { "Copy launch command" }}
+                        </button>
+                    </div>
+                    <pre class="launch-command"><code>{text}</code></pre>
+                    {(!l.notes.is_empty()).then(|| view! { <ul class="hint launch-notes">{notes}</ul> })}
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <h3>"Launch command"</h3>
+        <p class="hint" id="deploy-launch-release">
+            {format!("The layout, scheduler budgets and formats above, in the flag names of {release}.")}
+            {several.then_some(" One command per worker kind; the engine's disaggregation wiring (its KV connector and router) is not written here.")}
+        </p>
+        <div id="deploy-launch">{blocks}</div>
+    }
+    .into_any()
 }
 
 /// The cells of a table row.

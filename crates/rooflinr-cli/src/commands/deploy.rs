@@ -15,12 +15,13 @@ use rooflinr_model::deploy::{
 use rooflinr_model::format::Format;
 use rooflinr_model::hardware::{Figure, Source};
 use rooflinr_model::hardware::{Hardware, Interconnect, Link, LinkKind};
+use rooflinr_model::kernel_time::Framework;
 use rooflinr_model::ops::Precision;
 use rooflinr_model::units::{BytesPerSecond, Seconds};
 use serde::Serialize;
 
-use super::deploy_print;
 use super::model::load_config;
+use super::{deploy_emit, deploy_print};
 use crate::args::HardwareArgs;
 
 /// `--batching`.
@@ -143,8 +144,9 @@ pub struct Args {
     /// The serving engine (`trtllm`, `vllm`, `sglang`): its scheduler's defaults for
     /// in-flight batching, and with `--calibrated` whose kernels the terms were fitted on
     /// (the same operator runs different kernels with different fixed costs in each).
-    #[arg(long, value_parser = crate::args::parse_framework, default_value = "trtllm")]
-    pub(super) framework: rooflinr_model::kernel_time::Framework,
+    /// (Default: `--emit`'s engine, else `trtllm`.)
+    #[arg(long, value_parser = crate::args::parse_framework)]
+    framework: Option<Framework>,
     /// How the engine batches requests: `in-flight` (continuous batching under the
     /// framework's scheduler, steady state) or `static` (the whole batch prefilled, then
     /// decoded together: no engine schedules so, it is the figure of a fixed batch).
@@ -232,9 +234,21 @@ pub struct Args {
     /// prices vary by provider and contract).
     #[arg(long, value_name = "USD")]
     pub(super) gpu_hour_price: Option<f64>,
+    /// Also print the engine's launch command for this layout (`vllm`, `sglang`, `trtllm`),
+    /// in the flag names of a stated release; the engine is then the framework too. With
+    /// `--search`, the command of the best-ranked deployment.
+    #[arg(long, value_parser = crate::args::parse_framework, value_name = "ENGINE", conflicts_with = "measured")]
+    pub(super) emit: Option<Framework>,
     /// Print JSON instead of tables.
     #[arg(long)]
     pub(super) json: bool,
+}
+
+impl Args {
+    /// The serving engine: `--framework`, else `--emit`'s, else TensorRT-LLM.
+    pub(super) fn framework(&self) -> Framework {
+        self.framework.or(self.emit).unwrap_or_default()
+    }
 }
 
 #[derive(Serialize)]
@@ -248,6 +262,7 @@ struct DeployJson {
     curve: Vec<ServingPoint>,
     benchmark: Option<BenchmarkJson>,
     energy: Option<EnergyJson>,
+    launch: Option<deploy_emit::LaunchJson>,
 }
 
 /// Energy and cost per token of the steady state (`deploy::energy`).
@@ -358,7 +373,27 @@ pub fn run(args: Args) -> Result<()> {
             max_ttft: args.max_ttft.map(Seconds),
         };
         let r = deploy::search(&config, &hw, &base, &efficiency, &space, &options)?;
-        return deploy_print::print_search(&args, &config, &hw, &r);
+        let launch = match r
+            .candidates
+            .first()
+            .and_then(|c| c.best.as_ref().map(|d| (c, d)))
+        {
+            Some((c, d)) if args.emit.is_some() => {
+                let scenario = Scenario {
+                    precision: c.precision,
+                    ..base
+                };
+                let workload = Workload {
+                    prompt: args.prompt,
+                    output: args.output,
+                    concurrency: d.serving.concurrency,
+                };
+                deploy_emit::launch_for(&args, &config, &scenario, &options, c.layout, workload)?
+                    .map(|l| (l, c.layout))
+            }
+            _ => None,
+        };
+        return deploy_print::print_search(&args, &config, &hw, &r, launch.as_ref());
     }
     if args.weights.len() != 1 {
         bail!("--weights takes one format unless --search is given");
@@ -410,6 +445,7 @@ pub fn run(args: Args) -> Result<()> {
         c *= 2;
     }
     let energy = energy_figures(&args, &hw, &d.serving)?;
+    let launch = deploy_emit::launch_for(&args, &config, &scenario, &options, layout, workload)?;
     let run = match args.benchmark {
         None => None,
         Some(requests) => Some(deploy::benchmark(
@@ -456,6 +492,7 @@ pub fn run(args: Args) -> Result<()> {
                 steps: r.steps,
             }),
             energy,
+            launch: deploy_emit::json(launch.as_ref(), layout),
         });
     }
     deploy_print::print_deployment(&config, &hw, &scenario, &d, &args);
@@ -465,6 +502,9 @@ pub fn run(args: Args) -> Result<()> {
     deploy_print::print_curve(&curve);
     if let Some(r) = &run {
         deploy_print::print_benchmark(&args, layout, r);
+    }
+    if let Some(l) = &launch {
+        deploy_emit::print_launch(None, l, layout);
     }
     Ok(())
 }
@@ -546,7 +586,7 @@ fn options(args: &Args, config: &ModelConfig, hw: &Hardware) -> Result<DeployOpt
             Batching::Static
         }
         BatchingArg::InFlight => {
-            let d = Scheduler::default_for(args.framework, hw);
+            let d = Scheduler::default_for(args.framework(), hw);
             Batching::InFlight(Scheduler {
                 token_budget: args.token_budget.unwrap_or(d.token_budget),
                 max_sequences: args.max_seqs.unwrap_or(d.max_sequences),
@@ -581,7 +621,7 @@ fn options(args: &Args, config: &ModelConfig, hw: &Hardware) -> Result<DeployOpt
         // The engine's host adds its launches and per-step work to the expected figures;
         // the bound is the kernels alone.
         host: if args.calibrated {
-            HostOverhead::fitted(args.framework)
+            HostOverhead::fitted(args.framework())
         } else {
             HostOverhead::NONE
         },
@@ -597,7 +637,7 @@ fn options(args: &Args, config: &ModelConfig, hw: &Hardware) -> Result<DeployOpt
         expert_imbalance: args.imbalance,
         prefill_micro_batches: args.prefill_micro_batches,
         calibrated: args.calibrated,
-        framework: args.framework,
+        framework: args.framework(),
     })
 }
 

@@ -38,6 +38,8 @@ struct DisaggregatedJson {
     prefill_utilisation: f64,
     decode_batch: f64,
     energy: Option<super::deploy::EnergyJson>,
+    /// The prefill and the decode workers' launch commands (`--emit`).
+    launch: Vec<super::deploy_emit::LaunchJson>,
 }
 
 #[derive(Serialize)]
@@ -115,6 +117,7 @@ pub fn run(
     let r = deploy::evaluate_disaggregated(config, hw, scenario, efficiency, &d, w, options)?;
     let s = r.serving;
     let energy = super::deploy::energy_figures(args, hw, &s)?;
+    let launch = super::deploy_emit::launch_workers(args, config, scenario, options, &d, w)?;
     if args.json {
         return super::print_json(&DisaggregatedJson {
             model: config.name.clone(),
@@ -137,6 +140,7 @@ pub fn run(
             prefill_utilisation: r.prefill_utilisation,
             decode_batch: r.decode_batch,
             energy,
+            launch: super::deploy_emit::workers_json(&launch),
         });
     }
     println!(
@@ -168,6 +172,7 @@ pub fn run(
     if let Some(e) = &energy {
         super::deploy_print::print_energy(e);
     }
+    super::deploy_emit::print_workers(&launch);
     Ok(())
 }
 
@@ -186,6 +191,11 @@ fn search(
         min_tokens_per_user: args.min_user_speed,
         max_ttft: args.max_ttft.map(Seconds),
     };
+    if args.emit.is_some() {
+        bail!(
+            "--emit with a disaggregated search: give the deployment it picked as --prefill and --decode (with --prefill-workers and --decode-workers) for its commands"
+        );
+    }
     let r = deploy::search_disaggregated(config, hw, scenario, efficiency, &space, options)?;
     if args.json {
         return super::print_json(&SearchJson {

@@ -240,7 +240,7 @@ fn print_table(args: &Args, out: &MeasuredJson) {
         );
     }
     if args.calibrated {
-        match serving_error(&out.hardware, args.framework) {
+        match serving_error(&out.hardware, args.framework()) {
             Some(e) => println!(
                 "how far to trust the prediction: on NVIDIA's measured runs of {} with {} \
                  (held out), its median error was {:.1} % on TTFT and {:.1} % on TPOT over {} runs",
@@ -253,7 +253,7 @@ fn print_table(args: &Args, out: &MeasuredJson) {
             None => println!(
                 "how far to trust the prediction: NVIDIA's sample has no measured runs of {} with {}",
                 out.hardware,
-                args.framework.name()
+                args.framework().name()
             ),
         }
     } else {

@@ -4,6 +4,7 @@
 use anyhow::Result;
 use rooflinr_model::analysis::Scenario;
 use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::launch::Launch;
 use rooflinr_model::deploy::record::{DeploymentRecord, ServingPoint, calibration_line};
 use rooflinr_model::deploy::{self, BenchmarkRun, Deployment, Layout, SearchResult, Serving};
 use rooflinr_model::hardware::Hardware;
@@ -54,6 +55,8 @@ struct SearchJson {
     evaluated: usize,
     candidates: Vec<CandidateJson>,
     pareto: Vec<ParetoJson>,
+    /// The best-ranked deployment's launch command (`--emit`).
+    launch: Option<super::deploy_emit::LaunchJson>,
 }
 
 pub(super) fn clients_line(args: &Args) -> String {
@@ -181,7 +184,7 @@ pub(super) fn print_deployment(
             let sch = f.scheduler;
             println!(
                 "in-flight batching, steady state under {}'s scheduler: {} steps of up to {} tokens, at most {} requests{}, prompts {}",
-                args.framework.name(),
+                args.framework().name(),
                 sch.policy.name(),
                 sch.token_budget,
                 sch.max_sequences.min(d.max_concurrency),
@@ -361,6 +364,7 @@ pub(super) fn print_search(
     config: &ModelConfig,
     hw: &Hardware,
     r: &SearchResult,
+    launch: Option<&(Launch, Layout)>,
 ) -> Result<()> {
     let weights = |c: &deploy::Candidate| c.precision.weights.to_string();
     let curve = |c: &deploy::Candidate| -> Vec<CurvePointJson> {
@@ -422,6 +426,7 @@ pub(super) fn print_search(
                     }
                 })
                 .collect(),
+            launch: launch.and_then(|(l, layout)| super::deploy_emit::json(Some(l), *layout)),
         });
     }
     println!(
@@ -530,6 +535,9 @@ pub(super) fn print_search(
         ]);
     }
     table::print(&t);
+    if let Some((l, layout)) = launch {
+        super::deploy_emit::print_launch(None, l, *layout);
+    }
     Ok(())
 }
 

@@ -3,6 +3,7 @@
 pub mod collectives;
 pub mod deploy;
 pub mod deploy_disagg;
+mod deploy_emit;
 mod deploy_measured;
 pub mod deploy_print;
 pub mod formats;

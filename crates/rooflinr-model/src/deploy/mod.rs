@@ -50,6 +50,7 @@
 mod collective;
 mod context;
 pub mod energy;
+pub mod launch;
 mod measured;
 pub mod record;
 mod search;
