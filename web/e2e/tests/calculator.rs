@@ -582,6 +582,10 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
     assert_eq!(cells[6], "267.3");
     screenshot(&client, "calculator-deploy-imported.png").await?;
 
+    // No agent is paired, so no energy is measured: the page says how it would be.
+    let energy = text_of(&client, "#energy-window-status").await?;
+    assert!(energy.starts_with("Pair an agent on the GPU host"), "{energy}");
+
     // The launch command of the layout shown: the model crate's for vLLM's scheduler on
     // an H200, with a button that copies it.
     let command = text_of(&client, "#deploy-launch pre").await?;

@@ -256,6 +256,20 @@ async fn the_calculator_pairs_measures_calibrates_and_reports() -> Result<()> {
     wait_text(&client, "#link-state", 20, |t| t.starts_with("Paired with")).await?;
     assert_eq!(count(&client, "#theory-table tbody tr").await?, 12);
     screenshot(&client, "dual-roofline-reloaded.png").await?;
+
+    // Many GPUs mode, still paired: this host has no NVML, so no energy window is offered,
+    // and the page says why.
+    client
+        .goto(&format!(
+            "{page}?v=1&mode=deploy&hw=h200&model=llama-3.1-8b&tp=1&pp=1&dp=1"
+        ))
+        .await?;
+    let energy = wait_text(&client, "#energy-window-status", 30, |t| {
+        t.contains("no NVML GPUs")
+    })
+    .await?;
+    assert!(energy.contains("no energy is measured"), "{energy}");
+    assert_eq!(count(&client, "#energy-window").await?, 0);
     client.close().await?;
     Ok(())
 }

@@ -908,6 +908,31 @@ fn an_imported_run_is_beside_the_prediction_for_its_own_clients_and_lengths() {
         md.contains(&format!("| {} |", p.cells.join(" | "))) && p.cells[2] == "2.54 s mean",
         "{md}"
     );
+    // An energy window around the run: its joules over the run's 100 x 128 output tokens,
+    // beside the simulation's at the window's power and at the H200's board power.
+    let window =
+        rooflinr_model::deploy::energy::WindowEnergy::from_counters(&[(0, 3_000_000); 8], 6.0)
+            .unwrap();
+    let board = rooflinr_model::deploy::energy::GpuPower::board(&hw).unwrap();
+    let b = super::energy_beside(&view.imported, 8, Some(&board), window).unwrap();
+    assert_eq!(b.tokens, 12_800.0);
+    assert!((b.measured - 24_000.0 / 12_800.0).abs() < 1e-12);
+    let simulated = same.output_tokens_per_s;
+    assert!((b.predicted_at_measured_power.unwrap() - 500.0 * 8.0 / simulated).abs() < 1e-9);
+    assert!((b.predicted_board.unwrap() - 700.0 * 8.0 / simulated).abs() < 1e-9);
+    // The run took about 6 s (12,800 tokens at 2,138 tokens/s): no note on the window's
+    // length; a 60 s window gets one.
+    assert!(b.notes.is_empty(), "{:?}", b.notes);
+    let long = rooflinr_model::deploy::energy::WindowEnergy {
+        seconds: 60.0,
+        ..window
+    };
+    let b = super::energy_beside(&view.imported, 8, Some(&board), long).unwrap();
+    assert!(
+        b.notes[0].contains("the window lasted 60.0 s"),
+        "{:?}",
+        b.notes
+    );
     // Without a file there is nothing beside it; under static batching nothing is
     // simulated, and the table says why.
     assert!(deployment(&state, &hw).unwrap().imported.points.is_empty());

@@ -18,6 +18,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 
+use super::energy::EnergyWindow;
 use super::{LabData, Pairing, backoff_s, ws_url};
 use crate::{browser, split_point};
 
@@ -114,6 +115,8 @@ pub struct Lab {
     pub notice: RwSignal<Option<String>>,
     /// Telemetry for the charts.
     pub telemetry: RwSignal<Telemetry>,
+    /// The energy window the user opened around a serving benchmark, if any.
+    pub energy: RwSignal<Option<EnergyWindow>>,
     pairing: StoredValue<Option<Pairing>>,
     socket: StoredValue<Option<Socket>, LocalStorage>,
     generation: StoredValue<u64>,
@@ -130,6 +133,7 @@ impl Lab {
             job: RwSignal::new(None),
             notice: RwSignal::new(None),
             telemetry: RwSignal::new(Telemetry::default()),
+            energy: RwSignal::new(None),
             pairing: StoredValue::new(None),
             socket: StoredValue::new_local(None),
             generation: StoredValue::new(0),
@@ -405,6 +409,11 @@ impl Lab {
     /// Keeps every sample but wakes the charts at most every [`REDRAW_MS`]: samples are
     /// added without notifying, and a notification goes out when a redraw is due.
     fn telemetry_sample(self, sample: TelemetrySample) {
+        self.energy.update_untracked(|w| {
+            if let Some(w) = w {
+                w.observe(&sample);
+            }
+        });
         self.telemetry.update_untracked(|t| {
             t.samples.push_back(sample);
             while t.samples.len() > TELEMETRY_KEEP {
@@ -415,6 +424,12 @@ impl Lab {
         if now - self.last_draw.get_value() >= REDRAW_MS {
             self.last_draw.set_value(now);
             self.telemetry.notify();
+            if self
+                .energy
+                .with_untracked(|w| w.as_ref().is_some_and(|w| w.open))
+            {
+                self.energy.notify();
+            }
         }
     }
 

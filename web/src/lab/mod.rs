@@ -5,6 +5,7 @@
 //! Pairing links carry the agent's address and token in the fragment
 //! (`#agent=http://127.0.0.1:7878&token=...`), which browsers never send to a server.
 
+pub mod energy;
 pub mod lazy;
 pub mod link;
 pub mod view;

@@ -359,3 +359,47 @@ fn pairing_selects_the_datasheet_of_the_gpu_the_agent_measures() {
     ]);
     assert_eq!(paired_registry_device(&no_gpu), None);
 }
+
+/// A telemetry sample at `unix_ms` whose GPUs' energy counters read `mj` (`None`: no
+/// counter).
+fn counters(unix_ms: u64, mj: &[Option<u64>]) -> rooflinr_protocol::TelemetrySample {
+    rooflinr_protocol::TelemetrySample {
+        unix_ms,
+        gpus: mj
+            .iter()
+            .enumerate()
+            .map(|(i, e)| rooflinr_protocol::GpuSample {
+                index: i as u32,
+                energy_mj: *e,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn an_energy_window_is_each_counters_change_while_it_was_open() {
+    use super::energy::EnergyWindow;
+    let mut w = EnergyWindow::open();
+    assert!(w.energy().unwrap_err().contains("no energy counter"));
+    // A sample without counters (NVML absent) counts for nothing.
+    w.observe(&counters(1_000, &[None]));
+    assert_eq!(w.samples, 0);
+    w.observe(&counters(1_000, &[Some(10_000), Some(50_000)]));
+    w.observe(&counters(6_000, &[Some(2_010_000), Some(1_050_000)]));
+    w.observe(&counters(11_000, &[Some(4_010_000), Some(2_050_000)]));
+    w.close();
+    // Closed: later samples are not the window's.
+    w.observe(&counters(21_000, &[Some(9_000_000), Some(9_000_000)]));
+    let e = w.energy().unwrap();
+    // 4,000 J and 2,000 J over 10 s: 6 kJ, 300 W per GPU.
+    assert_eq!((e.joules, e.seconds, e.gpus), (6000.0, 10.0, 2));
+    assert!((e.watts_per_gpu() - 300.0).abs() < 1e-9);
+    assert_eq!(w.samples, 3);
+    // A counter that goes back (the driver reloaded) spoils the window, and says so.
+    let mut reset = EnergyWindow::open();
+    reset.observe(&counters(0, &[Some(5_000)]));
+    reset.observe(&counters(1_000, &[Some(1_000)]));
+    assert!(reset.energy().unwrap_err().contains("went back"));
+}

@@ -6,8 +6,10 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use rooflinr_model::deploy::energy::GpuPower;
 use rooflinr_model::deploy::serving::runs::{self, MeasuredRun};
 use rooflinr_model::units::si;
+use rooflinr_report::import::serving::error_text;
 
 use crate::browser;
 use crate::chart::geometry::{self, Extent, Frame};
@@ -15,6 +17,8 @@ use crate::chart::palette::Palette;
 use crate::chart::view::log_grid;
 use crate::chart::view::{CHART_ID, MEASURED};
 use crate::compute::{DeployView, FrontPoint, ImportedRuns};
+use crate::lab::energy::EnergyWindow;
+use crate::lab::link::{Lab, LinkState};
 
 /// NVIDIA's measured serving runs as the page has them: fetched when deployment mode first
 /// opens.
@@ -106,8 +110,15 @@ pub fn ImportedRunsPanel(
             }
         });
     };
+    let gpus = view.deployment.layout.gpus();
+    let board = view
+        .energy
+        .as_ref()
+        .map(|e| e.energy.power.clone())
+        .filter(|p| !p.measured);
     let m = view.imported;
     let has = !m.points.is_empty();
+    let beside = m.clone();
     view! {
         <section class="imported" aria-label="Your measured serving runs">
             <div class="exports" role="toolbar" aria-label="serving runs">
@@ -130,7 +141,114 @@ pub fn ImportedRunsPanel(
                 <p class="hint">{m.caption}</p>
                 <div inner_html=m.html></div>
             })}
+            <EnergyWindowPanel imported=beside gpus board />
         </section>
+    }
+}
+
+/// The paired host's energy over a window the user opens and closes around a serving
+/// benchmark run on it, and, with that run's file imported, its joules per output token
+/// beside the prediction's.
+#[component]
+fn EnergyWindowPanel(
+    /// The imported runs.
+    imported: crate::compute::Imported,
+    /// GPUs of the deployment.
+    gpus: u32,
+    /// The device's board power, where the registry has one.
+    board: Option<GpuPower>,
+) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    // Whether the paired host reads energy counters: `None` unpaired.
+    let nvml = move || {
+        lab.link.with(|l| match l {
+            LinkState::Connected { hello, .. } => Some(hello.nvml.available && hello.nvml.gpus > 0),
+            _ => None,
+        })
+    };
+    let recording = move || lab.energy.with(|w| w.as_ref().is_some_and(|w| w.open));
+    let toggle = move |_| {
+        lab.energy.update(|w| match w {
+            Some(open) if open.open => open.close(),
+            _ => *w = Some(EnergyWindow::open()),
+        })
+    };
+    let reading = move || {
+        lab.energy.with(|w| {
+            let w = w.as_ref()?;
+            Some(match w.energy() {
+                Err(e) => format!("{}: {e}.", if w.open { "Recording" } else { "Recorded" }),
+                Ok(e) => format!(
+                    "{} {:.1} kJ over {:.1} s on {} GPU(s), {:.0} W per GPU (measured, NVML).",
+                    if w.open { "Recording:" } else { "Recorded:" },
+                    e.joules / 1000.0,
+                    e.seconds,
+                    e.gpus,
+                    e.watts_per_gpu()
+                ),
+            })
+        })
+    };
+    let comparison = move || {
+        let window = lab
+            .energy
+            .with(|w| w.as_ref().filter(|w| !w.open).map(|w| w.energy()))?;
+        let text = match window {
+            Err(_) => return None,
+            Ok(_) if imported.points.is_empty() => {
+                "Import the run's result file to divide the window's joules by its output tokens."
+                    .to_string()
+            }
+            Ok(w) => match crate::compute::energy_beside(&imported, gpus, board.as_ref(), w) {
+                Err(e) => format!("No energy per token: {e}."),
+                Ok(b) => {
+                    let mut text = format!(
+                        "Measured {:.3} J per output token ({:.0} J over {:.0} output tokens)",
+                        b.measured, b.window.joules, b.tokens
+                    );
+                    match (b.predicted_at_measured_power, b.predicted_board) {
+                        (Some(at), board) => {
+                            text += &format!(
+                                "; predicted {at:.3} J at the power measured ({})",
+                                error_text(at, b.measured)
+                            );
+                            if let Some(upper) = board {
+                                text +=
+                                    &format!(", {upper:.3} J at the board power (an upper bound)");
+                            }
+                        }
+                        (None, _) => text += "; no simulated run to predict it by",
+                    }
+                    text.push('.');
+                    for n in &b.notes {
+                        text += &format!(" Note: {n}.");
+                    }
+                    text
+                }
+            },
+        };
+        Some(text)
+    };
+    view! {
+        {move || match nvml() {
+            None => view! {
+                <p class="hint" id="energy-window-status">"Pair an agent on the GPU host to record its energy (NVML) while a serving benchmark runs there."</p>
+            }.into_any(),
+            Some(false) => view! {
+                <p class="hint" id="energy-window-status">"The paired host has no NVML GPUs: there is no energy counter to read, so no energy is measured."</p>
+            }.into_any(),
+            Some(true) => view! {
+                <div class="exports" role="toolbar" aria-label="energy window">
+                    <button id="energy-window" on:click=toggle>
+                        {move || if recording() { "Stop the energy window" } else { "Record energy during a benchmark" }}
+                    </button>
+                </div>
+                <p class="hint" id="energy-window-status" role="status">{move || reading().unwrap_or_else(|| {
+                    "Open the window, run the benchmark on the paired host, then close it: the GPUs' energy counters over that window, over the run's output tokens.".to_string()
+                })}</p>
+            }.into_any(),
+        }}
+        {move || comparison().map(|t| view! { <p class="hint" id="energy-window-result">{t}</p> })}
     }
 }
 

@@ -8,6 +8,9 @@
 //! `1000 T / P`. At a price `c` per GPU-hour, a million output tokens cost
 //! `c / 3600 / T x 10^6`.
 //!
+//! Measured: [`WindowEnergy`] is what the GPUs' energy counters recorded over a window
+//! holding a benchmark run, over the tokens that run yielded.
+//!
 //! What is assumed: the GPUs alone (no host CPUs, network, storage or cooling), each drawing
 //! the power given for the whole time. With the registry's board power that is its limit at
 //! full load, an upper bound (decode steps bound by memory draw less); with the agent's NVML
@@ -142,6 +145,86 @@ pub fn dollars_per_million_output_tokens(
     Ok(dollars_per_gpu_hour / 3600.0 / per_gpu * 1e6)
 }
 
+/// Energy the GPUs' own counters recorded over a window of wall time (NVML's
+/// `nvmlDeviceGetTotalEnergyConsumption`, millijoules since the driver loaded, read by the
+/// paired agent): what a serving benchmark run inside the window drew.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindowEnergy {
+    /// Joules, every GPU together.
+    pub joules: f64,
+    /// The window's length, seconds.
+    pub seconds: f64,
+    /// GPUs counted.
+    pub gpus: u32,
+}
+
+impl WindowEnergy {
+    /// The energy of counters that read `(first, last)` millijoules over `seconds`, one
+    /// pair per GPU. A counter that went backwards (the driver reloaded) is refused, as is
+    /// a window with no GPU or no time.
+    pub fn from_counters(
+        counters: &[(u64, u64)],
+        seconds: f64,
+    ) -> Result<WindowEnergy, ModelError> {
+        if counters.is_empty() {
+            return Err(ModelError::invalid(
+                "energy window",
+                "no GPU's energy counter was read",
+            ));
+        }
+        if !(seconds > 0.0 && seconds.is_finite()) {
+            return Err(ModelError::invalid(
+                "energy window",
+                format!("lasted {seconds} s; it needs two readings apart in time"),
+            ));
+        }
+        let mut millijoules = 0u64;
+        for (gpu, &(first, last)) in counters.iter().enumerate() {
+            let Some(delta) = last.checked_sub(first) else {
+                return Err(ModelError::invalid(
+                    "energy window",
+                    format!(
+                        "GPU {gpu}'s energy counter went back from {first} to {last} mJ (the driver reloaded?): record the window again"
+                    ),
+                ));
+            };
+            millijoules = millijoules.saturating_add(delta);
+        }
+        Ok(WindowEnergy {
+            joules: millijoules as f64 / 1000.0,
+            seconds,
+            gpus: counters.len() as u32,
+        })
+    }
+
+    /// Mean watts per GPU over the window.
+    pub fn watts_per_gpu(&self) -> f64 {
+        self.joules / self.seconds / f64::from(self.gpus)
+    }
+
+    /// The mean power as a measured [`GpuPower`], for the prediction at the power drawn.
+    pub fn power(&self) -> GpuPower {
+        GpuPower::measured(
+            self.watts_per_gpu(),
+            format!(
+                "NVML energy counters of {} GPU(s) over a {:.1} s window",
+                self.gpus, self.seconds
+            ),
+        )
+    }
+
+    /// Joules per output token, when the window held a run that yielded `output_tokens`.
+    pub fn joules_per_output_token(&self, output_tokens: f64) -> Result<f64, ModelError> {
+        if !(output_tokens >= 1.0 && output_tokens.is_finite()) {
+            return Err(ModelError::invalid(
+                "output tokens",
+                format!("the run yielded {output_tokens}; energy per token needs some"),
+            ));
+        }
+        Ok(self.joules / output_tokens)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +265,22 @@ mod tests {
             dollars_per_million_output_tokens(&serving(1000.0), 0.0).unwrap(),
             0.0
         );
+    }
+
+    #[test]
+    fn a_window_is_the_counters_change_over_its_tokens() {
+        // Two GPUs drawing 600 and 400 W for 10 s: 10 kJ, 500 W each; 5,000 tokens, 2 J each.
+        let w = WindowEnergy::from_counters(&[(1_000, 6_001_000), (7, 4_000_007)], 10.0).unwrap();
+        assert_eq!((w.joules, w.gpus), (10_000.0, 2));
+        assert!((w.watts_per_gpu() - 500.0).abs() < 1e-12);
+        assert!(w.power().measured);
+        assert_eq!(w.power().assumption(), "measured power, GPUs only");
+        assert!((w.joules_per_output_token(5000.0).unwrap() - 2.0).abs() < 1e-12);
+        let e = WindowEnergy::from_counters(&[(10, 5)], 1.0).unwrap_err();
+        assert!(e.to_string().contains("went back from 10 to 5 mJ"), "{e}");
+        assert!(WindowEnergy::from_counters(&[], 1.0).is_err());
+        assert!(WindowEnergy::from_counters(&[(0, 1)], 0.0).is_err());
+        assert!(w.joules_per_output_token(0.0).is_err());
     }
 
     #[test]
