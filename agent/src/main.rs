@@ -165,6 +165,17 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
+    /// Record the GPUs' energy while a command runs (a serving benchmark on this host):
+    /// each GPU's NVML energy counter before and after it, written as JSON for `rooflinr
+    /// deploy --measured RUN --energy FILE` and printed as joules and mean watts.
+    Energy {
+        /// Where the window is written.
+        #[arg(long, value_name = "FILE", default_value = "energy.json")]
+        out: PathBuf,
+        /// The command and its arguments (after `--`).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
     /// On a GPU: the probe, every kernel's correctness on odd shapes, the ceilings, GEMV
     /// per format, cuBLASLt GEMM, torch.matmul when present, the comparison and ten
     /// seconds of telemetry; JSONL results and a Markdown summary in DIR.
@@ -268,6 +279,7 @@ fn main() -> Result<()> {
                 gpu_check::Scope::Everything
             },
         ),
+        Some(Command::Energy { out, command }) => commands::energy_window(command, out),
         Some(Command::Compare { shape, formats: f }) => {
             let backend = cli.measure.backend()?;
             let cpu = backend.as_ref();

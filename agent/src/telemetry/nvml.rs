@@ -111,6 +111,23 @@ impl Gpus {
         }
     }
 
+    /// Each GPU's energy counter, millijoules since its driver loaded, by NVML index; an
+    /// error names the GPU that has none.
+    pub fn energy_counters(&self) -> Result<Vec<(u32, u64)>, String> {
+        (0..self.count)
+            .map(|index| {
+                let device = self
+                    .nvml
+                    .device_by_index(index)
+                    .map_err(|e| format!("GPU {index}: {e}"))?;
+                let mj = device
+                    .total_energy_consumption()
+                    .map_err(|e| format!("GPU {index} has no energy counter: {e}"))?;
+                Ok((index, mj))
+            })
+            .collect()
+    }
+
     /// One sample per GPU; a field the GPU does not report is absent.
     pub fn sample(&self) -> Vec<GpuSample> {
         let mut last = self

@@ -1827,3 +1827,68 @@ fn deploy_emit_prints_the_engines_command_for_the_layout_evaluated() {
             .contains("--tp_size 8")
     );
 }
+
+#[test]
+fn deploy_measured_with_an_energy_window_divides_its_joules_by_the_runs_tokens() {
+    use rooflinr_report::import::energy::{EnergyFile, GpuCounter};
+    // A window as `rooflinr-agent energy` writes it: 8 GPUs, 3 kJ each over 6 s (500 W).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("energy.json");
+    let file = EnergyFile {
+        kind: EnergyFile::KIND.into(),
+        command: vec!["vllm".into(), "bench".into(), "serve".into()],
+        exit_code: Some(0),
+        started_unix_ms: 0,
+        seconds: 6.0,
+        gpus: (0..8)
+            .map(|index| GpuCounter {
+                index,
+                first_mj: 1_000,
+                last_mj: 3_001_000,
+            })
+            .collect(),
+    };
+    std::fs::write(&path, serde_json::to_string(&file).unwrap()).unwrap();
+    let run = serving_run("vllm-bench-serve_h200x8_qwen3-32b_tp4-dp2_c100.json");
+    let base = [
+        "deploy",
+        "--preset",
+        "qwen3-32b",
+        "--hardware",
+        "h200",
+        "--tp",
+        "4",
+        "--dp",
+        "2",
+        "--framework",
+        "vllm",
+        "--measured",
+        run.as_str(),
+        "--energy",
+        path.to_str().unwrap(),
+    ];
+    let v = json(&[&base[..], &["--json"]].concat());
+    let e = &v["energy"];
+    // 24 kJ over the run's 100 requests of 128 output tokens.
+    assert_eq!(e["output_tokens"], 12_800.0);
+    assert_eq!(e["measured_joules_per_output_token"], 24_000.0 / 12_800.0);
+    assert_eq!(e["watts_per_gpu"], 500.0);
+    let simulated = v["runs"][0]["predicted_output_tokens_per_s"]
+        .as_f64()
+        .unwrap();
+    let at = e["predicted_joules_per_output_token_at_measured_power"]
+        .as_f64()
+        .unwrap();
+    assert!((at - 500.0 * 8.0 / simulated).abs() < 1e-9 * at);
+    let board = e["predicted_joules_per_output_token_at_board_power"]
+        .as_f64()
+        .unwrap();
+    assert!((board - 700.0 * 8.0 / simulated).abs() < 1e-9 * board);
+    let out = stdout(&base);
+    assert!(out.contains("Measured 1.875 J per output token"), "{out}");
+    // A file that is not a window is refused with the command that makes one.
+    check_error(
+        &[&base[..13], &["--energy", run.as_str()]].concat(),
+        "rooflinr-agent energy --out FILE -- COMMAND",
+    );
+}

@@ -584,7 +584,10 @@ async fn shared_links_reproduce_the_model_crates_figures() -> Result<()> {
 
     // No agent is paired, so no energy is measured: the page says how it would be.
     let energy = text_of(&client, "#energy-window-status").await?;
-    assert!(energy.starts_with("Pair an agent on the GPU host"), "{energy}");
+    assert!(
+        energy.starts_with("Pair an agent on the GPU host"),
+        "{energy}"
+    );
 
     // The launch command of the layout shown: the model crate's for vLLM's scheduler on
     // an H200, with a button that copies it.

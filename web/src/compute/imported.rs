@@ -7,6 +7,7 @@
 use rooflinr_model::deploy::energy::{GpuPower, WindowEnergy};
 use rooflinr_model::deploy::{Benchmark, BenchmarkRun, Latency};
 use rooflinr_model::units::si;
+use rooflinr_report::import::energy::{self, EnergyBeside};
 use rooflinr_report::import::serving::{
     Measured, RunPoint, ServingRuns, error_text, predicted_text,
 };
@@ -185,29 +186,9 @@ pub(super) fn beside(
     }
 }
 
-/// An imported run's energy per output token as the paired host's NVML counters recorded it
-/// over the user's window, beside the simulation's at the board power and at the power the
-/// window measured.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EnergyBeside {
-    /// What the counters recorded.
-    pub window: WindowEnergy,
-    /// The run's output tokens the joules are divided by.
-    pub tokens: f64,
-    /// Measured joules per output token.
-    pub measured: f64,
-    /// The simulation's joules per output token at the device's board power (an upper
-    /// bound), where the registry has one.
-    pub predicted_board: Option<f64>,
-    /// The simulation's joules per output token at the window's mean power per GPU.
-    pub predicted_at_measured_power: Option<f64>,
-    /// What the comparison assumes, or where the window and the run disagree.
-    pub notes: Vec<String>,
-}
-
-/// The file's one run beside `window`, on a deployment of `gpus` GPUs whose board power is
-/// `board`; refused where the file holds more than one run (one window holds one run) or
-/// the run counts no tokens.
+/// The file's one run beside `window` (the paired host's energy counters over the user's
+/// window), on a deployment of `gpus` GPUs whose board power is `board`; refused where the
+/// file holds more than one run: one window holds one run.
 pub fn energy_beside(
     imported: &Imported,
     gpus: u32,
@@ -220,48 +201,5 @@ pub fn energy_beside(
             imported.points.len()
         ));
     };
-    let mut notes = Vec::new();
-    let run = &p.point;
-    let tokens = match (run.requests, run.output_tokens_per_s) {
-        (Some(n), _) => n as f64 * run.output_tokens,
-        (None, Some(rate)) => {
-            notes.push(format!(
-                "the file counts no requests: its {rate:.1} output tokens/s over the {:.1} s window taken as the tokens",
-                window.seconds
-            ));
-            rate * window.seconds
-        }
-        (None, None) => return Err("the file counts neither requests nor output tokens/s, so the window's joules have no tokens to divide by".into()),
-    };
-    let measured = window
-        .joules_per_output_token(tokens)
-        .map_err(|e| e.to_string())?;
-    if let Some(rate) = run.output_tokens_per_s.filter(|r| *r > 0.0) {
-        let run_s = tokens / rate;
-        if (window.seconds / run_s - 1.0).abs() > 0.2 {
-            notes.push(format!(
-                "the window lasted {:.1} s and the run about {run_s:.1} s: energy drawn outside the run is counted too (or some of the run's is not)",
-                window.seconds
-            ));
-        }
-    }
-    if window.gpus != gpus {
-        notes.push(format!(
-            "the counters are of the host's {} GPU(s), the deployment has {gpus}",
-            window.gpus
-        ));
-    }
-    let predicted = |watts: f64| {
-        p.predicted
-            .filter(|r| r.output_tokens_per_s > 0.0)
-            .map(|r| watts * f64::from(gpus) / r.output_tokens_per_s)
-    };
-    Ok(EnergyBeside {
-        predicted_board: board.and_then(|b| predicted(b.watts)),
-        predicted_at_measured_power: predicted(window.watts_per_gpu()),
-        window,
-        tokens,
-        measured,
-        notes,
-    })
+    energy::energy_beside(&p.point, p.predicted.as_ref(), gpus, board, window)
 }

@@ -27,9 +27,7 @@ pub use deploy::{
 pub use deploy_words::{
     Cell, DeployWords, SEARCH_ROWS, SearchLine, SearchTable, Take, layouts_table, workers_table,
 };
-pub use imported::{
-    EnergyBeside, IMPORTED_COLUMNS, Imported, ImportedPoint, ImportedRuns, energy_beside,
-};
+pub use imported::{IMPORTED_COLUMNS, Imported, ImportedPoint, ImportedRuns, energy_beside};
 pub use measured::{MEASURED_COLUMNS, Measured, MeasuredPoint};
 
 /// A problem with the input, shown inline beside the field it names.

@@ -9,7 +9,6 @@ use leptos::prelude::*;
 use rooflinr_model::deploy::energy::GpuPower;
 use rooflinr_model::deploy::serving::runs::{self, MeasuredRun};
 use rooflinr_model::units::si;
-use rooflinr_report::import::serving::error_text;
 
 use crate::browser;
 use crate::chart::geometry::{self, Extent, Frame};
@@ -201,30 +200,7 @@ fn EnergyWindowPanel(
             }
             Ok(w) => match crate::compute::energy_beside(&imported, gpus, board.as_ref(), w) {
                 Err(e) => format!("No energy per token: {e}."),
-                Ok(b) => {
-                    let mut text = format!(
-                        "Measured {:.3} J per output token ({:.0} J over {:.0} output tokens)",
-                        b.measured, b.window.joules, b.tokens
-                    );
-                    match (b.predicted_at_measured_power, b.predicted_board) {
-                        (Some(at), board) => {
-                            text += &format!(
-                                "; predicted {at:.3} J at the power measured ({})",
-                                error_text(at, b.measured)
-                            );
-                            if let Some(upper) = board {
-                                text +=
-                                    &format!(", {upper:.3} J at the board power (an upper bound)");
-                            }
-                        }
-                        (None, _) => text += "; no simulated run to predict it by",
-                    }
-                    text.push('.');
-                    for n in &b.notes {
-                        text += &format!(" Note: {n}.");
-                    }
-                    text
-                }
+                Ok(b) => b.sentence(),
             },
         };
         Some(text)

@@ -209,6 +209,11 @@ pub struct Args {
     /// `--concurrency` and `--rate` are then unused) on this layout, with its errors.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["search", "prefill", "benchmark"])]
     pub(super) measured: Option<PathBuf>,
+    /// With `--measured`: the energy `rooflinr-agent energy --out FILE -- BENCHMARK`
+    /// recorded around the file's run (its GPUs' NVML counters), for the measured joules per
+    /// output token beside the simulation's.
+    #[arg(long, value_name = "FILE", requires = "measured")]
+    pub(super) energy: Option<PathBuf>,
     /// Disaggregated serving: one prefill worker's layout (`tp8`, `tp1-dp8-ep`), with
     /// `--decode`; `--tp`, `--pp`, `--dp` and `--ep` are then unused.
     #[arg(long, value_parser = crate::args::parse_layout, requires = "decode", value_name = "LAYOUT")]

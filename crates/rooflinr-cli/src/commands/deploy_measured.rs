@@ -5,15 +5,17 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use rooflinr_model::analysis::Scenario;
 use rooflinr_model::config::ModelConfig;
+use rooflinr_model::deploy::energy::GpuPower;
 use rooflinr_model::deploy::{
     BenchmarkRun, DeployOptions, Latency, Layout, Simulator, serving_error,
 };
 use rooflinr_model::hardware::Hardware;
 use rooflinr_model::roofline::Efficiency;
 use rooflinr_model::units::si;
+use rooflinr_report::import::energy::{EnergyFile, energy_beside};
 use rooflinr_report::import::serving::{
     Load, Measured, Reproduction, ServingRuns, Statistic, error_text, import_serving,
     predicted_text,
@@ -61,6 +63,71 @@ struct MeasuredJson {
     measured: &'static str,
     predicted: &'static str,
     runs: Vec<Compared>,
+    /// The measured energy per output token of the file's run (`--energy`).
+    energy: Option<EnergyJson>,
+}
+
+/// `--energy`: the window's joules over the run's tokens, beside the simulation's.
+#[derive(Serialize)]
+struct EnergyJson {
+    kind: &'static str,
+    file: String,
+    joules: f64,
+    seconds: f64,
+    gpus: u32,
+    watts_per_gpu: f64,
+    output_tokens: f64,
+    measured_joules_per_output_token: f64,
+    predicted_joules_per_output_token_at_measured_power: Option<f64>,
+    predicted_joules_per_output_token_at_board_power: Option<f64>,
+    notes: Vec<String>,
+    #[serde(skip)]
+    sentence: String,
+}
+
+/// The energy window of `path` beside the file's one run.
+fn energy(
+    path: &Path,
+    runs: &ServingRuns,
+    compared: &[Compared],
+    hw: &Hardware,
+    layout: Layout,
+) -> Result<EnergyJson> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let (_, window) = EnergyFile::read(&text)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let ([run], [c]) = (runs.points.as_slice(), compared) else {
+        bail!(
+            "--energy {}: the file holds {} runs and an energy window holds one; give the result file of the run it was recorded around",
+            path.display(),
+            runs.points.len()
+        );
+    };
+    let board = GpuPower::board(hw);
+    let b = energy_beside(
+        run,
+        Some(&c.simulated),
+        layout.gpus(),
+        board.as_ref(),
+        window,
+    )
+    .map_err(anyhow::Error::msg)?;
+    Ok(EnergyJson {
+        kind: "measured: the GPUs' NVML energy counters over the window, over the run's output tokens",
+        file: path.display().to_string(),
+        joules: b.window.joules,
+        seconds: b.window.seconds,
+        gpus: b.window.gpus,
+        watts_per_gpu: b.window.watts_per_gpu(),
+        output_tokens: b.tokens,
+        measured_joules_per_output_token: b.measured,
+        predicted_joules_per_output_token_at_measured_power: b.predicted_at_measured_power,
+        predicted_joules_per_output_token_at_board_power: b.predicted_board,
+        sentence: b.sentence(),
+        notes: b.notes,
+    })
 }
 
 fn load_text(load: Option<Load>) -> String {
@@ -127,6 +194,11 @@ pub(super) fn run(
             simulated: r,
         });
     }
+    let energy = args
+        .energy
+        .as_deref()
+        .map(|p| energy(p, &runs, &compared, hw, layout))
+        .transpose()?;
     let out = MeasuredJson {
         model: config.name.clone(),
         hardware: hw.key.clone(),
@@ -138,6 +210,7 @@ pub(super) fn run(
         measured: "measured: the benchmark client's own figures, as the file gives them",
         predicted: BENCHMARK_KIND,
         runs: compared,
+        energy,
     };
     if args.json {
         return super::print_json(&out);
@@ -218,6 +291,9 @@ fn print_table(args: &Args, out: &MeasuredJson) {
         notes.extend(c.notes.iter().map(|n| format!("run {}: {n}", i + 1)));
     }
     table::print(&t);
+    if let Some(e) = &out.energy {
+        println!("energy ({}): {}\n", e.file, e.sentence);
+    }
     for n in &notes {
         println!("note: {n}");
     }

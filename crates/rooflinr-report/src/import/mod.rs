@@ -10,6 +10,7 @@
 //! lacks with the command that collects it; nothing here panics on any input (fuzzed in
 //! `fuzz/`, property-tested in `tests.rs`).
 
+pub mod energy;
 mod nsight;
 pub mod serving;
 mod table;
