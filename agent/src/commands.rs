@@ -358,6 +358,71 @@ fn beaten_roof_note(rows: &[Compared]) -> String {
     )
 }
 
+/// `rooflinr-agent energy --out FILE -- COMMAND`: every GPU's NVML energy counter before
+/// and after `command` runs (its output is the terminal's), written to `out`
+/// ([`rooflinr_report::import::energy::EnergyFile`]) and printed. Refused, before the command
+/// runs, where NVML or a GPU's counter is missing: nothing would be measured.
+pub fn energy_window(command: &[String], out: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::{Context, bail};
+    use rooflinr_report::import::energy::{EnergyFile, GpuCounter};
+    let (gpus, status) = crate::telemetry::nvml::Gpus::open();
+    let Some(gpus) = gpus.filter(|_| status.gpus > 0) else {
+        bail!(
+            "no energy can be measured here: {}",
+            status
+                .reason
+                .unwrap_or_else(|| "NVML found no GPUs".to_string())
+        );
+    };
+    let Some((program, args)) = command.split_first() else {
+        bail!("give the command to measure after --");
+    };
+    let before = gpus.energy_counters().map_err(anyhow::Error::msg)?;
+    let started_unix_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let start = std::time::Instant::now();
+    let exit = std::process::Command::new(program)
+        .args(args)
+        .status()
+        .with_context(|| format!("cannot run {program}"))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let after = gpus.energy_counters().map_err(anyhow::Error::msg)?;
+    let file = EnergyFile {
+        kind: EnergyFile::KIND.into(),
+        command: command.to_vec(),
+        exit_code: exit.code(),
+        started_unix_ms,
+        seconds,
+        gpus: before
+            .iter()
+            .zip(&after)
+            .map(|(&(index, first_mj), &(_, last_mj))| GpuCounter {
+                index,
+                first_mj,
+                last_mj,
+            })
+            .collect(),
+    };
+    let window = file.energy().map_err(anyhow::Error::from)?;
+    std::fs::write(out, serde_json::to_string_pretty(&file)? + "\n")
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    println!(
+        "{:.1} kJ over {:.1} s on {} GPU(s), {:.0} W per GPU (measured: NVML energy counters); written to {}",
+        window.joules / 1000.0,
+        window.seconds,
+        window.gpus,
+        window.watts_per_gpu(),
+        out.display()
+    );
+    if !exit.success() {
+        bail!(
+            "{program} ended with {exit}: the window was recorded, but the run may not have finished"
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -477,69 +542,4 @@ mod tests {
         assert!(!note.contains("fp32") && !note.contains("bf16"), "{note}");
         assert_eq!(beaten_roof_note(&rows[..1]), "");
     }
-}
-
-/// `rooflinr-agent energy --out FILE -- COMMAND`: every GPU's NVML energy counter before
-/// and after `command` runs (its output is the terminal's), written to `out`
-/// ([`rooflinr_report::import::energy::EnergyFile`]) and printed. Refused, before the command
-/// runs, where NVML or a GPU's counter is missing: nothing would be measured.
-pub fn energy_window(command: &[String], out: &std::path::Path) -> anyhow::Result<()> {
-    use anyhow::{Context, bail};
-    use rooflinr_report::import::energy::{EnergyFile, GpuCounter};
-    let (gpus, status) = crate::telemetry::nvml::Gpus::open();
-    let Some(gpus) = gpus.filter(|_| status.gpus > 0) else {
-        bail!(
-            "no energy can be measured here: {}",
-            status
-                .reason
-                .unwrap_or_else(|| "NVML found no GPUs".to_string())
-        );
-    };
-    let Some((program, args)) = command.split_first() else {
-        bail!("give the command to measure after --");
-    };
-    let before = gpus.energy_counters().map_err(anyhow::Error::msg)?;
-    let started_unix_ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
-    let start = std::time::Instant::now();
-    let exit = std::process::Command::new(program)
-        .args(args)
-        .status()
-        .with_context(|| format!("cannot run {program}"))?;
-    let seconds = start.elapsed().as_secs_f64();
-    let after = gpus.energy_counters().map_err(anyhow::Error::msg)?;
-    let file = EnergyFile {
-        kind: EnergyFile::KIND.into(),
-        command: command.to_vec(),
-        exit_code: exit.code(),
-        started_unix_ms,
-        seconds,
-        gpus: before
-            .iter()
-            .zip(&after)
-            .map(|(&(index, first_mj), &(_, last_mj))| GpuCounter {
-                index,
-                first_mj,
-                last_mj,
-            })
-            .collect(),
-    };
-    let window = file.energy().map_err(anyhow::Error::from)?;
-    std::fs::write(out, serde_json::to_string_pretty(&file)? + "\n")
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    println!(
-        "{:.1} kJ over {:.1} s on {} GPU(s), {:.0} W per GPU (measured: NVML energy counters); written to {}",
-        window.joules / 1000.0,
-        window.seconds,
-        window.gpus,
-        window.watts_per_gpu(),
-        out.display()
-    );
-    if !exit.success() {
-        bail!(
-            "{program} ended with {exit}: the window was recorded, but the run may not have finished"
-        );
-    }
-    Ok(())
 }

@@ -12,27 +12,31 @@ use rooflinr_model::kernel_time::Framework;
 use rooflinr_model::presets;
 
 /// The names a file of `testdata/engine-flags/` lists (its first line says where from).
-fn names(file: &str) -> HashSet<String> {
-    let path = format!(
-        "{}/testdata/engine-flags/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+fn names(file: &str, text: &str) -> HashSet<String> {
     let names: HashSet<String> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.trim().to_string())
         .collect();
-    assert!(names.len() > 5, "{path} lists only {} names", names.len());
+    assert!(names.len() > 5, "{file} lists only {} names", names.len());
     names
 }
 
 fn accepted(engine: Framework) -> HashSet<String> {
-    names(match engine {
-        Framework::Vllm => "vllm-0.19.0.txt",
-        Framework::Sglang => "sglang-0.5.9.txt",
-        Framework::TensorRtLlm => "trtllm-serve-00209af.txt",
-    })
+    match engine {
+        Framework::Vllm => names(
+            "vllm-0.19.0.txt",
+            include_str!("../testdata/engine-flags/vllm-0.19.0.txt"),
+        ),
+        Framework::Sglang => names(
+            "sglang-0.5.9.txt",
+            include_str!("../testdata/engine-flags/sglang-0.5.9.txt"),
+        ),
+        Framework::TensorRtLlm => names(
+            "trtllm-serve-00209af.txt",
+            include_str!("../testdata/engine-flags/trtllm-serve-00209af.txt"),
+        ),
+    }
 }
 
 /// The dotted paths of a YAML file's leaf keys, as `deploy::launch` writes it (two spaces a
@@ -79,7 +83,10 @@ fn assert_known(l: &Launch) {
     }
     if let Some(file) = &l.config_file {
         assert_eq!(l.engine, Framework::TensorRtLlm);
-        let keys = names("trtllm-llm-api-keys.txt");
+        let keys = names(
+            "trtllm-llm-api-keys.txt",
+            include_str!("../testdata/engine-flags/trtllm-llm-api-keys.txt"),
+        );
         let paths = yaml_paths(&file.text);
         assert!(!paths.is_empty());
         for p in paths {
