@@ -50,11 +50,38 @@ pub struct DeployView {
     /// power.
     pub energy: Option<EnergyView>,
     /// The engine's launch commands for the layout and scheduler the figures are for (one;
-    /// for disaggregated serving the prefill worker's, then the decode worker's), each with
-    /// what it launches, or why there are none.
-    pub launch: Result<Vec<(String, Launch)>, String>,
+    /// for disaggregated serving the prefill worker's, then the decode worker's), or why
+    /// there are none.
+    pub launch: Result<Vec<LaunchText>, String>,
     /// The words beside the figures.
     pub words: DeployWords,
+}
+
+/// A launch command as the page shows it (made here, in deployment mode's code).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchText {
+    /// What it launches: the layout and its GPUs, or a kind of worker.
+    pub what: String,
+    /// The release whose flag names it uses.
+    pub release: &'static str,
+    /// The command as a shell runs it ([`Launch::shell`]).
+    pub shell: String,
+    /// Copies to run behind a load balancer.
+    pub replicas: u32,
+    /// What it leaves to the user.
+    pub notes: Vec<String>,
+}
+
+impl LaunchText {
+    fn new(what: String, l: Launch) -> LaunchText {
+        LaunchText {
+            what,
+            release: l.release,
+            shell: l.shell(),
+            replicas: l.replicas,
+            notes: l.notes,
+        }
+    }
 }
 
 /// Energy per token at the device's board power, and the cost per token at the price the
@@ -320,7 +347,10 @@ pub fn deployment_beside(
         layout,
         workload,
     )
-    .map(|l| vec![(format!("{} on {} GPU(s)", layout.spec(), layout.gpus()), l)]);
+    .map(|l| {
+        let what = format!("{} on {} GPU(s)", layout.spec(), layout.gpus());
+        vec![LaunchText::new(what, l)]
+    });
     let view = DeployView {
         config,
         deployment,
@@ -474,10 +504,8 @@ fn disaggregated(
             workload,
         )
         .map(|l| {
-            (
-                format!("each of {count} {role} worker(s), {}", layout.spec()),
-                l,
-            )
+            let what = format!("each of {count} {role} worker(s), {}", layout.spec());
+            LaunchText::new(what, l)
         })
     };
     let launch = side("prefill", workers.prefill, workers.prefill_workers).and_then(|p| {

@@ -21,8 +21,8 @@ mod imported;
 mod measured;
 
 pub use deploy::{
-    DeployView, DisaggregatedSearchView, DisaggregatedView, FrontPoint, SearchRow, SearchView,
-    deployment, deployment_beside, layout_front, search_layouts, search_workers,
+    DeployView, DisaggregatedSearchView, DisaggregatedView, FrontPoint, LaunchText, SearchRow,
+    SearchView, deployment, deployment_beside, layout_front, search_layouts, search_workers,
 };
 pub use deploy_words::{
     Cell, DeployWords, SEARCH_ROWS, SearchLine, SearchTable, Take, layouts_table, workers_table,

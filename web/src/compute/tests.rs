@@ -975,9 +975,9 @@ fn the_launch_command_is_the_engines_for_the_layout_and_scheduler_shown() {
     let view = deployment(&state, &hw).unwrap();
     let commands = view.launch.unwrap();
     assert_eq!(commands.len(), 1);
-    let (what, l) = &commands[0];
-    assert_eq!(what, "tp1-dp8-ep on 8 GPU(s)");
-    let shell = l.shell();
+    let l = &commands[0];
+    assert_eq!(l.what, "tp1-dp8-ep on 8 GPU(s)");
+    let shell = &l.shell;
     for part in [
         "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3",
         "--tp-size 8",
@@ -1000,9 +1000,9 @@ fn the_launch_command_is_the_engines_for_the_layout_and_scheduler_shown() {
     )
     .unwrap();
     let commands = disagg.launch.unwrap();
-    assert_eq!(commands[0].0, "each of 2 prefill worker(s), tp8");
-    assert!(commands[0].1.shell().contains("--tp-size 8 \\\n"));
-    assert_eq!(commands[1].0, "each of 1 decode worker(s), tp1-dp8-ep");
+    assert_eq!(commands[0].what, "each of 2 prefill worker(s), tp8");
+    assert!(commands[0].shell.contains("--tp-size 8 \\\n"));
+    assert_eq!(commands[1].what, "each of 1 decode worker(s), tp1-dp8-ep");
     // Static batching is no engine's: no command, and why.
     let stat = deployment(
         &State {

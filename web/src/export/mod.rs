@@ -567,11 +567,10 @@ fn serving_markdown(view: &DeployView) -> String {
     match &view.launch {
         Ok(commands) => {
             md += "\n## Launch command\n\n";
-            for (what, l) in commands {
+            for l in commands {
                 md += &format!(
-                    "{what}, in the flag names of {}:\n\n```sh\n{}```\n",
-                    l.release,
-                    l.shell()
+                    "{}, in the flag names of {}:\n\n```sh\n{}```\n",
+                    l.what, l.release, l.shell
                 );
                 for n in &l.notes {
                     md += &format!("- {n}\n");

@@ -162,14 +162,11 @@ fn deployment_exports_carry_the_model_crates_figures_and_say_they_are_prediction
         md.contains("\n## Energy and cost\n\n- energy per output token: "),
         "{md}"
     );
-    let launch = &v.launch.as_ref().unwrap()[0].1;
-    assert!(
-        md.contains(&format!("```sh\n{}```", launch.shell())),
-        "{md}"
-    );
+    let launch = &v.launch.as_ref().unwrap()[0];
+    assert!(md.contains(&format!("```sh\n{}```", launch.shell)), "{md}");
     assert!(
         launch
-            .shell()
+            .shell
             .starts_with("trtllm-serve meta-llama/Meta-Llama-3-70B \\\n  --tp_size 8")
     );
 }

@@ -65,13 +65,19 @@ impl EnergyWindow {
         self.open = false;
     }
 
+    /// Seconds between the first and the latest sample with a counter.
+    pub fn seconds(&self) -> f64 {
+        self.span_ms.map_or(0.0, |(first, last)| {
+            last.saturating_sub(first) as f64 / 1000.0
+        })
+    }
+
     /// What the counters recorded so far, or why nothing can be said yet.
     pub fn energy(&self) -> Result<WindowEnergy, String> {
-        let Some((first, last)) = self.span_ms else {
+        if self.span_ms.is_none() {
             return Err("no energy counter has been read yet".into());
-        };
+        }
         let counters: Vec<(u64, u64)> = self.counters.values().map(|c| (c.first, c.last)).collect();
-        WindowEnergy::from_counters(&counters, last.saturating_sub(first) as f64 / 1000.0)
-            .map_err(|e| e.to_string())
+        WindowEnergy::from_counters(&counters, self.seconds()).map_err(|e| e.to_string())
     }
 }

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use rooflinr_model::deploy::launch::Launch;
 use rooflinr_model::deploy::serving::runs::MeasuredRun;
 use rooflinr_model::deploy::{self, Policy, Scheduler};
 use rooflinr_model::hardware::Hardware;
@@ -16,7 +15,9 @@ use super::fields::{CheckField, Segmented, TextField};
 use super::results::Card;
 use crate::browser;
 use crate::chart::palette::{Palette, text_on};
-use crate::compute::{self, Cell, DeployView, FrontPoint, ImportedRuns, Problem, SearchTable};
+use crate::compute::{
+    self, Cell, DeployView, FrontPoint, ImportedRuns, LaunchText, Problem, SearchTable,
+};
 use crate::lab::link::{Lab, LinkState};
 use crate::state::{Serving, State};
 
@@ -307,67 +308,61 @@ pub fn DeployResults(
 /// it, or why there are none.
 #[component]
 fn LaunchCommands(
-    /// The commands with what each launches, or why there are none.
-    launch: Result<Vec<(String, Launch)>, String>,
+    /// The commands, or why there are none.
+    launch: Result<Vec<LaunchText>, String>,
 ) -> impl IntoView {
-    let commands = match launch {
-        Err(why) => {
-            return view! {
-                <h3>"Launch command"</h3>
-                <p class="hint" id="deploy-launch-none">{why}</p>
-            }
-            .into_any();
-        }
-        Ok(commands) => commands,
+    let (commands, why) = match launch {
+        Ok(c) => (c, None),
+        Err(why) => (Vec::new(), Some(why)),
     };
-    let several = commands.len() > 1;
-    let release = commands.first().map_or("", |(_, l)| l.release);
+    let release = commands.first().map(|l| {
+        let mut line = format!("The layout, scheduler budgets and formats above, in the flag names of {}.", l.release);
+        if commands.len() > 1 {
+            line += " One command per worker kind; the engine's disaggregation wiring (its KV connector and router) is not written here.";
+        }
+        line
+    });
     let blocks = commands
         .into_iter()
-        .map(|(what, l)| {
-            let text = l.shell();
+        .map(|l| {
             let copied = RwSignal::new(false);
-            let copy = {
-                let text = text.clone();
-                move |_| {
-                    if browser::copy_to_clipboard(&text) {
-                        copied.set(true);
-                        set_timeout(
-                            move || copied.set(false),
-                            std::time::Duration::from_millis(1500),
-                        );
-                    }
+            let text = l.shell.clone();
+            let copy = move |_| {
+                if browser::copy_to_clipboard(&text) {
+                    copied.set(true);
+                    set_timeout(
+                        move || copied.set(false),
+                        std::time::Duration::from_millis(1500),
+                    );
                 }
             };
-            let notes = l
-                .notes
-                .iter()
-                .map(|n| view! { <li>{n.clone()}</li> })
-                .collect_view();
-            let replicas = (l.replicas > 1).then(|| format!(" (x {} replicas)", l.replicas));
+            let what = if l.replicas > 1 {
+                format!("{} (x {} replicas)", l.what, l.replicas)
+            } else {
+                l.what
+            };
             view! {
                 <div class="launch">
                     <div class="launch-head">
-                        <span class="label">{what}{replicas}</span>
+                        <span class="label">{what}</span>
                         <button class="copy-launch" on:click=copy>
                             {move || if copied.get() { "Copied" } else { "Copy launch command" }}
                         </button>
                     </div>
-                    <pre class="launch-command"><code>{text}</code></pre>
-                    {(!l.notes.is_empty()).then(|| view! { <ul class="hint launch-notes">{notes}</ul> })}
+                    <pre class="launch-command"><code>{l.shell}</code></pre>
+                    <ul class="hint launch-notes">
+                        {l.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                    </ul>
                 </div>
             }
         })
         .collect_view();
     view! {
         <h3>"Launch command"</h3>
-        <p class="hint" id="deploy-launch-release">
-            {format!("The layout, scheduler budgets and formats above, in the flag names of {release}.")}
-            {several.then_some(" One command per worker kind; the engine's disaggregation wiring (its KV connector and router) is not written here.")}
-        </p>
+        {why.map(|why| view! { <p class="hint" id="deploy-launch-none">{why}</p> })}
+        {release.map(|line| view! { <p class="hint" id="deploy-launch-release">{line}</p> })}
         <div id="deploy-launch">{blocks}</div>
     }
-    .into_any()
 }
 
 /// The cells of a table row.

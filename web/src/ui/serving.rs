@@ -16,8 +16,8 @@ use crate::chart::palette::Palette;
 use crate::chart::view::log_grid;
 use crate::chart::view::{CHART_ID, MEASURED};
 use crate::compute::{DeployView, FrontPoint, ImportedRuns};
-use crate::lab::energy::EnergyWindow;
 use crate::lab::link::{Lab, LinkState};
+use crate::lab::view::energy_window_card;
 
 /// NVIDIA's measured serving runs as the page has them: fetched when deployment mode first
 /// opens.
@@ -118,6 +118,9 @@ pub fn ImportedRunsPanel(
     let m = view.imported;
     let has = !m.points.is_empty();
     let beside = m.clone();
+    // The energy window is the lab's code: it loads with the pairing.
+    let lab = expect_context::<Lab>();
+    let lab_paired = move || lab.link.with(|l| matches!(l, LinkState::Connected { .. }));
     view! {
         <section class="imported" aria-label="Your measured serving runs">
             <div class="exports" role="toolbar" aria-label="serving runs">
@@ -140,91 +143,22 @@ pub fn ImportedRunsPanel(
                 <p class="hint">{m.caption}</p>
                 <div inner_html=m.html></div>
             })}
-            <EnergyWindowPanel imported=beside gpus board />
+            <Show
+                when=move || lab_paired()
+                fallback=|| view! {
+                    <p class="hint" id="energy-window-status">"Pair an agent on the GPU host to record its energy (NVML) while a serving benchmark runs there."</p>
+                }
+            >
+                {
+                    let (imported, board) = (beside.clone(), board.clone());
+                    Suspend::new(async move {
+                        energy_window_card(imported, gpus, board).await.unwrap_or_else(|e| {
+                            view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any()
+                        })
+                    })
+                }
+            </Show>
         </section>
-    }
-}
-
-/// The paired host's energy over a window the user opens and closes around a serving
-/// benchmark run on it, and, with that run's file imported, its joules per output token
-/// beside the prediction's.
-#[component]
-fn EnergyWindowPanel(
-    /// The imported runs.
-    imported: crate::compute::Imported,
-    /// GPUs of the deployment.
-    gpus: u32,
-    /// The device's board power, where the registry has one.
-    board: Option<GpuPower>,
-) -> impl IntoView {
-    let lab = expect_context::<Lab>();
-    // Whether the paired host reads energy counters: `None` unpaired.
-    let nvml = move || {
-        lab.link.with(|l| match l {
-            LinkState::Connected { hello, .. } => Some(hello.nvml.available && hello.nvml.gpus > 0),
-            _ => None,
-        })
-    };
-    let recording = move || lab.energy.with(|w| w.as_ref().is_some_and(|w| w.open));
-    let toggle = move |_| {
-        lab.energy.update(|w| match w {
-            Some(open) if open.open => open.close(),
-            _ => *w = Some(EnergyWindow::open()),
-        })
-    };
-    let reading = move || {
-        lab.energy.with(|w| {
-            let w = w.as_ref()?;
-            Some(match w.energy() {
-                Err(e) => format!("{}: {e}.", if w.open { "Recording" } else { "Recorded" }),
-                Ok(e) => format!(
-                    "{} {:.1} kJ over {:.1} s on {} GPU(s), {:.0} W per GPU (measured, NVML).",
-                    if w.open { "Recording:" } else { "Recorded:" },
-                    e.joules / 1000.0,
-                    e.seconds,
-                    e.gpus,
-                    e.watts_per_gpu()
-                ),
-            })
-        })
-    };
-    let comparison = move || {
-        let window = lab
-            .energy
-            .with(|w| w.as_ref().filter(|w| !w.open).map(|w| w.energy()))?;
-        let text = match window {
-            Err(_) => return None,
-            Ok(_) if imported.points.is_empty() => {
-                "Import the run's result file to divide the window's joules by its output tokens."
-                    .to_string()
-            }
-            Ok(w) => match crate::compute::energy_beside(&imported, gpus, board.as_ref(), w) {
-                Err(e) => format!("No energy per token: {e}."),
-                Ok(b) => b.sentence(),
-            },
-        };
-        Some(text)
-    };
-    view! {
-        {move || match nvml() {
-            None => view! {
-                <p class="hint" id="energy-window-status">"Pair an agent on the GPU host to record its energy (NVML) while a serving benchmark runs there."</p>
-            }.into_any(),
-            Some(false) => view! {
-                <p class="hint" id="energy-window-status">"The paired host has no NVML GPUs: there is no energy counter to read, so no energy is measured."</p>
-            }.into_any(),
-            Some(true) => view! {
-                <div class="exports" role="toolbar" aria-label="energy window">
-                    <button id="energy-window" on:click=toggle>
-                        {move || if recording() { "Stop the energy window" } else { "Record energy during a benchmark" }}
-                    </button>
-                </div>
-                <p class="hint" id="energy-window-status" role="status">{move || reading().unwrap_or_else(|| {
-                    "Open the window, run the benchmark on the paired host, then close it: the GPUs' energy counters over that window, over the run's output tokens.".to_string()
-                })}</p>
-            }.into_any(),
-        }}
-        {move || comparison().map(|t| view! { <p class="hint" id="energy-window-result">{t}</p> })}
     }
 }
 

@@ -12,6 +12,7 @@ use super::link::{Lab, LinkState};
 use crate::compute::{ModelView, Problem};
 use crate::split::NotLoaded;
 mod data;
+mod energy;
 mod measure;
 mod pair;
 mod telemetry;
@@ -82,6 +83,18 @@ crate::split_point! {
             <MeasureCard />
         }
         .into_any()
+    }
+}
+
+crate::split_point! {
+    lab,
+    /// The energy window of Many GPUs mode, shown while paired ([`energy::EnergyWindowPanel`]).
+    pub fn energy_window_card(
+        imported: crate::compute::Imported,
+        gpus: u32,
+        board: Option<rooflinr_model::deploy::energy::GpuPower>,
+    ) -> AnyView {
+        view! { <energy::EnergyWindowPanel imported gpus board /> }.into_any()
     }
 }
 
