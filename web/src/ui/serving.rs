@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use rooflinr_model::deploy::energy::GpuPower;
 use rooflinr_model::deploy::serving::runs::{self, MeasuredRun};
 use rooflinr_model::units::si;
 
