@@ -198,15 +198,32 @@ pub fn launch(engine: Framework, spec: &LaunchSpec<'_>) -> Result<Launch, ModelE
             f64::from(verify),
         )
         .ceil() as u64;
-    let mut launch = match engine {
-        Framework::Vllm => vllm(spec, budget, &mut notes)?,
-        Framework::Sglang => sglang(spec, budget, &mut notes)?,
-        Framework::TensorRtLlm => trtllm(spec, budget, &mut notes)?,
+    let (program, options) = match engine {
+        Framework::Vllm => ("vllm serve", vllm(spec, budget, &mut notes)?),
+        Framework::Sglang => (
+            "python -m sglang.launch_server",
+            sglang(spec, budget, &mut notes)?,
+        ),
+        Framework::TensorRtLlm => ("trtllm-serve", trtllm(spec, budget, &mut notes)?),
     };
     weights_note(engine, spec, &mut notes);
-    launch.model = model;
-    launch.notes = notes;
-    Ok(launch)
+    Ok(Launch {
+        engine,
+        release: release(engine),
+        program,
+        model,
+        flags: options.flags,
+        config_file: options.config_file,
+        replicas: options.replicas,
+        notes,
+    })
+}
+
+/// An engine's options for a deployment, before the program and the model are put in front.
+struct Options {
+    flags: Vec<Flag>,
+    config_file: Option<ConfigFile>,
+    replicas: u32,
 }
 
 /// What every engine reads from the checkpoint rather than from a flag.
@@ -262,7 +279,11 @@ fn uses_mtp(spec: &LaunchSpec<'_>) -> bool {
     spec.model.mtp_layers > 0
 }
 
-fn vllm(spec: &LaunchSpec<'_>, budget: u64, notes: &mut Vec<String>) -> Result<Launch, ModelError> {
+fn vllm(
+    spec: &LaunchSpec<'_>,
+    budget: u64,
+    notes: &mut Vec<String>,
+) -> Result<Options, ModelError> {
     let l = spec.layout;
     let moe = spec.model.moe.is_some();
     let mut flags = vec![flag("--tensor-parallel-size", l.tensor)];
@@ -316,15 +337,10 @@ fn vllm(spec: &LaunchSpec<'_>, budget: u64, notes: &mut Vec<String>) -> Result<L
         };
         flags.push(flag("--speculative-config", config));
     }
-    Ok(Launch {
-        engine: Framework::Vllm,
-        release: release(Framework::Vllm),
-        program: "vllm serve",
-        model: String::new(),
+    Ok(Options {
         flags,
         config_file: None,
         replicas: 1,
-        notes: Vec::new(),
     })
 }
 
@@ -332,7 +348,7 @@ fn sglang(
     spec: &LaunchSpec<'_>,
     budget: u64,
     notes: &mut Vec<String>,
-) -> Result<Launch, ModelError> {
+) -> Result<Options, ModelError> {
     let l = spec.layout;
     let moe = spec.model.moe.is_some();
     let s = &spec.scheduler;
@@ -390,15 +406,10 @@ fn sglang(
         flags.push(flag("--speculative-eagle-topk", 1));
         flags.push(flag("--speculative-num-draft-tokens", k.draft_tokens + 1));
     }
-    Ok(Launch {
-        engine: Framework::Sglang,
-        release: release(Framework::Sglang),
-        program: "python -m sglang.launch_server",
-        model: String::new(),
+    Ok(Options {
         flags,
         config_file: None,
         replicas: 1,
-        notes: Vec::new(),
     })
 }
 
@@ -409,7 +420,7 @@ fn trtllm(
     spec: &LaunchSpec<'_>,
     budget: u64,
     notes: &mut Vec<String>,
-) -> Result<Launch, ModelError> {
+) -> Result<Options, ModelError> {
     let l = spec.layout;
     let moe = spec.model.moe.is_some();
     let s = &spec.scheduler;
@@ -491,14 +502,9 @@ fn trtllm(
             text: yaml,
         }
     });
-    Ok(Launch {
-        engine: Framework::TensorRtLlm,
-        release: release(Framework::TensorRtLlm),
-        program: "trtllm-serve",
-        model: String::new(),
+    Ok(Options {
         flags,
         config_file,
         replicas,
-        notes: Vec::new(),
     })
 }
