@@ -292,6 +292,18 @@ fn without_chunked_prefill_the_budget_holds_a_whole_prompt_beside_the_batch() {
     // 256 running + 8,192 prompt + 64, rounded up to 64 (InferenceX's recipes).
     assert_eq!(value(&l, "--max_num_tokens"), Some("8512"));
     assert_eq!(value(&l, "--enable_chunked_prefill"), None);
+    // Over attention DP each replica runs its share: 256 / 8 = 32 beside the prompt.
+    let deepseek = presets::get("deepseek-v3").unwrap();
+    let dep = launch(
+        Framework::TensorRtLlm,
+        &LaunchSpec {
+            model: &deepseek,
+            layout: layout("tp1-dp8-ep"),
+            ..case
+        },
+    )
+    .unwrap();
+    assert_eq!(value(&dep, "--max_num_tokens"), Some("8320"));
 }
 
 #[test]

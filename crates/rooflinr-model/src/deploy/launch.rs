@@ -190,11 +190,18 @@ pub fn launch(engine: Framework, spec: &LaunchSpec<'_>) -> Result<Launch, ModelE
             ),
         ));
     }
+    // Each attention replica schedules its own share of the requests (as the steady state
+    // and the benchmark simulation do), at most its largest batch.
     let verify = 1 + spec.speculation.map_or(0, |k| k.draft_tokens);
+    let running = spec
+        .workload
+        .concurrency
+        .div_ceil(u64::from(spec.layout.data.max(1)))
+        .min(s.max_sequences);
     let budget = s
         .budget_for(
             spec.workload.prompt as f64,
-            spec.workload.concurrency as f64,
+            running as f64,
             f64::from(verify),
         )
         .ceil() as u64;
